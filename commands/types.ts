@@ -1,0 +1,1 @@
+export type { CommandSource } from '../server/contract/command-history';

@@ -1,0 +1,84 @@
+import type { ApiErrorBody } from '../../server/contract/common';
+
+/** The one error the HTTP client throws: SPEC §8 says any status outside 200–299 is an error. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: Partial<ApiErrorBody> & Record<string, unknown>;
+  constructor(status: number, body: Partial<ApiErrorBody> & Record<string, unknown>) {
+    super(typeof body.message === 'string' && body.message ? body.message : `Request failed with status ${status}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+  get field(): string | undefined {
+    return typeof this.body.field === 'string' ? this.body.field : undefined;
+  }
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface RequestOptions {
+  query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Listeners for 401s: the app shell decides what to do (SPEC §8); the client never touches UI. */
+type UnauthorizedListener = (path: string) => void;
+const unauthorizedListeners = new Set<UnauthorizedListener>();
+export function onUnauthorized(listener: UnauthorizedListener): () => void {
+  unauthorizedListeners.add(listener);
+  return () => unauthorizedListeners.delete(listener);
+}
+
+let baseUrl = '/api';
+/** Tests and non-browser callers (benchmarks, node) point the client at a running server. */
+export function setApiBaseUrl(url: string): void {
+  baseUrl = url.replace(/\/$/, '');
+}
+
+function buildUrl(path: string, query?: RequestOptions['query']): string {
+  const url = `${baseUrl}/${path.replace(/^\//, '')}`;
+  if (!query) return url;
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) params.append(k, String(item));
+    else params.append(k, String(v));
+  }
+  const qs = params.toString();
+  return qs ? `${url}?${qs}` : url;
+}
+
+/** SPEC §9: the HTTP client has no timeout. Cookies are sent (credentials). */
+export async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal });
+  const text = await res.text();
+  let data: unknown = undefined;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = { message: text };
+    }
+  }
+  if (res.status < 200 || res.status > 299) {
+    if (res.status === 401) for (const l of unauthorizedListeners) l(path);
+    throw new ApiError(res.status, (data && typeof data === 'object' ? data : {}) as ApiError['body']);
+  }
+  return data as T;
+}
+
+export const api = {
+  get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
+  post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
+  patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
+};
+export type Api = typeof api;
