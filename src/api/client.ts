@@ -52,7 +52,9 @@ function buildUrl(path: string, query?: RequestOptions['query']): string {
 
 /** SPEC §9: the HTTP client has no timeout. Cookies are sent (credentials). */
 export async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The server refuses cookie-authenticated writes without this header: a cross-site form or
+  // image cannot set it, and a cross-site fetch that sets it needs a CORS preflight we never grant.
+  const headers: Record<string, string> = { accept: 'application/json', 'x-requested-with': 'opsdeck' };
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
