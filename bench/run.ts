@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: every benchmark, one after another (two cores: never in parallel).
+ * Prints the figures; docs/benchmarks.md records them with this command.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/palette.ts'].filter((f) => existsSync(f));
+const only = process.argv.slice(2);
+let failed = 0;
+// Build first so the bundle and palette figures are for the current code.
+spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+for (const file of benches) {
+  if (only.length && !only.some((o) => file.includes(o))) continue;
+  console.log(`\n== ${file}`);
+  const res = spawnSync('npx', ['tsx', file], { stdio: 'inherit' });
+  if (res.status !== 0) failed += 1;
+}
+process.exit(failed ? 1 : 0);
