@@ -1,4 +1,5 @@
 import type { TestProject } from 'vitest/node';
+import 'vitest';
 import { startServer, type RunningServer } from './server-process';
 
 declare module 'vitest' {

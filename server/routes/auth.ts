@@ -1,0 +1,62 @@
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { SESSION_COOKIE, signinSchema } from '../contract/auth';
+import { updateAccountSchema } from '../contract/users';
+import { verifyPassword } from '../auth/password';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import { users } from '../db/schema';
+import { HttpError, forbidden, fromZod, notFound } from '../http/errors';
+import { cookieOptions, createSession, destroySession, readToken, requireUser } from '../http/session';
+import { userToApi } from './users';
+
+// A hash to compare against when the email is unknown, so both paths take the same time.
+const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export function registerAuth(app: FastifyInstance, db: Db, config: Config): void {
+  app.post(
+    '/api/auth/signin',
+    { config: { rateLimit: { max: config.signinRateLimit, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const parsed = signinSchema.safeParse(request.body ?? {});
+      if (!parsed.success) throw fromZod(parsed.error);
+      const { email, password } = parsed.data;
+      const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
+      const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
+      if (!row || !ok) throw new HttpError(401, 'Invalid email or password');
+      if (row.status !== 'active') throw new HttpError(401, 'This account is suspended');
+      const { token } = await createSession(db, row.id, config.sessionTtlMs);
+      reply.setCookie(SESSION_COOKIE, token, cookieOptions(config.cookieSecure, config.sessionTtlMs));
+      return { result: { _id: row.id, username: row.username, email: row.email, role: row.role } };
+    },
+  );
+
+  // Always succeeds: signing out of an expired session is still signing out (SPEC §8 calls it on 401).
+  app.post('/api/auth/signout', async (request, reply) => {
+    const token = readToken(request);
+    if (token) await destroySession(db, token);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(config.cookieSecure));
+    return { result: true };
+  });
+
+  app.get('/api/auth/whoami', async (request) => ({ result: requireUser(request) }));
+
+  // The account drawer (SPEC §7: resource auth/users with an id) reads and renames only oneself.
+  app.get<{ Params: { id: string } }>('/api/auth/users/:id', async (request) => {
+    const me = requireUser(request);
+    if (request.params.id !== me._id) throw forbidden('You can only open your own account');
+    const [row] = await db.select().from(users).where(eq(users.id, me._id)).limit(1);
+    if (!row) throw notFound('Account not found');
+    return { result: userToApi(row) };
+  });
+
+  app.patch<{ Params: { id: string } }>('/api/auth/users/:id', async (request) => {
+    const me = requireUser(request);
+    if (request.params.id !== me._id) throw forbidden('You can only change your own account');
+    const parsed = updateAccountSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const [row] = await db.update(users).set({ username: parsed.data.username }).where(eq(users.id, me._id)).returning();
+    if (!row) throw notFound('Account not found');
+    return { result: userToApi(row) };
+  });
+}

@@ -1,0 +1,83 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { createUserSchema, updateUserSchema, type User } from '../contract/users';
+import { hashPassword } from '../auth/password';
+import type { Db } from '../db/client';
+import { sessions, users } from '../db/schema';
+import { conflict, pgCode } from '../http/errors';
+import { registerResource } from './resource';
+
+type UserRow = typeof users.$inferSelect;
+
+/** The API shape of a user: never the password hash. */
+export function userToApi(row: UserRow): User {
+  return {
+    _id: row.id,
+    username: row.username,
+    email: row.email,
+    phonenumber: row.phonenumber,
+    role: row.role,
+    status: row.status,
+    avatarUrl: row.avatarUrl,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boolean> {
+  const rows = await db.query.users.findMany({ where: (u, { sql }) => sql`lower(${u.email}) = ${email.toLowerCase()}`, columns: { id: true } });
+  return rows.some((r) => r.id !== exceptId);
+}
+
+export function registerUsers(app: FastifyInstance, db: Db): void {
+  registerResource<UserRow, User>(app, db, {
+    name: 'users',
+    table: users,
+    id: users.id,
+    toApi: userToApi,
+    read: 'users.read',
+    sortable: { createdAt: users.createdAt, username: users.username, email: users.email, role: users.role, status: users.status },
+    filterable: {
+      username: { column: users.username, ops: ['contains', 'eq'] },
+      email: { column: users.email, ops: ['contains', 'eq'] },
+      role: { column: users.role, ops: ['contains', 'eq', 'in'] },
+      status: { column: users.status, ops: ['in', 'eq'] },
+      createdAt: { column: users.createdAt, ops: ['between'], kind: 'date' },
+    },
+    search: [users.username, users.email, users.phonenumber],
+    defaultSort: { by: 'createdAt', direction: 'asc' },
+    create: {
+      permission: 'users.write',
+      schema: createUserSchema,
+      async toRow(input, { db }) {
+        if (await emailTaken(db, input.email)) throw conflict('A user with this email already exists', 'email');
+        const { password, ...rest } = input;
+        return { ...rest, passwordHash: await hashPassword(password) };
+      },
+    },
+    update: {
+      permission: 'users.write',
+      schema: updateUserSchema,
+      async toRow(input, existing, { db, user }) {
+        if (existing.id === user._id) {
+          if (input.role && input.role !== 'admin') throw conflict('You cannot remove the admin role from your own account', 'role');
+          if (input.status === 'suspended') throw conflict('You cannot suspend your own account', 'status');
+        }
+        if (input.email && (await emailTaken(db, input.email, existing.id))) throw conflict('A user with this email already exists', 'email');
+        const { password, ...rest } = input;
+        return { ...rest, ...(password ? { passwordHash: await hashPassword(password) } : {}) };
+      },
+      async after(updated, input, { db }) {
+        // A suspended account or a new password ends every open session of that user.
+        if (input.status === 'suspended' || input.password) await db.delete(sessions).where(eq(sessions.userId, updated.id));
+      },
+    },
+    remove: {
+      permission: 'users.write',
+      async before(existing, { user }) {
+        if (existing.id === user._id) throw conflict('You cannot delete your own account');
+      },
+    },
+  });
+}
+
+export { pgCode };
