@@ -37,6 +37,11 @@ export interface CommandContext {
     setColorMode: (mode: 'light' | 'dark') => void;
     open: (panel: 'palette' | 'cmdline' | 'history' | 'shortcuts' | 'account') => void;
   };
+  /** The browser session the shell keeps (localStorage `user`, cached whoami). */
+  session: {
+    signedIn: (user: { _id: string; username: string; email: string; role: Role }) => void;
+    signedOut: () => void;
+  };
   /** Run another command through the same gate (e.g. history re-run), keeping the source. */
   run: (id: string, input: unknown) => Promise<CommandResult>;
 }
@@ -61,7 +66,7 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny> {
   /** Hidden from the palette when false (e.g. signed-out); still runnable where enabled. */
   when?: (ctx: CommandContext) => boolean;
   /** Destructive commands confirm before running; the text may depend on the input. */
-  destructive?: boolean | { title: string; message: (input: z.output<I>) => string };
+  destructive?: boolean | { title: string; message: (input: z.output<I>) => string; confirmLabel?: string; cancelLabel?: string };
   /** react-hotkeys-hook syntax, e.g. "mod+k", "shift+?". Shown in the palette and the overview. */
   shortcut?: string;
   /** false for navigation and view-only commands that would only add noise to the incident log. */

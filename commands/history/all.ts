@@ -1,4 +1,5 @@
-import type { CommandDefinition } from '../define-command';
+import { rerunCommand } from './rerun-command';
+import { showHistory } from './show-history';
 
 /** Every command of the "history" domain; commands/index.ts collects the domains. */
-export const historyCommands = [] as const satisfies readonly CommandDefinition<any>[];
+export const historyCommands = [showHistory, rerunCommand] as const;

@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../define-command';
+import { goCommands } from './go-commands';
 
 /** Every command of the "nav" domain; commands/index.ts collects the domains. */
-export const navCommands = [] as const satisfies readonly CommandDefinition<any>[];
+export const navCommands = [...goCommands] as const;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { queryKeys } from '../../src/api/query-keys';
+import { deleteUser as deleteUserCall } from '../../src/api/users';
+import { defineCommand } from '../define-command';
+import { resolveUser } from './resolve-user';
+
+export const deleteUser = defineCommand({
+  id: 'user.delete',
+  title: 'Delete user',
+  category: 'Users',
+  input: z.object({ user: z.string().min(1, 'user is required') }),
+  args: [{ name: 'user', label: 'User', kind: 'entity', entity: 'user', positional: true }],
+  permission: 'users.write',
+  // SPEC §2 Users: the drawer's confirmation text, Yes/No.
+  destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', confirmLabel: 'Yes', cancelLabel: 'No' },
+  apiCall: ({ user }) => ({ method: 'DELETE', path: `/api/users/${user}` }),
+  async run({ user }, ctx) {
+    const found = await resolveUser(ctx.api, user);
+    await deleteUserCall(ctx.api, found._id);
+    await ctx.invalidate(queryKeys.users.all);
+    ctx.navigate('/users');
+    return { message: `Deleted user **${found.username}** (${found.email}).`, data: found };
+  },
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { allCommands, createAppRegistry } from '../../commands';
+import type { CommandContext } from '../../commands/define-command';
+import { defineCommand } from '../../commands/define-command';
+import { CommandError, createRegistry, redactInput } from '../../commands/registry';
+import { can, type Role } from '../../server/contract/permissions';
+import type { Api } from '../../src/api/client';
+
+/** An API that records every call and answers nothing useful: a command that calls it shows up. */
+function spyApi() {
+  const calls: { method: string; path: string; body?: unknown }[] = [];
+  const fn = (method: string) =>
+    vi.fn(async (path: string, body?: unknown) => {
+      calls.push({ method, path, body });
+      return { result: { data: [], count: 0 } } as never;
+    });
+  const api = { get: fn('GET'), post: fn('POST'), patch: fn('PATCH'), delete: fn('DELETE') } as unknown as Api;
+  return { api, calls };
+}
+
+function context(role: Role | null, api: Api, confirm = true): CommandContext {
+  return {
+    api,
+    user: role ? { _id: '00000000-0000-4000-8000-000000000001', username: role, email: `${role}@x`, role } : null,
+    navigate: vi.fn(),
+    invalidate: vi.fn(async () => {}),
+    confirm: vi.fn(async () => confirm),
+    ui: { colorMode: () => 'light', setColorMode: vi.fn(), open: vi.fn() },
+    session: { signedIn: vi.fn(), signedOut: vi.fn() },
+    run: vi.fn(async () => ({})),
+  };
+}
+
+/** Input no command accepts: a wrong type for every field. */
+const BAD_INPUT = 12345;
+
+describe('every registered command', () => {
+  it('has a unique id of the form domain.verb-noun', () => {
+    const ids = allCommands.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z]+\.[a-z]+(-[a-z]+)*$/);
+    expect(() => createAppRegistry()).not.toThrow();
+  });
+
+  it('has no two commands on one shortcut', () => {
+    const seen = new Map<string, string>();
+    for (const c of allCommands) {
+      if (!c.shortcut) continue;
+      expect(seen.get(c.shortcut), `${c.id} and ${seen.get(c.shortcut)} share ${c.shortcut}`).toBeUndefined();
+      seen.set(c.shortcut, c.id);
+    }
+  });
+
+  it('declares only arguments its input schema has', () => {
+    for (const c of allCommands) {
+      const shape = (c.input as z.ZodObject<any>).shape as Record<string, unknown>;
+      for (const arg of c.args ?? []) expect(shape, `${c.id} --${arg.name}`).toHaveProperty(arg.name);
+    }
+  });
+
+  it.each(allCommands.map((c) => [c.id]))('%s rejects bad input without calling the API', async (id) => {
+    const { api, calls } = spyApi();
+    const registry = createAppRegistry();
+    await expect(registry.run(id, BAD_INPUT, { source: 'api', ctx: context('admin', api) })).rejects.toBeInstanceOf(CommandError);
+    // Only the history record of the refusal may be sent.
+    expect(calls.filter((c) => c.path !== 'command-history')).toEqual([]);
+  });
+
+  it.each(allCommands.filter((c) => c.permission).map((c) => [c.id, c.permission!]))('%s is refused, with no API call, for a role without %s', async (id, permission) => {
+    const roles: (Role | null)[] = ['user', 'sysadmin', null];
+    for (const role of roles.filter((r) => !can(r, permission))) {
+      const { api, calls } = spyApi();
+      const registry = createAppRegistry();
+      const def = registry.get(id)!;
+      // Valid-looking input so only the permission check can stop it.
+      const input = Object.fromEntries((def.args ?? []).map((a) => [a.name, a.kind === 'enum' ? a.options![0]!.value : 'x']));
+      const err = await registry.run(id, input, { source: 'api', ctx: context(role, api) }).catch((e: unknown) => e);
+      expect(err, `${id} as ${role}`).toBeInstanceOf(CommandError);
+      expect((err as CommandError).outcome).toBe('refused');
+      expect(calls.filter((c) => c.path !== 'command-history')).toEqual([]);
+    }
+  });
+});
+
+describe('the run gate', () => {
+  const make = () => {
+    const run = vi.fn(async (input: { name: string }) => ({ message: `hi ${input.name}` }));
+    const registry = createRegistry();
+    registry.register(defineCommand({ id: 'test.greet', title: 'Greet', category: 'Test', input: z.object({ name: z.string(), password: z.string().optional() }), run }));
+    registry.register(
+      defineCommand({ id: 'test.off', title: 'Off', category: 'Test', input: z.object({}), enabled: () => 'The switch is off.', run }),
+    );
+    registry.register(defineCommand({ id: 'test.drop', title: 'Drop', category: 'Test', input: z.object({}), destructive: true, run }));
+    return { registry, run };
+  };
+
+  it('throws on a duplicate id and the disposer unregisters', () => {
+    const { registry } = make();
+    const again = defineCommand({ id: 'test.greet', title: 'x', category: 'x', input: z.object({}), run: () => ({}) });
+    expect(() => registry.register(again)).toThrow(/already registered/);
+    const dispose = registry.register(defineCommand({ id: 'test.temp', title: 't', category: 't', input: z.object({}), run: () => ({}) }));
+    expect(registry.get('test.temp')).toBeDefined();
+    dispose();
+    expect(registry.get('test.temp')).toBeUndefined();
+  });
+
+  it('runs and records the run with its source, without the password', async () => {
+    const { registry } = make();
+    const { api, calls } = spyApi();
+    const result = await registry.run('test.greet', { name: 'ann', password: 'hunter2' }, { source: 'cmdline', ctx: context('user', api) });
+    expect(result.message).toBe('hi ann');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ path: 'command-history', body: { command: 'test.greet', source: 'cmdline', outcome: 'ok', input: { name: 'ann', password: '••••' } } });
+    expect(JSON.stringify(calls)).not.toContain('hunter2');
+  });
+
+  it('refuses a disabled command with its reason and does not run it', async () => {
+    const { registry, run } = make();
+    const { api, calls } = spyApi();
+    await expect(registry.run('test.off', {}, { source: 'palette', ctx: context('admin', api) })).rejects.toThrow('The switch is off.');
+    expect(run).not.toHaveBeenCalled();
+    expect(calls[0]).toMatchObject({ body: { outcome: 'refused', error: 'The switch is off.' } });
+  });
+
+  it('asks before a destructive command and records a declined one as cancelled', async () => {
+    const { registry, run } = make();
+    const { api, calls } = spyApi();
+    const err = await registry.run('test.drop', {}, { source: 'ui', ctx: context('admin', api, false) }).catch((e: CommandError) => e);
+    expect(err.outcome).toBe('cancelled');
+    expect(run).not.toHaveBeenCalled();
+    expect(calls[0]).toMatchObject({ body: { outcome: 'cancelled' } });
+  });
+
+  it('records a failing command as an error with its message', async () => {
+    const registry = createRegistry();
+    registry.register(defineCommand({ id: 'test.fail', title: 'Fail', category: 'Test', input: z.object({}), run: () => Promise.reject(new Error('boom')) }));
+    const { api, calls } = spyApi();
+    await expect(registry.run('test.fail', {}, { source: 'ui', ctx: context('admin', api) })).rejects.toThrow('boom');
+    expect(calls[0]).toMatchObject({ body: { outcome: 'error', error: 'boom' } });
+  });
+
+  it('redacts secrets at any depth', () => {
+    expect(redactInput({ a: { password: 'x', token: 'y', keep: 1 }, list: [{ secret: 's' }] })).toEqual({ a: { password: '••••', token: '••••', keep: 1 }, list: [{ secret: '••••' }] });
+  });
+});
