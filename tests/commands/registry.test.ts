@@ -85,7 +85,7 @@ describe('every registered command', () => {
 
 describe('the run gate', () => {
   const make = () => {
-    const run = vi.fn(async (input: { name: string }) => ({ message: `hi ${input.name}` }));
+    const run = vi.fn(async (input: any) => ({ message: `hi ${input.name}` }));
     const registry = createRegistry();
     registry.register(defineCommand({ id: 'test.greet', title: 'Greet', category: 'Test', input: z.object({ name: z.string(), password: z.string().optional() }), run }));
     registry.register(
@@ -126,7 +126,7 @@ describe('the run gate', () => {
   it('asks before a destructive command and records a declined one as cancelled', async () => {
     const { registry, run } = make();
     const { api, calls } = spyApi();
-    const err = await registry.run('test.drop', {}, { source: 'ui', ctx: context('admin', api, false) }).catch((e: CommandError) => e);
+    const err = (await registry.run('test.drop', {}, { source: 'ui', ctx: context('admin', api, false) }).catch((e: CommandError) => e)) as CommandError;
     expect(err.outcome).toBe('cancelled');
     expect(run).not.toHaveBeenCalled();
     expect(calls[0]).toMatchObject({ body: { outcome: 'cancelled' } });

@@ -1,0 +1,57 @@
+import type { EntityKind } from '../../../commands/define-command';
+import { can, type Role } from '../../../server/contract/permissions';
+import type { Api } from '../../api/client';
+import { listCommandHistory } from '../../api/command-history';
+import { listUsers } from '../../api/users';
+
+/** One palette / completion entry for a thing in the console (a user now; servers, alerts, groups later). */
+export interface Entity {
+  kind: EntityKind;
+  id: string;
+  title: string;
+  subtitle: string;
+  /** The value a command argument takes for it (an id). */
+  value: string;
+  /** What the command line completes to (a username reads better than an id). */
+  completion: string;
+}
+
+export interface EntityProvider {
+  kind: EntityKind;
+  /** Whether this role may see these entities at all. */
+  visible: (role: Role | undefined) => boolean;
+  search: (api: Api, text: string, limit: number) => Promise<Entity[]>;
+  /** The command that opens one, for the palette's entity rows. */
+  showCommand?: { id: string; arg: string };
+}
+
+export const entityProviders: EntityProvider[] = [
+  {
+    kind: 'user',
+    visible: (role) => can(role, 'users.read'),
+    showCommand: { id: 'user.show', arg: 'user' },
+    async search(api, text, limit) {
+      const { result } = await listUsers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'username', direction: 'asc' } });
+      return result.data.map((u) => ({ kind: 'user', id: u._id, title: u.username, subtitle: `${u.email} · ${u.role}`, value: u._id, completion: u.username }));
+    },
+  },
+  {
+    kind: 'command',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      const { result } = await listCommandHistory(api, { pageNumber: 1, pageSize: limit, search: text || undefined });
+      return result.data.map((h) => ({
+        kind: 'command',
+        id: h._id,
+        title: h.command,
+        subtitle: `${h.username} · ${new Date(h.createdAt).toLocaleString()} · ${h.outcome}`,
+        value: h._id,
+        completion: h._id,
+      }));
+    },
+  },
+];
+
+export function providerFor(kind: EntityKind | undefined): EntityProvider | undefined {
+  return entityProviders.find((p) => p.kind === kind);
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Dialog, Heading, Modal as AriaModal, ModalOverlay } from 'react-aria-components';
+import { Button } from './button';
+import { cx } from './cx';
+
+export interface DrawerProps {
+  title: ReactNode;
+  /** Accessible name when the title is not plain text (e.g. an inline editor). */
+  ariaLabel?: string;
+  isOpen: boolean;
+  onOpenChange: (open: boolean) => void;
+  children: ReactNode;
+  footer?: ReactNode;
+  /** SPEC §9: drawers are 756 px wide (full width on small screens). */
+  width?: number;
+  side?: 'right' | 'left';
+}
+
+export function Drawer({ title, ariaLabel, isOpen, onOpenChange, children, footer, width = 756, side = 'right' }: DrawerProps) {
+  return (
+    <ModalOverlay isOpen={isOpen} onOpenChange={onOpenChange} isDismissable className="fixed inset-0 z-40 bg-slate-900/40">
+      <AriaModal
+        style={{ width: `min(${width}px, 100vw)` }}
+        className={cx('fixed top-0 bottom-0 flex flex-col bg-white shadow-2xl dark:bg-slate-900', side === 'right' ? 'right-0' : 'left-0')}
+      >
+        <Dialog aria-label={ariaLabel} className="flex h-full flex-col outline-none">
+          <div className="flex items-center justify-between gap-3 border-b border-slate-200 px-5 py-3 dark:border-slate-700">
+            <Heading slot={ariaLabel ? undefined : 'title'} className="min-w-0 flex-1 text-lg font-semibold">
+              {title}
+            </Heading>
+            <Button variant="ghost" size="sm" round aria-label="Close" onPress={() => onOpenChange(false)}>
+              ✕
+            </Button>
+          </div>
+          <div className="flex-1 overflow-y-auto px-5 py-4">{children}</div>
+          {footer && <div className="flex items-center justify-between gap-2 border-t border-slate-200 px-5 py-3 dark:border-slate-700">{footer}</div>}
+        </Dialog>
+      </AriaModal>
+    </ModalOverlay>
+  );
+}
