@@ -2,11 +2,11 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CommandContext, CommandDefinition } from '../../../commands/define-command';
-import { EntityIndex, entityProviders, providerFor } from '../../../commands/entities';
-import { rank } from '../../../commands/rank';
 import type { Registry } from '../../../commands/registry';
-import { can } from '../../../server/contract/permissions';
 import { shortcutLabel } from '../../lib/hotkeys';
+import { rank } from '../../lib/rank';
+import { entityProviders, providerFor } from './entities';
+import { EntityIndex } from './entity-index';
 import { argsToAsk, commandItems, entityItems, optionItems, type PaletteItem } from './palette-items';
 
 /** Entities fetched stay in this index across openings: typing ranks locally at once. */
@@ -44,15 +44,16 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   useEffect(() => {
     if (!fetchEntities || !ctx.user) return;
     if (arg && arg.kind !== 'entity') return;
-    const providers = wantedKind ? [providerFor(wantedKind)].filter((p) => !!p) : entityProviders;
+    // The plain palette lists things to open; history entries only matter when an arg asks for one.
+    const providers = wantedKind ? [providerFor(wantedKind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand);
     let stale = false;
     const t = setTimeout(() => {
       for (const p of providers) {
-        if (p.permission && !can(ctx.user?.role, p.permission)) continue;
-        p.search(ctx.api, query)
+        if (!p.visible(ctx.user?.role)) continue;
+        p.search(ctx.api, query, 50)
           .then((rows) => {
             if (stale) return;
-            index.add(rows.map(p.toItem));
+            index.add(rows);
             setRevision(index.revision);
           })
           .catch(() => {
@@ -70,9 +71,9 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   // Prepared once per index change, not per keystroke: 10,000 entities must rank in a frame.
   const entities = useMemo(() => entityItems(index.all()), [index, revision]);
   const candidates = useMemo(() => {
-    if (!arg) return [...commands, ...entities];
+    if (!arg) return [...commands, ...entities.filter((p) => p.kind === 'entity' && providerFor(p.entity.kind)?.showCommand)];
     if (arg.kind === 'enum' || arg.kind === 'boolean') return optionItems(arg);
-    if (arg.kind === 'entity') return entities.filter((p) => p.item.kind === 'entity' && p.item.entity.kind === arg.entity);
+    if (arg.kind === 'entity') return entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
     return [];
   }, [arg, commands, entities]);
   const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
@@ -102,7 +103,10 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
       return advance(query);
     }
     if (!item) return;
-    if (item.kind === 'entity') return onRun(item.entity.open.id, item.entity.open.input);
+    if (item.kind === 'entity') {
+      const show = providerFor(item.entity.kind)?.showCommand;
+      return show ? onRun(show.id, { [show.arg]: item.entity.value }) : undefined;
+    }
     if (item.kind !== 'command' || item.allowed !== true) return;
     setQuery('');
     if (argsToAsk(item.def).length) setAsking({ def: item.def, step: 0, values: {} });
@@ -212,7 +216,7 @@ function PaletteRow({ item }: { item: PaletteItem }) {
       <>
         <span className="w-16 shrink-0 text-xs text-slate-400">{item.def.category}</span>
         <span className="min-w-0 flex-1 truncate">
-          {item.title}
+          {item.label}
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
         </span>
         {item.def.shortcut && <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">{shortcutLabel(item.def.shortcut)}</kbd>}
@@ -223,10 +227,10 @@ function PaletteRow({ item }: { item: PaletteItem }) {
     return (
       <>
         <span className="w-16 shrink-0 text-xs text-slate-400 capitalize">{item.entity.kind}</span>
-        <span className="min-w-0 flex-1 truncate">{item.title}</span>
+        <span className="min-w-0 flex-1 truncate">{item.label}</span>
         {item.entity.subtitle && <span className="truncate text-xs text-slate-500 dark:text-slate-400">{item.entity.subtitle}</span>}
       </>
     );
   }
-  return <span className="flex-1">{item.title}</span>;
+  return <span className="flex-1">{item.label}</span>;
 }

@@ -1,0 +1,87 @@
+import type { ArgSpec, CommandDefinition } from './define-command';
+import { quote } from './format-command-line';
+import { tokenize } from './parse-command-line';
+
+export interface Completion {
+  /** The line after completing (unchanged when nothing or several things match). */
+  line: string;
+  /** What matched, to print when there is more than one. */
+  candidates: string[];
+}
+
+function commonPrefix(words: string[]): string {
+  if (!words.length) return '';
+  let p = words[0]!;
+  for (const w of words) while (!w.toLowerCase().startsWith(p.toLowerCase())) p = p.slice(0, -1);
+  return p;
+}
+
+/**
+ * Tab in the command line: completes the word under the cursor (the end of the line) — a command
+ * id, an `--argument` name, or a value (enum options, or entity values the caller looks up in the
+ * API). With one match the word is replaced; with several the common prefix is kept and the
+ * candidates are returned for printing.
+ */
+export async function completeCommandLine(
+  line: string,
+  commands: readonly CommandDefinition<any>[],
+  valuesFor: (arg: ArgSpec, prefix: string) => Promise<string[]>,
+): Promise<Completion> {
+  let words: string[];
+  try {
+    words = tokenize(line);
+  } catch {
+    return { line, candidates: [] };
+  }
+  const endsWithSpace = /\s$/.test(line) || line === '';
+  const current = endsWithSpace ? '' : (words.pop() ?? '');
+  const head = words.length ? `${line.slice(0, line.length - (endsWithSpace ? 0 : rawTailLength(line)))}` : '';
+
+  let pool: string[];
+  if (words.length === 0) {
+    pool = commands.map((c) => c.id);
+  } else {
+    const def = commands.find((c) => c.id === words[0]);
+    if (!def) return { line, candidates: [] };
+    const args = def.args ?? [];
+    const prev = words[words.length - 1];
+    const named = prev?.startsWith('--') ? args.find((a) => `--${a.name}` === prev && a.kind !== 'boolean') : undefined;
+    if (current.startsWith('--') || (!named && current.startsWith('-'))) {
+      const given = new Set(words.filter((w) => w.startsWith('--')));
+      pool = args.map((a) => `--${a.name}`).filter((n) => !given.has(n));
+    } else {
+      const arg = named ?? positionalAt(def, words.slice(1));
+      if (!arg) return { line, candidates: [] };
+      if (arg.kind === 'enum') pool = (arg.options ?? []).map((o) => o.value);
+      else if (arg.kind === 'boolean') pool = ['true', 'false'];
+      else if (arg.kind === 'entity') pool = await valuesFor(arg, current);
+      else return { line, candidates: [] };
+    }
+  }
+  const matches = [...new Set(pool.filter((p) => p.toLowerCase().startsWith(current.toLowerCase())))];
+  if (matches.length === 0) return { line, candidates: [] };
+  if (matches.length === 1) return { line: `${head}${quote(matches[0]!)} `, candidates: matches };
+  const prefix = commonPrefix(matches);
+  return { line: prefix.length > current.length ? `${head}${prefix}` : line, candidates: matches };
+}
+
+/** Length of the last word as typed (including its quotes), so completion replaces it whole. */
+function rawTailLength(line: string): number {
+  const m = /(?:"[^"]*"?|'[^']*'?|[^\s"'])+$/.exec(line);
+  return m ? m[0].length : 0;
+}
+
+/** Which positional argument the next bare word fills, skipping `--name value` pairs. */
+function positionalAt(def: CommandDefinition<any>, given: string[]): ArgSpec | undefined {
+  const args = def.args ?? [];
+  const positional = args.filter((a) => a.positional);
+  let count = 0;
+  for (let i = 0; i < given.length; i++) {
+    const w = given[i]!;
+    if (w.startsWith('--')) {
+      const spec = args.find((a) => `--${a.name}` === w.split('=')[0]);
+      if (spec && spec.kind !== 'boolean' && !w.includes('=')) i++;
+    } else count++;
+  }
+  return positional[count];
+}

@@ -1,0 +1,154 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import Markdown from 'react-markdown';
+import { completeCommandLine } from '../../../commands/complete-command-line';
+import type { CommandContext } from '../../../commands/define-command';
+import { commandLineFor } from '../../../commands/format-command-line';
+import { parseCommandLine } from '../../../commands/parse-command-line';
+import { CommandError, type Registry } from '../../../commands/registry';
+import type { Whoami } from '../../../server/contract/auth';
+import type { CommandSource } from '../../../server/contract/command-history';
+import { commandHistoryQueryOptions } from '../../api/command-history';
+import { providerFor } from './entities';
+
+interface OutputLine {
+  id: number;
+  kind: 'input' | 'ok' | 'error' | 'info';
+  text: string;
+}
+
+let nextId = 1;
+
+/**
+ * ":" — a terminal at the bottom of the screen. Lines are parsed with parseCommandLine and run
+ * through the same gate as every other front door (source "cmdline"); results print as markdown.
+ * ↑/↓ walk this person's earlier lines, taken from the shared server history.
+ */
+export function CommandLine({ registry, contextFor, user, seed, onClose }: { registry: Registry; contextFor: (source: CommandSource) => CommandContext; user: Whoami | null; seed: string; onClose: () => void }) {
+  const [line, setLine] = useState(seed);
+  const [output, setOutput] = useState<OutputLine[]>([{ id: 0, kind: 'info', text: 'Type a command (Tab completes, ↑/↓ history, Esc closes), e.g. `user.show ann`' }]);
+  const [busy, setBusy] = useState(false);
+  const [recall, setRecall] = useState(-1);
+  const [typedLines, setTypedLines] = useState<string[]>([]);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const outRef = useRef<HTMLDivElement>(null);
+  const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
+
+  const { data } = useQuery({
+    ...commandHistoryQueryOptions({ pageNumber: 1, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, filter: { username: { eq: user?.username ?? '' } } }),
+    enabled: !!user,
+  });
+  // Newest first: this session's lines, then what the server remembers of this person.
+  const past = useMemo(() => {
+    const fromServer = (data?.result.data ?? []).filter((e) => !JSON.stringify(e.input ?? {}).includes('••••')).map((e) => commandLineFor(e.command, (e.input ?? {}) as Record<string, unknown>));
+    return [...new Set([...typedLines, ...fromServer])];
+  }, [data, typedLines]);
+
+  useEffect(() => {
+    inputRef.current?.focus();
+    const el = returnFocus.current;
+    return () => {
+      if (el instanceof HTMLElement) el.focus();
+    };
+  }, []);
+  useEffect(() => {
+    outRef.current?.scrollTo({ top: outRef.current.scrollHeight });
+  }, [output]);
+
+  const print = (kind: OutputLine['kind'], text: string) => setOutput((o) => [...o.slice(-200), { id: nextId++, kind, text }]);
+
+  async function submit() {
+    const text = line.trim();
+    if (!text || busy) return;
+    print('input', text);
+    setTypedLines((t) => [text, ...t.filter((x) => x !== text)]);
+    setLine('');
+    setRecall(-1);
+    setBusy(true);
+    try {
+      const parsed = parseCommandLine(text, registry.get);
+      const result = await registry.run(parsed.id, parsed.input, { source: 'cmdline', ctx: contextFor('cmdline') });
+      print('ok', result.message ?? 'Done.');
+    } catch (err) {
+      const cancelled = err instanceof CommandError && err.outcome === 'cancelled';
+      print(cancelled ? 'info' : 'error', cancelled ? 'Cancelled.' : err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+      inputRef.current?.focus();
+    }
+  }
+
+  async function complete() {
+    const ctx = contextFor('cmdline');
+    const visible = registry.list().filter((d) => (d.when ? d.when(ctx) : true));
+    const result = await completeCommandLine(line, visible, async (arg, prefix) => {
+      const provider = arg.entity ? providerFor(arg.entity) : undefined;
+      if (!provider || !provider.visible(user?.role)) return [];
+      try {
+        return (await provider.search(ctx.api, prefix, 50)).map((e) => e.completion);
+      } catch {
+        return [];
+      }
+    });
+    setLine(result.line);
+    if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).join('  '));
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      onClose();
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Tab') {
+      e.preventDefault();
+      void complete();
+    } else if (e.key === 'ArrowUp' || e.key === 'ArrowDown') {
+      e.preventDefault();
+      const next = Math.max(-1, Math.min(past.length - 1, recall + (e.key === 'ArrowUp' ? 1 : -1)));
+      setRecall(next);
+      setLine(next < 0 ? '' : past[next]!);
+    }
+  }
+
+  return (
+    <div role="dialog" aria-label="Command line" className="fixed inset-x-0 bottom-0 z-50 border-t border-slate-300 bg-slate-950 font-mono text-sm text-slate-100 shadow-2xl dark:border-slate-700">
+      <div ref={outRef} className="max-h-[35vh] overflow-y-auto px-4 pt-2" aria-live="polite">
+        {output.map((o) => (
+          <div key={o.id} className={o.kind === 'error' ? 'text-red-400' : o.kind === 'input' ? 'text-slate-400' : o.kind === 'info' ? 'text-slate-400' : 'text-emerald-300'}>
+            {o.kind === 'input' ? (
+              <span>
+                <span aria-hidden>› </span>
+                {o.text}
+              </span>
+            ) : (
+              <div className="[&_a]:underline [&_code]:text-amber-300 [&_p]:my-0.5">
+                <Markdown>{o.text}</Markdown>
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+      <div className="flex items-center gap-2 px-4 py-2">
+        <span aria-hidden className="text-blue-400">
+          :
+        </span>
+        <input
+          ref={inputRef}
+          aria-label="Command"
+          spellCheck={false}
+          autoComplete="off"
+          value={line}
+          onChange={(e) => {
+            setLine(e.target.value);
+            setRecall(-1);
+          }}
+          onKeyDown={onKeyDown}
+          className="flex-1 bg-transparent outline-none placeholder:text-slate-500"
+          placeholder={busy ? 'Running…' : 'user.create --username ann --email ann@example.com --role sysadmin'}
+        />
+      </div>
+    </div>
+  );
+}

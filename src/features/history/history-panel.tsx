@@ -1,0 +1,113 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { commandOutcomes, type CommandHistoryEntry } from '../../../server/contract/command-history';
+import type { ListQuery } from '../../../server/contract/common';
+import { commandHistoryQueryOptions } from '../../api/command-history';
+import { Button } from '../../components/ui/button';
+import { useCommandRunner } from '../../lib/run-command';
+
+const outcomeStyle: Record<CommandHistoryEntry['outcome'], string> = {
+  ok: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100',
+  error: 'bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100',
+  cancelled: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
+  refused: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-100',
+};
+
+/** The server-side filter for the three boxes; empty boxes are left out. */
+export function historyQuery(filters: { command: string; username: string; outcome: string }): ListQuery {
+  const filter: NonNullable<ListQuery['filter']> = {};
+  if (filters.command.trim()) filter.command = { contains: filters.command.trim() };
+  if (filters.username.trim()) filter.username = { contains: filters.username.trim() };
+  if (filters.outcome) filter.outcome = { eq: filters.outcome };
+  return { pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, ...(Object.keys(filter).length ? { filter } : {}) };
+}
+
+const inputClass = 'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-800';
+
+/**
+ * Everyone's commands, newest first — the team's log during an incident. Refetched every 5 s
+ * while open so a colleague's actions show up without reloading.
+ */
+export function HistoryPanel({ onClose, onError }: { onClose: () => void; onError: (message: string) => void }) {
+  const runner = useCommandRunner();
+  const [filters, setFilters] = useState({ command: '', username: '', outcome: '' });
+  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: 5000, placeholderData: keepPreviousData });
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
+  useEffect(() => {
+    const first = document.getElementById('history-filter-command');
+    first?.focus();
+    const el = returnFocus.current;
+    return () => {
+      if (el instanceof HTMLElement) el.focus();
+    };
+  }, []);
+
+  const rows = data?.result.data ?? [];
+  return (
+    <div
+      role="dialog"
+      aria-label="Command history"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+      className="fixed inset-y-0 right-0 z-40 flex w-full max-w-3xl flex-col border-l border-slate-200 bg-white text-slate-900 shadow-2xl dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+    >
+      <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3 dark:border-slate-700">
+        <h2 className="text-base font-semibold">Command history</h2>
+        <Button variant="ghost" size="sm" round aria-label="Close" onPress={onClose}>
+          ✕
+        </Button>
+      </header>
+      <div className="flex flex-wrap gap-2 border-b border-slate-200 px-5 py-2 dark:border-slate-700">
+        <input id="history-filter-command" aria-label="Filter by command" placeholder="Command" className={inputClass} value={filters.command} onChange={(e) => setFilters({ ...filters, command: e.target.value })} />
+        <input aria-label="Filter by user" placeholder="User" className={inputClass} value={filters.username} onChange={(e) => setFilters({ ...filters, username: e.target.value })} />
+        <select aria-label="Filter by outcome" className={inputClass} value={filters.outcome} onChange={(e) => setFilters({ ...filters, outcome: e.target.value })}>
+          <option value="">Any outcome</option>
+          {commandOutcomes.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+        <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} runs` : ''}</span>
+      </div>
+      <div className="flex-1 overflow-y-auto">
+        {isPending && <p className="p-5 text-sm text-slate-500">Loading…</p>}
+        {isError && <p className="p-5 text-sm text-red-600 dark:text-red-400">{error.message}</p>}
+        {!isPending && !isError && rows.length === 0 && <p className="p-5 text-sm text-slate-500">No commands yet.</p>}
+        <ol className="divide-y divide-slate-100 dark:divide-slate-800">
+          {rows.map((entry) => (
+            <li key={entry._id} className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-2 text-sm">
+              <div className="min-w-0">
+                <span className="font-mono font-medium">{entry.command}</span>
+                <span className={`ml-2 rounded px-1.5 py-0.5 text-xs ${outcomeStyle[entry.outcome]}`}>{entry.outcome}</span>
+                <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
+                  {entry.username} · {new Date(entry.createdAt).toLocaleString()} · {entry.source} · {entry.durationMs} ms
+                </span>
+                {entry.input != null && Object.keys(entry.input as object).length > 0 && (
+                  <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300">{JSON.stringify(entry.input)}</code>
+                )}
+                {entry.error && <p className="text-xs text-red-600 dark:text-red-400">{entry.error}</p>}
+              </div>
+              <Button
+                size="sm"
+                aria-label={`Re-run ${entry.command}`}
+                onPress={() => {
+                  runner.run('history.rerun', { entry: entry._id }, { source: 'history' }).catch((err: unknown) => {
+                    if (!(err instanceof Error && err.message === 'Cancelled')) onError(err instanceof Error ? err.message : String(err));
+                  });
+                }}
+              >
+                Re-run
+              </Button>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
+  );
+}
