@@ -50,3 +50,13 @@ export async function signIn(page: Page, email = ADMIN.email, password = ADMIN.p
   await page.getByRole('button', { name: /sign in/i }).click();
   await page.waitForURL((url) => url.pathname === '/');
 }
+
+/** Waits until the locator is visible (playwright-core has no expect of its own). */
+export async function shown(locator: import('playwright-core').Locator, timeout = 15_000): Promise<void> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+}
+
+/** Waits until the locator is gone or hidden. */
+export async function gone(locator: import('playwright-core').Locator, timeout = 15_000): Promise<void> {
+  await locator.first().waitFor({ state: 'hidden', timeout });
+}

@@ -1,0 +1,137 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { apiSession } from './http';
+
+const baseURL = inject('baseURL');
+
+/** Opens the command line with ':' and runs one line. */
+async function commandLine(page: Page, line: string): Promise<void> {
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Escape');
+  await page.keyboard.type(':');
+  const input = page.getByRole('textbox', { name: 'Command line' });
+  await shown(input);
+  await input.fill(line);
+  await input.press('Enter');
+}
+
+describe('users', () => {
+  let b: Browser;
+  let admin: Awaited<ReturnType<typeof apiSession>>;
+  beforeAll(async () => {
+    admin = await apiSession(baseURL);
+    b = await openBrowser(baseURL);
+    await signIn(b.page);
+  });
+  afterAll(async () => b.close());
+
+  it('creates, edits and deletes a user with the mouse', async () => {
+    const { page } = b;
+    await page.getByRole('link', { name: 'Users' }).click();
+    await page.waitForURL('**/users');
+    await page.getByRole('button', { name: 'Add new user' }).click();
+    const modal = page.getByRole('dialog', { name: 'Add new User' });
+    await shown(modal);
+    await modal.getByPlaceholder('Please enter User name').fill('mouse');
+    await modal.getByPlaceholder('Please enter User Email').fill('mouse@example.com');
+    await modal.getByPlaceholder('Please enter Phonenumber').fill('+1 555 0101');
+    await modal.getByPlaceholder('Please enter Password').fill('mouse-password');
+    await modal.getByRole('button', { name: /Please slect Role|Role/ }).click();
+    await page.getByRole('option', { name: 'sysadmin' }).click();
+    await modal.getByRole('button', { name: /create|save|submit/i }).click();
+    await gone(modal);
+    await shown(page.getByRole('cell', { name: 'mouse@example.com' }));
+    expect(await admin.findUserByEmail('mouse@example.com')).toMatchObject({ username: 'mouse', role: 'sysadmin', phonenumber: '+1 555 0101' });
+
+    // The detail drawer: edit the email row, then delete with the confirmation.
+    await page.getByRole('link', { name: 'mouse', exact: true }).click();
+    await page.waitForURL(/\/users\/show\//);
+    const drawer = page.getByRole('dialog');
+    await shown(drawer.getByText('Created on'));
+    await drawer.getByRole('button', { name: 'Edit Email' }).click();
+    await drawer.getByRole('textbox', { name: 'Email' }).fill('mouse2@example.com');
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await admin.findUserByEmail('mouse2@example.com'))?.username).toBe('mouse');
+    await drawer.getByRole('button', { name: 'Delete User' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await shown(confirm.getByText('Are you sure to delete this user?'));
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await page.waitForURL((u) => u.pathname === '/users');
+    await expect.poll(async () => await admin.findUserByEmail('mouse2@example.com')).toBeUndefined();
+  });
+
+  it('keeps list state in the URL and filters by search', async () => {
+    const { page } = b;
+    await admin.createUser({ username: 'zed-searchable', email: 'zed@example.com' });
+    await page.goto('/users');
+    await page.getByPlaceholder('Search by name').fill('zed-search');
+    await page.waitForURL(/search=zed-search/);
+    await shown(page.getByRole('cell', { name: 'zed@example.com' }));
+    expect(await page.getByRole('cell', { name: /@opsdeck\.test/ }).count()).toBe(0);
+    await page.reload();
+    await shown(page.getByRole('cell', { name: 'zed@example.com' }));
+  });
+
+  it('creates and deletes a user from the palette', async () => {
+    const { page } = b;
+    await page.goto('/users');
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('combobox');
+    await shown(input);
+    await input.fill('Create user');
+    await input.press('Enter');
+    for (const value of ['palette', 'palette@example.com', '+1 555 0102', 'palette-password']) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Enter');
+    }
+    await input.fill('User');
+    await page.getByRole('option', { name: /^User/ }).click();
+    await expect.poll(async () => (await admin.findUserByEmail('palette@example.com'))?.role).toBe('user');
+
+    await page.keyboard.press('Control+k');
+    await input.fill('Delete user');
+    await input.press('Enter');
+    await input.fill('palette');
+    await shown(page.getByRole('option', { name: /palette/ }));
+    await input.press('Enter');
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(async () => await admin.findUserByEmail('palette@example.com')).toBeUndefined();
+  });
+
+  it('creates, edits and deletes a user from the command line', async () => {
+    const { page } = b;
+    await page.goto('/users');
+    await commandLine(page, 'user.create --username cli --email cli@example.com --phonenumber "+1 555 0103" --password cli-password --role sysadmin');
+    await shown(page.getByText(/Created user/));
+    expect(await admin.findUserByEmail('cli@example.com')).toMatchObject({ username: 'cli', role: 'sysadmin' });
+    const input = page.getByRole('textbox', { name: 'Command line' });
+    await input.fill('user.set-role cli --role user');
+    await input.press('Enter');
+    await expect.poll(async () => (await admin.findUserByEmail('cli@example.com'))?.role).toBe('user');
+    await input.fill('user.delete cli');
+    await input.press('Enter');
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
+    await expect.poll(async () => await admin.findUserByEmail('cli@example.com')).toBeUndefined();
+    await input.fill('user.delete nobody-here');
+    await input.press('Enter');
+    await shown(page.getByText('No user matches "nobody-here"'));
+  });
+
+  it('records every command in the shared history with its source', async () => {
+    const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string; username: string }[] } }>('POST', 'command-history/all', {
+      pageNumber: 1,
+      pageSize: 100,
+      filter: { command: { in: ['user.create', 'user.delete', 'user.set-email', 'user.set-role'] } },
+    });
+    const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
+    for (const k of ['user.create:ui:ok', 'user.set-email:ui:ok', 'user.delete:ui:ok', 'user.create:palette:ok', 'user.delete:palette:ok', 'user.create:cmdline:ok', 'user.set-role:cmdline:ok', 'user.delete:cmdline:ok', 'user.delete:cmdline:error']) {
+      expect(seen, k).toContain(k);
+    }
+    // And it is visible in the History panel.
+    await b.page.keyboard.press('Escape');
+    await b.page.keyboard.press('Alt+h');
+    await shown(b.page.getByRole('dialog', { name: /history/i }).getByText('user.set-role').first());
+  });
+});
