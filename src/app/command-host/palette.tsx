@@ -137,7 +137,8 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   return (
     <div className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <Command
-        label="Command palette"
+        // cmdk names its input by this label (aria-labelledby wins over aria-label): name the step.
+        label={asking && arg ? `${asking.def.title}: ${arg.label}` : 'Command palette'}
         shouldFilter={false}
         value={selected}
         onKeyDown={onKeyDown}
