@@ -112,7 +112,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
     }
   }, [user]);
 
-  useCommandHotkeys(registry, (id) => void runAndReport(id, {}, 'hotkey'), panel === null && confirmRequest === null);
+  useCommandHotkeys(registry, (id) => void runAndReport(id, {}, "hotkey"), confirmRequest === null);
 
   const close = useCallback(() => setPanel(null), []);
   const ctx = useMemo(() => contextFor('palette'), [contextFor]);

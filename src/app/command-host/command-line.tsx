@@ -136,7 +136,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
         </span>
         <input
           ref={inputRef}
-          aria-label="Command"
+          aria-label="Command line"
           spellCheck={false}
           autoComplete="off"
           value={line}
