@@ -1,0 +1,129 @@
+import { getRouteApi, Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { menuItems } from '../../commands/nav/go-commands';
+import { can } from '../../server/contract/permissions';
+import { whoamiQueryOptions } from '../api/auth';
+import { Button } from '../components/ui/button';
+import { cx } from '../components/ui/cx';
+import { Switch } from '../components/ui/switch';
+import { AccountDrawer } from '../features/account/account-drawer';
+import { getColorMode, onColorModeChange } from '../lib/color-mode';
+import { useCommandRunner } from '../lib/run-command';
+import { onOpenPanel } from '../lib/shell-events';
+import { storeUser } from '../lib/stored-user';
+import { CommandHost } from './command-host/command-host';
+
+const appRoute = getRouteApi('/app');
+
+const icons: Record<string, string> = {
+  'nav.go-dashboard': '▦',
+  'nav.go-servers': '▤',
+  'nav.go-notifications': '◉',
+  'nav.go-notification-groups': '✉',
+  'nav.go-pinned-widgets': '◫',
+  'nav.go-users': '☺',
+};
+
+/** Sidebar (256 px, 80 px collapsed, a drawer on small screens), top bar and the command host. */
+export function AppLayout() {
+  const { user: initial } = appRoute.useRouteContext();
+  const { data } = useQuery(whoamiQueryOptions());
+  const user = data?.result ?? initial;
+  useEffect(() => storeUser(user), [user]);
+  return (
+    <CommandHost user={user}>
+      <Shell username={user.username} role={user.role} />
+    </CommandHost>
+  );
+}
+
+function Shell({ username, role }: { username: string; role: Parameters<typeof can>[0] }) {
+  const runner = useCommandRunner();
+  const [collapsed, setCollapsed] = useState(false);
+  const [mobileOpen, setMobileOpen] = useState(false);
+  const [accountOpen, setAccountOpen] = useState(false);
+  const [dark, setDark] = useState(() => getColorMode() === 'dark');
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  useEffect(() => onColorModeChange((m) => setDark(m === 'dark')), []);
+  useEffect(() => onOpenPanel((p) => p === 'account' && setAccountOpen(true)), []);
+  useEffect(() => setMobileOpen(false), [pathname]);
+
+  const run = (id: string, input?: unknown) => void runner.run(id, input, { source: 'ui' }).catch(() => {});
+  const items = menuItems.filter((m) => can(role, m.permission));
+
+  const sidebar = (narrow: boolean) => (
+    <nav aria-label="Main" className="flex h-full flex-col gap-1 p-3">
+      <div className={cx('mb-4 flex h-10 items-center px-2 text-lg font-bold', narrow && 'justify-center px-0')}>{narrow ? 'O' : 'Opsdeck'}</div>
+      {items.map((m) => {
+        const active = m.to === '/' ? pathname === '/' : pathname.startsWith(m.to);
+        return (
+          <Link
+            key={m.id}
+            to={m.to as "/"}
+            title={narrow ? m.label : undefined}
+            aria-label={narrow ? m.label : undefined}
+            className={cx(
+              'flex h-10 items-center gap-3 rounded-md px-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-blue-500',
+              narrow && 'justify-center px-0',
+              active ? 'bg-blue-50 font-semibold text-blue-700 dark:bg-slate-800 dark:text-blue-300' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
+            )}
+          >
+            <span aria-hidden className="w-5 text-center">
+              {icons[m.id]}
+            </span>
+            {!narrow && m.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+
+  return (
+    <div className="flex min-h-screen">
+      <aside
+        style={{ width: collapsed ? 80 : 256 }}
+        className="sticky top-0 hidden h-screen shrink-0 border-r border-slate-200 bg-white transition-[width] md:block dark:border-slate-800 dark:bg-slate-900"
+      >
+        {sidebar(collapsed)}
+      </aside>
+      {mobileOpen && (
+        <div className="fixed inset-0 z-40 bg-slate-900/40 md:hidden" onClick={() => setMobileOpen(false)}>
+          <aside style={{ width: 256 }} className="h-full bg-white dark:bg-slate-900" onClick={(e) => e.stopPropagation()}>
+            {sidebar(false)}
+          </aside>
+        </div>
+      )}
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+          <Button variant="ghost" size="sm" aria-label="Open menu" className="md:hidden" onPress={() => setMobileOpen(true)}>
+            ☰
+          </Button>
+          <Button variant="ghost" size="sm" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} className="hidden md:inline-flex" onPress={() => setCollapsed((c) => !c)}>
+            {collapsed ? '»' : '«'}
+          </Button>
+          <Button variant="secondary" size="sm" onPress={() => run('palette.open')} aria-label="Open command palette">
+            <span className="text-slate-500">Search or run a command…</span>
+            <kbd className="ml-2 rounded border border-slate-300 px-1 text-xs dark:border-slate-600">Ctrl K</kbd>
+          </Button>
+          <div className="ml-auto flex items-center gap-3">
+            <Switch isSelected={dark} onChange={(v) => run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>
+              <span className="hidden sm:inline">Dark Mode</span>
+              <span className="sr-only sm:hidden">Dark Mode</span>
+            </Switch>
+            <Button variant="ghost" size="sm" onPress={() => setAccountOpen(true)}>
+              {username}
+            </Button>
+            <Button variant="secondary" size="sm" onPress={() => run('session.logout')}>
+              Logout
+            </Button>
+          </div>
+        </header>
+        <main className="min-w-0 flex-1 p-4 md:p-6">
+          <Outlet />
+        </main>
+      </div>
+      <AccountDrawer isOpen={accountOpen} onOpenChange={setAccountOpen} />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { whoamiQueryOptions } from '../../api/auth';
+import { Button } from '../../components/ui/button';
+import { Drawer } from '../../components/ui/drawer';
+import { TextField } from '../../components/ui/text-field';
+import { useCommandRunner } from '../../lib/run-command';
+
+/** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */
+export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
+  const { data } = useQuery(whoamiQueryOptions());
+  const me = data?.result;
+  const runner = useCommandRunner();
+  const [username, setUsername] = useState(me?.username ?? '');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (isOpen) {
+      setUsername(me?.username ?? '');
+      setError(null);
+    }
+  }, [isOpen, me?.username]);
+
+  const dirty = !!me && username.trim() !== me.username;
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await runner.run('account.rename', { username }, { source: 'ui' });
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Drawer title="Account Settings" isOpen={isOpen} onOpenChange={onOpenChange}>
+      <form
+        className="space-y-6"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (dirty) void save();
+        }}
+      >
+        <section className="space-y-3">
+          <h3 className="text-sm font-semibold text-slate-500 uppercase dark:text-slate-400">Profile</h3>
+          <TextField label="User name" value={username} onChange={setUsername} isRequired errorMessage={error ?? undefined} />
+          <Button type="submit" variant="primary" isDisabled={!dirty || busy || !username.trim()}>
+            Save
+          </Button>
+        </section>
+        <section className="space-y-3">
+          <h3 className="text-sm font-semibold text-slate-500 uppercase dark:text-slate-400">Security</h3>
+          <TextField label="Email" value={me?.email ?? ''} isDisabled />
+          <p className="text-xs text-slate-500 dark:text-slate-400">Role: {me?.role}</p>
+        </section>
+      </form>
+    </Drawer>
+  );
+}

@@ -1,0 +1,168 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import { useEffect, useState, type ReactNode } from 'react';
+import { roleLabels, roles, type Role } from '../../../server/contract/permissions';
+import type { User } from '../../../server/contract/users';
+import { userQueryOptions } from '../../api/users';
+import { Button } from '../../components/ui/button';
+import { Drawer } from '../../components/ui/drawer';
+import { Select } from '../../components/ui/select';
+import { Skeleton } from '../../components/ui/skeleton';
+import { TextField } from '../../components/ui/text-field';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
+
+const showRoute = getRouteApi('/app/users/show/$id');
+
+type RowKey = 'email' | 'phonenumber' | 'role';
+
+/** SPEC §2 Users: the 756 px detail drawer; a failed load closes it. */
+export function UserDrawerRoute() {
+  const { id } = showRoute.useParams();
+  const navigate = showRoute.useNavigate();
+  const runner = useCommandRunner();
+  const query = useQuery(userQueryOptions(id));
+  const [editing, setEditing] = useState<RowKey | 'username' | null>(null);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const canWrite = runner.check('user.set-email');
+  useUnsavedChanges(editing !== null && draft !== currentValue(query.data?.result, editing));
+
+  const close = () => void navigate({ to: '/users', search: (s) => s });
+  useEffect(() => {
+    if (query.isError) {
+      toast('error', `Could not load the user: ${query.error.message}`);
+      close();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.isError]);
+
+  const user = query.data?.result;
+  const start = (key: RowKey | 'username') => {
+    setEditing(key);
+    setDraft(currentValue(user, key));
+    setError(null);
+  };
+  const save = async () => {
+    if (!user || !editing) return;
+    const command = { username: 'user.rename', email: 'user.set-email', phonenumber: 'user.set-phone', role: 'user.set-role' }[editing];
+    try {
+      await runner.run(command, { user: user._id, [editing]: draft }, { source: 'ui' });
+      setEditing(null);
+      await query.refetch();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const title = !user ? (
+    <Skeleton className="h-6 w-40" />
+  ) : editing === 'username' ? (
+    <form
+      className="flex items-center gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <TextField aria-label="User name" value={draft} onChange={setDraft} autoFocus errorMessage={error ?? undefined} />
+      <Button size="sm" onPress={() => setEditing(null)}>
+        Cancel
+      </Button>
+      <Button size="sm" type="submit" variant="primary" isDisabled={!draft.trim()}>
+        Save
+      </Button>
+    </form>
+  ) : (
+    <span className="flex items-center gap-2">
+      {user.username}
+      {canWrite === true && (
+        <Button size="sm" variant="ghost" aria-label="Edit User name" onPress={() => start('username')}>
+          ✎
+        </Button>
+      )}
+    </span>
+  );
+
+  const row = (key: RowKey, label: string, view: ReactNode) => (
+    <div className="border-b border-slate-100 py-3 dark:border-slate-800">
+      <div className="mb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">{label}</div>
+      {editing === key ? (
+        <form
+          className="flex flex-wrap items-start gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          {key === 'role' ? (
+            <Select aria-label={label} className="w-48" options={roles.map((r) => ({ value: r, label: roleLabels[r] }))} value={draft as Role} onChange={setDraft} />
+          ) : (
+            <TextField aria-label={label} value={draft} onChange={setDraft} autoFocus className="w-72" errorMessage={error ?? undefined} />
+          )}
+          <Button size="sm" onPress={() => setEditing(null)}>
+            Cancel
+          </Button>
+          <Button size="sm" type="submit" variant="primary" isDisabled={!draft.trim()}>
+            Save
+          </Button>
+          {key === 'role' && error && <p className="w-full text-xs text-red-600">{error}</p>}
+        </form>
+      ) : view ? (
+        <div className="flex items-center justify-between gap-2">
+          <span>{view}</span>
+          {canWrite === true && (
+            <Button size="sm" variant="ghost" aria-label={`Edit ${label}`} onPress={() => start(key)} isDisabled={editing !== null}>
+              Edit
+            </Button>
+          )}
+        </div>
+      ) : canWrite === true ? (
+        <Button size="sm" variant="ghost" onPress={() => start(key)} isDisabled={editing !== null}>
+          Add {label}
+        </Button>
+      ) : (
+        <span className="text-slate-400">—</span>
+      )}
+    </div>
+  );
+
+  return (
+    <Drawer
+      title={title}
+      ariaLabel={user ? `User ${user.username}` : 'User'}
+      isOpen
+      onOpenChange={(open) => !open && close()}
+      footer={
+        user && (
+          <>
+            <span className="text-xs text-slate-500 dark:text-slate-400">Created on {new Date(user.createdAt).toLocaleString()}</span>
+            <Button variant="danger" disabledReason={canWrite === true ? false : canWrite} onPress={() => void runner.run('user.delete', { user: user._id }, { source: 'ui' }).catch(() => {})}>
+              Delete User
+            </Button>
+          </>
+        )
+      }
+    >
+      {!user ? (
+        <div className="space-y-4">
+          <Skeleton className="h-10" />
+          <Skeleton className="h-10" />
+          <Skeleton className="h-10" />
+        </div>
+      ) : (
+        <div>
+          {row('email', 'Email', user.email)}
+          {row('phonenumber', 'Phone', user.phonenumber ? <a href={`tel:${user.phonenumber}`} className="text-blue-600 hover:underline dark:text-blue-400">{user.phonenumber}</a> : null)}
+          {row('role', 'Role', roleLabels[user.role])}
+        </div>
+      )}
+    </Drawer>
+  );
+}
+
+function currentValue(user: User | undefined, key: RowKey | 'username' | null): string {
+  if (!user || !key) return '';
+  return user[key] ?? '';
+}

@@ -1,0 +1,235 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { roleLabels } from '../../../server/contract/permissions';
+import type { User } from '../../../server/contract/users';
+import { usersListQueryOptions } from '../../api/users';
+import { Button } from '../../components/ui/button';
+import { Menu } from '../../components/ui/menu';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchField } from '../../components/ui/search-field';
+import { Skeleton } from '../../components/ui/skeleton';
+import { useCommandRunner } from '../../lib/run-command';
+import { usersListQuery, type UsersSearch } from './users-search';
+
+const route = getRouteApi('/app/users');
+const features = tableFeatures({});
+const PHONE = '(max-width: 639px)';
+
+function useIsPhone(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(PHONE);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(PHONE).matches,
+  );
+}
+
+export function UsersPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const runner = useCommandRunner();
+  const isPhone = useIsPhone();
+  const view = isPhone ? 'cards' : (search.view ?? 'table');
+  const query = useQuery({ ...usersListQueryOptions(usersListQuery(search)), placeholderData: keepPreviousData });
+  const canWrite = runner.check('user.create');
+
+  const setSearch = useCallback(
+    (patch: Partial<UsersSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
+    [navigate],
+  );
+  const remove = (u: User) => void runner.run('user.delete', { user: u._id }, { source: 'ui' }).catch(() => {});
+
+  const sortHeader = (label: string, by: UsersSearch['sortBy']) => (
+    <button
+      type="button"
+      className="inline-flex items-center gap-1 font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+      onClick={() => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false)}
+      aria-label={`Sort by ${label}`}
+    >
+      {label}
+      <span aria-hidden className="text-xs text-slate-400">
+        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+      </span>
+    </button>
+  );
+  const filterInput = (label: string, key: 'username' | 'email' | 'role') => (
+    <SearchField aria-label={`Filter ${label}`} placeholder={`Search ${label}`} value={search[key] ?? ''} onChange={(v) => setSearch({ [key]: v || undefined })} className="mt-1 w-40 font-normal" />
+  );
+
+  const columns = useMemo<ColumnDef<typeof features, User>[]>(
+    () => [
+      {
+        id: 'username',
+        header: () => (
+          <>
+            {sortHeader('Name', 'username')}
+            {filterInput('Name', 'username')}
+          </>
+        ),
+        cell: ({ row }) => (
+          <Link to="/users/show/$id" params={{ id: row.original._id }} search={(s) => s} className="font-medium text-blue-600 hover:underline dark:text-blue-400">
+            {row.original.username}
+          </Link>
+        ),
+      },
+      {
+        id: 'email',
+        header: () => (
+          <>
+            {sortHeader('Email', 'email')}
+            {filterInput('Email', 'email')}
+          </>
+        ),
+        cell: ({ row }) => row.original.email,
+      },
+      {
+        id: 'role',
+        header: () => (
+          <>
+            {sortHeader('Role', 'role')}
+            {filterInput('Role', 'role')}
+          </>
+        ),
+        cell: ({ row }) => roleLabels[row.original.role],
+      },
+      {
+        id: 'actions',
+        header: () => <span className="font-semibold">Actions</span>,
+        cell: ({ row }) => (
+          <div className="flex items-center gap-1">
+            <Link to="/users/show/$id" params={{ id: row.original._id }} search={(s) => s} className="rounded px-2 py-1 text-sm text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-slate-800" aria-label={`Show ${row.original.username}`}>
+              Show
+            </Link>
+            {row.original.phonenumber && (
+              <a href={`tel:${row.original.phonenumber}`} className="rounded px-2 py-1 text-sm text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-slate-800" aria-label={`Call ${row.original.username}`}>
+                Call
+              </a>
+            )}
+            <Button variant="ghost" size="sm" className="text-red-600 dark:text-red-400" disabledReason={canWrite === true ? false : canWrite} onPress={() => remove(row.original)} aria-label={`Delete ${row.original.username}`}>
+              Delete
+            </Button>
+          </div>
+        ),
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [search, canWrite],
+  );
+  const data = query.data?.result.data ?? [];
+  const table = useTable({ features, columns, data, getRowId: (u) => u._id });
+  const total = query.data?.result.count ?? 0;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Users</h1>
+        <SearchField aria-label="Search by name" placeholder="Search by name" value={search.search ?? ''} onChange={(v) => setSearch({ search: v || undefined })} className="w-56" />
+        {!isPhone && (
+          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
+            {(['table', 'cards'] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                aria-pressed={view === v}
+                onClick={() => setSearch({ view: v }, false)}
+                className={`h-9 px-3 text-sm capitalize first:rounded-l-md last:rounded-r-md ${view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
+              >
+                {v === 'table' ? 'Table' : 'Cards'}
+              </button>
+            ))}
+          </div>
+        )}
+        <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
+          ⟳ Refresh
+        </Button>
+        <span title={canWrite === true ? undefined : canWrite}>
+          <Link
+            to="/users/create"
+            search={(s) => s}
+            disabled={canWrite !== true}
+            className={`inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white hover:bg-blue-700 ${canWrite !== true ? 'pointer-events-none opacity-50' : ''}`}
+          >
+            Add new user
+          </Link>
+        </span>
+      </div>
+
+      {query.isError && (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          Could not load users: {query.error.message}
+        </p>
+      )}
+
+      {view === 'table' ? (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+          <table className="w-full text-left text-sm">
+            <thead className="bg-slate-50 align-top dark:bg-slate-900">
+              {table.getHeaderGroups().map((hg) => (
+                <tr key={hg.id}>
+                  {hg.headers.map((h) => (
+                    <th key={h.id} className="px-3 py-2">
+                      {typeof h.column.columnDef.header === 'function' ? h.column.columnDef.header(h.getContext()) : null}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {query.isPending
+                ? Array.from({ length: 5 }, (_, i) => (
+                    <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
+                      {columns.map((c) => (
+                        <td key={c.id} className="px-3 py-3">
+                          <Skeleton className="h-4 w-24" />
+                        </td>
+                      ))}
+                    </tr>
+                  ))
+                : table.getRowModel().rows.map((row) => (
+                    <tr key={row.id} className="border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
+                      {row.getAllCells().map((cell) => (
+                        <td key={cell.id} className="px-3 py-2">
+                          {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+            </tbody>
+          </table>
+          {!query.isPending && data.length === 0 && <p className="p-6 text-center text-sm text-slate-500">No users found</p>}
+        </div>
+      ) : (
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
+          {query.isPending
+            ? Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-28" />)
+            : data.map((u) => (
+                <article key={u._id} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+                  <div className="flex items-start justify-between gap-2">
+                    <div className="min-w-0">
+                      <h2 className="truncate font-semibold">{u.username}</h2>
+                      <p className="truncate text-sm text-slate-500 dark:text-slate-400">{u.email}</p>
+                    </div>
+                    <Menu
+                      label={`Actions for ${u.username}`}
+                      actions={[
+                        { id: 'show', label: 'Show', onAction: () => void navigate({ to: '/users/show/$id', params: { id: u._id }, search: (s) => s }) },
+                        { id: 'delete', label: 'Delete', danger: true, isDisabled: canWrite !== true, onAction: () => remove(u) },
+                      ]}
+                    />
+                  </div>
+                  <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{roleLabels[u.role]}</p>
+                </article>
+              ))}
+          {!query.isPending && data.length === 0 && <p className="col-span-full p-6 text-center text-sm text-slate-500">No users found</p>}
+        </div>
+      )}
+
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as UsersSearch['pageSize'] }, false)} />
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { createRoute, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { currentUser, rootRoute } from './root';
+
+/** Public pages: a signed-in user opening one is sent to the dashboard (SPEC §2). */
+export const publicLayoutRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'public',
+  beforeLoad: async ({ context }) => {
+    if (await currentUser(context.queryClient)) throw redirect({ to: '/' });
+  },
+  component: Outlet,
+});
+
+export const publicRoutes = [
+  createRoute({ getParentRoute: () => publicLayoutRoute, path: '/login', component: lazyRouteComponent(() => import('../features/auth/login-page'), 'LoginPage') }),
+  createRoute({ getParentRoute: () => publicLayoutRoute, path: '/logout', component: lazyRouteComponent(() => import('../features/auth/message-pages'), 'LogoutPage') }),
+  createRoute({
+    getParentRoute: () => publicLayoutRoute,
+    path: '/session-expired',
+    component: lazyRouteComponent(() => import('../features/auth/message-pages'), 'SessionExpiredPage'),
+  }),
+];
