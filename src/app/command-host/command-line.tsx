@@ -59,7 +59,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
 
   async function submit() {
     const text = line.trim();
-    if (!text || busy) return;
+    if (!text) return;
     print('input', text);
     setTypedLines((t) => [text, ...t.filter((x) => x !== text)]);
     setLine('');

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { isTypingTarget, matchesShortcut } from '../../lib/hotkeys';
 import type { Registry } from '../../../commands/registry';
+import { releaseEarlyKeys, takeEarlyKeys } from './early-keys';
 
 /**
  * One keydown listener for every registered shortcut, read from the registry so a key shown in
@@ -26,4 +27,13 @@ export function useCommandHotkeys(registry: Registry, fire: (id: string) => void
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [registry, active]);
+
+  // Keys pressed while the app was still loading (a fast Ctrl+K right after navigation).
+  useEffect(() => {
+    for (const k of takeEarlyKeys()) {
+      const def = registry.list().find((d) => d.shortcut && matchesShortcut(k as unknown as KeyboardEvent, d.shortcut));
+      if (def) fireRef.current(def.id);
+    }
+    return releaseEarlyKeys;
+  }, [registry]);
 }
