@@ -67,6 +67,12 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny> {
   when?: (ctx: CommandContext) => boolean;
   /** Destructive commands confirm before running; the text may depend on the input. */
   destructive?: boolean | { title: string; message: (input: z.output<I>) => string; confirmLabel?: string; cancelLabel?: string };
+  /**
+   * Looks things up before the gate asks for confirmation, so "No user matches …" is said
+   * instead of "Are you sure?" for something that does not exist. Its result is what the
+   * confirm message and `run` receive; a throw is recorded as an error.
+   */
+  prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<z.output<I>>;
   /** react-hotkeys-hook syntax, e.g. "mod+k", "shift+?". Shown in the palette and the overview. */
   shortcut?: string;
   /** false for navigation and view-only commands that would only add noise to the incident log. */

@@ -101,8 +101,18 @@ export function createRegistry() {
       await record('refused', parsed.data, allowed);
       throw new CommandError(allowed, 'refused');
     }
+    let input = parsed.data;
+    if (def.prepare) {
+      try {
+        input = await def.prepare(parsed.data, ctx);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        await record('error', parsed.data, message);
+        throw err instanceof CommandError ? err : new CommandError(message, 'error');
+      }
+    }
     if (def.destructive) {
-      const d = def.destructive === true ? { title: def.title, message: `Run "${def.title}"? This cannot be undone.` } : { title: def.destructive.title, message: def.destructive.message(parsed.data) };
+      const d = def.destructive === true ? { title: def.title, message: `Run "${def.title}"? This cannot be undone.` } : { title: def.destructive.title, message: def.destructive.message(input) };
       const labels = typeof def.destructive === 'object' ? def.destructive : undefined;
       const ok = await ctx.confirm({ title: d.title, message: d.message, confirmLabel: labels?.confirmLabel, cancelLabel: labels?.cancelLabel });
       if (!ok) {
@@ -111,7 +121,7 @@ export function createRegistry() {
       }
     }
     try {
-      const result = (await def.run(parsed.data, ctx)) ?? {};
+      const result = (await def.run(input, ctx)) ?? {};
       await record('ok', parsed.data);
       return result;
     } catch (err) {
