@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       await database.close();
+      console.log('Opsdeck stopped cleanly.');
       process.exit(0);
     } catch (err) {
       console.error(err);

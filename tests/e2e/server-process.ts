@@ -23,8 +23,8 @@ export interface RunningServer {
   dataDir: string;
   child: ChildProcess;
   output: () => string;
-  /** Sends SIGTERM and resolves with the exit code and how long the exit took. */
-  stop: () => Promise<{ code: number | null; ms: number }>;
+  /** Sends SIGTERM to the process group; resolves with how long the exit took and whether it was clean. */
+  stop: () => Promise<{ clean: boolean; ms: number }>;
 }
 
 /** Starts the console exactly as `npm start` does, on a free port and a fresh data folder. */
@@ -46,7 +46,9 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    detached: false,
+    // Its own process group, so stop() can signal npm and the server together, as a service
+    // manager (systemd, a container runtime) does.
+    detached: true,
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,11 +73,22 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     output: () => out,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve({ code: child.exitCode, ms: 0 });
+        if (child.exitCode !== null || child.signalCode !== null) return resolve({ clean: out.includes('stopped cleanly'), ms: 0 });
         const t0 = Date.now();
-        child.once('exit', (code) => resolve({ code, ms: Date.now() - t0 }));
-        // npm forwards SIGTERM to the script it runs.
-        child.kill('SIGTERM');
+        child.once('exit', () => {
+          // npm may exit first; give the server its moment to print and leave.
+          const wait = setInterval(() => {
+            if (out.includes('stopped cleanly') || Date.now() - t0 > 5000) {
+              clearInterval(wait);
+              resolve({ clean: out.includes('stopped cleanly'), ms: Date.now() - t0 });
+            }
+          }, 20);
+        });
+        try {
+          process.kill(-child.pid!, 'SIGTERM');
+        } catch {
+          child.kill('SIGTERM');
+        }
       }),
   };
 }

@@ -40,11 +40,11 @@ describe('session', () => {
   it('keeps dark mode across a reload', async () => {
     await b.page.goto('/');
     expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(false);
-    await b.page.getByRole('switch', { name: /dark mode/i }).click();
+    await b.page.locator('label', { hasText: 'Dark Mode' }).click();
     expect(await b.page.evaluate(() => localStorage.getItem('colorMode'))).toBe('dark');
     await b.page.reload();
     expect(await b.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
-    await b.page.getByRole('switch', { name: /dark mode/i }).click();
+    await b.page.locator('label', { hasText: 'Dark Mode' }).click();
     expect(await b.page.evaluate(() => localStorage.getItem('colorMode'))).toBe('light');
   });
 

@@ -15,8 +15,8 @@ describe('npm start', () => {
       const api = await apiSession(first.url);
       expect((await api.createUser({ username: 'kept', email: 'kept@example.com' })).status).toBe(201);
     } finally {
-      const { code, ms } = await first.stop();
-      expect(code).toBe(0);
+      const { clean, ms } = await first.stop();
+      expect(clean, first.output()).toBe(true);
       expect(ms).toBeLessThan(2000);
     }
     const second = await startServer({ dataDir: first.dataDir });
