@@ -215,7 +215,7 @@ function PaletteRow({ item }: { item: PaletteItem }) {
   if (item.kind === 'command') {
     return (
       <>
-        <span className="w-16 shrink-0 text-xs text-slate-400">{item.def.category}</span>
+        <span className="w-20 shrink-0 text-xs text-slate-400">{item.def.category}</span>
         <span className="min-w-0 flex-1 truncate">
           {item.label}
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
@@ -227,7 +227,7 @@ function PaletteRow({ item }: { item: PaletteItem }) {
   if (item.kind === 'entity') {
     return (
       <>
-        <span className="w-16 shrink-0 text-xs text-slate-400 capitalize">{item.entity.kind}</span>
+        <span className="w-20 shrink-0 text-xs text-slate-400 capitalize">{item.entity.kind}</span>
         <span className="min-w-0 flex-1 truncate">{item.label}</span>
         {item.entity.subtitle && <span className="truncate text-xs text-slate-500 dark:text-slate-400">{item.entity.subtitle}</span>}
       </>
