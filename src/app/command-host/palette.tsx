@@ -79,6 +79,13 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
 
   useEffect(() => setActive(0), [query, asking]);
+  // Give focus back to where the person was (a button, a table row) when the palette closes.
+  useEffect(() => {
+    const before = document.activeElement;
+    return () => {
+      if (before instanceof HTMLElement && before !== document.body) before.focus();
+    };
+  }, []);
   const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => listRef.current, estimateSize: () => ROW, overscan: 6 });
 
   function finish(values: Record<string, unknown>, def: CommandDefinition<any>) {
@@ -126,6 +133,9 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(results[active]);
+    } else if (e.key === 'Tab') {
+      // The palette is modal: focus stays in its input.
+      e.preventDefault();
     } else if (e.key === 'Backspace' && asking && query === '') {
       e.preventDefault();
       setAsking(asking.step === 0 ? null : { ...asking, step: asking.step - 1 });
@@ -135,7 +145,7 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   const selected = results[active]?.key ?? '';
   const placeholder = arg ? (arg.placeholder ?? `${arg.label}${arg.optional ? ' (optional)' : ''}`) : 'Type a command, a user name…';
   return (
-    <div className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <Command
         // cmdk names its input by this label (aria-labelledby wins over aria-label): name the step.
         label={asking && arg ? `${asking.def.title}: ${arg.label}` : 'Command palette'}
