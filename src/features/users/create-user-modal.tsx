@@ -25,7 +25,7 @@ export function CreateUserRoute() {
   const dirty = !done && (Object.values(values).some(Boolean) || role !== null);
   useUnsavedChanges(dirty);
 
-  const close = () => void navigate({ to: '/users', search: (s) => s });
+  const close = (ignoreBlocker = false) => void navigate({ to: '/users', search: (s) => s, ignoreBlocker });
   const set = (k: Field) => (v: string) => setValues((prev) => ({ ...prev, [k]: v }));
 
   const submit = async (e: FormEvent) => {
@@ -40,8 +40,7 @@ export function CreateUserRoute() {
     try {
       await runner.run('user.create', { ...values, role }, { source: 'ui' });
       setDone(true);
-      // Let the blocker see the form as clean before leaving.
-      setTimeout(close, 0);
+      close(true);
     } catch (err) {
       setFormError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -56,7 +55,7 @@ export function CreateUserRoute() {
       onOpenChange={(open) => !open && close()}
       footer={
         <>
-          <Button onPress={close}>Cancel</Button>
+          <Button onPress={() => close()}>Cancel</Button>
           <Button type="submit" form="create-user-form" variant="primary" isDisabled={busy}>
             {busy ? 'Creating…' : 'Create'}
           </Button>
