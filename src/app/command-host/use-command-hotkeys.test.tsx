@@ -1,0 +1,54 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createAppRegistry } from '../../../commands';
+import './early-keys';
+import { useCommandHotkeys } from './use-command-hotkeys';
+
+afterEach(cleanup);
+
+function Host({ fire, active = true }: { fire: (id: string) => void; active?: boolean }) {
+  useCommandHotkeys(createAppRegistry(), fire, active);
+  return <input aria-label="field" />;
+}
+
+const press = (target: EventTarget, init: KeyboardEventInit) => fireEvent.keyDown(target, init);
+
+describe('useCommandHotkeys', () => {
+  it('fires the command whose shortcut matches, from the registry', () => {
+    const fire = vi.fn();
+    render(<Host fire={fire} />);
+    press(document.body, { key: ':', code: 'Semicolon', shiftKey: true });
+    press(document.body, { key: '?', code: 'Slash', shiftKey: true });
+    press(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
+    press(document.body, { key: 'h', code: 'KeyH', altKey: true });
+    expect(fire.mock.calls.map((c) => c[0])).toEqual(['cmdline.open', 'shortcuts.show', 'palette.open', 'history.show']);
+  });
+
+  it('lets single keys through to text fields but keeps Ctrl+K working there', () => {
+    const fire = vi.fn();
+    const { getByLabelText } = render(<Host fire={fire} />);
+    const field = getByLabelText('field');
+    press(field, { key: ':', code: 'Semicolon', shiftKey: true });
+    press(field, { key: '?', code: 'Slash', shiftKey: true });
+    expect(fire).not.toHaveBeenCalled();
+    press(field, { key: 'k', code: 'KeyK', ctrlKey: true });
+    expect(fire).toHaveBeenCalledWith('palette.open');
+  });
+
+  it('stays quiet while inactive (a confirmation is open) and for plain letters', () => {
+    const fire = vi.fn();
+    render(<Host fire={fire} active={false} />);
+    press(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
+    render(<Host fire={fire} />);
+    press(document.body, { key: 'k', code: 'KeyK' });
+    expect(fire).not.toHaveBeenCalled();
+  });
+
+  it('replays a shortcut pressed before the host mounted (the app layout loads lazily)', () => {
+    press(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
+    const fire = vi.fn();
+    render(<Host fire={fire} />);
+    expect(fire).toHaveBeenCalledWith('palette.open');
+  });
+});
