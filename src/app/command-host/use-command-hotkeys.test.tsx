@@ -12,7 +12,7 @@ function Host({ fire, active = true }: { fire: (id: string) => void; active?: bo
   return <input aria-label="field" />;
 }
 
-const press = (target: EventTarget, init: KeyboardEventInit) => fireEvent.keyDown(target, init);
+const press = (target: Element | Document, init: KeyboardEventInit) => fireEvent.keyDown(target, init);
 
 describe('useCommandHotkeys', () => {
   it('fires the command whose shortcut matches, from the registry', () => {
