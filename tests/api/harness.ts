@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../../server/app';
+import { hashPassword } from '../../server/auth/password';
+import { testConfig, type Config } from '../../server/config';
+import { openDatabase, type Database } from '../../server/db/client';
+import { users } from '../../server/db/schema';
+import type { Role } from '../../server/contract/permissions';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** A fresh database on one backend: in-memory PGlite, or a new database on the PostgreSQL server. */
+export interface Backend {
+  name: 'pglite' | 'postgres';
+  open: () => Promise<{ database: Database; drop: () => Promise<void> }>;
+}
+
+async function postgresReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function backends(): Promise<Backend[]> {
+  const list: Backend[] = [
+    {
+      name: 'pglite',
+      open: async () => {
+        const database = await openDatabase({});
+        return { database, drop: () => database.close() };
+      },
+    },
+  ];
+  if (await postgresReachable()) {
+    list.push({
+      name: 'postgres',
+      open: async () => {
+        const name = `opsdeck_test_${randomBytes(6).toString('hex')}`;
+        const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+        await admin.connect();
+        await admin.query(`CREATE DATABASE ${name}`);
+        await admin.end();
+        const url = new URL(TEST_DATABASE_URL);
+        url.pathname = `/${name}`;
+        const database = await openDatabase({ databaseUrl: url.toString() });
+        return {
+          database,
+          drop: async () => {
+            await database.close();
+            const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+            await c.connect();
+            await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+            await c.end();
+          },
+        };
+      },
+    });
+  } else {
+    console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is not reachable: the PostgreSQL half of the API tests is skipped.`);
+  }
+  return list;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  close: () => Promise<void>;
+  /** app.inject with the cross-site header and an optional session cookie. */
+  call: (method: InjectOptions['method'], url: string, options?: { cookie?: string; body?: unknown; headers?: Record<string, string>; raw?: string }) => Promise<{ status: number; body: any; headers: Record<string, unknown> }>;
+  addUser: (u: { role: Role; email?: string; username?: string; password?: string; status?: 'active' | 'suspended' }) => Promise<{ _id: string; email: string; password: string }>;
+  signIn: (email: string, password: string) => Promise<string>;
+  count: (table: string) => Promise<number>;
+}
+
+let seq = 0;
+
+export async function startTestApp(backend: Backend, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { database, drop } = await backend.open();
+  const app = await buildApp(testConfig({ signinRateLimit: 10_000, ...overrides }), { database });
+  await app.ready();
+  const call: TestApp['call'] = async (method, url, options = {}) => {
+    const headers: Record<string, string> = { 'x-requested-with': 'opsdeck', ...(options.headers ?? {}) };
+    if (options.cookie) headers.cookie = options.cookie;
+    let payload: string | undefined;
+    if (options.raw !== undefined) {
+      payload = options.raw;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    const res = await app.inject({ method, url, headers, payload });
+    let body: unknown = undefined;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      body = res.body;
+    }
+    return { status: res.statusCode, body, headers: res.headers };
+  };
+  const signIn = async (email: string, password: string) => {
+    const res = await app.inject({ method: 'POST', url: '/api/auth/signin', headers: { 'x-requested-with': 'opsdeck', 'content-type': 'application/json' }, payload: JSON.stringify({ email, password }) });
+    if (res.statusCode !== 200) throw new Error(`signin ${email}: ${res.statusCode} ${res.body}`);
+    const cookie = res.cookies.find((c) => c.name === 'opsdeck_session');
+    return `opsdeck_session=${cookie!.value}`;
+  };
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+    call,
+    signIn,
+    async addUser({ role, email, username, password = 'pw-123456', status = 'active' }) {
+      const n = ++seq;
+      const e = email ?? `${role}${n}@example.com`;
+      const [row] = await database.db
+        .insert(users)
+        .values({ username: username ?? `${role}${n}`, email: e, phonenumber: `+1 555 ${String(n).padStart(4, '0')}`, passwordHash: await hashPassword(password), role, status })
+        .returning();
+      return { _id: row!.id, email: e, password };
+    },
+    async count(table) {
+      const rows = await database.query<{ n: string | number }>(`SELECT count(*)::int AS n FROM ${table}`);
+      return Number(rows[0]?.n ?? 0);
+    },
+  };
+}
