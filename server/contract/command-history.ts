@@ -23,7 +23,7 @@ export type CommandHistoryEntry = z.infer<typeof commandHistoryEntrySchema>;
 export const createCommandHistorySchema = z
   .object({
     command: z.string().min(1).max(100),
-    input: z.unknown().refine((v) => JSON.stringify(v ?? null).length <= 10_000, 'input is too large (at most 10000 characters as JSON)'),
+    input: z.unknown().refine((v) => JSON.stringify(v ?? null).length <= 10_000, 'input is too large (at most 10000 characters as JSON)').optional(),
     source: z.enum(commandSources),
     outcome: z.enum(commandOutcomes),
     error: z.string().max(MAX_TEXT * 4).nullable().optional(),
