@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createCommandHistorySchema, type CommandHistoryEntry } from '../contract/command-history';
 import type { Db } from '../db/client';
@@ -36,7 +37,7 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
       source: { column: commandHistory.source, ops: ['in', 'eq'] },
       createdAt: { column: commandHistory.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [commandHistory.command, commandHistory.username],
+    search: [sql`lower(${commandHistory.command})`, sql`lower(${commandHistory.username})`],
     defaultSort: { by: 'createdAt', direction: 'desc' },
     create: {
       permission: 'read',

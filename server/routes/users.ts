@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createUserSchema, updateUserSchema, type User } from '../contract/users';
 import { hashPassword } from '../auth/password';
@@ -37,13 +37,13 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
     read: 'users.read',
     sortable: { createdAt: users.createdAt, username: users.username, email: users.email, role: users.role, status: users.status },
     filterable: {
-      username: { column: users.username, ops: ['contains', 'eq'] },
-      email: { column: users.email, ops: ['contains', 'eq'] },
+      username: { column: users.username, lower: users.usernameLc, ops: ['contains', 'eq'] },
+      email: { column: users.email, lower: users.emailLc, ops: ['contains', 'eq'] },
       role: { column: users.role, ops: ['contains', 'eq', 'in'] },
       status: { column: users.status, ops: ['in', 'eq'] },
       createdAt: { column: users.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [users.username, users.email, users.phonenumber],
+    search: [users.usernameLc, users.emailLc, sql`lower(${users.phonenumber})`],
     defaultSort: { by: 'createdAt', direction: 'asc' },
     create: {
       permission: 'users.write',
