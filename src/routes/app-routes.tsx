@@ -1,5 +1,5 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 import { currentUser, rootRoute } from './root';
 import { usersSearchSchema } from '../features/users/users-search';
@@ -31,7 +31,7 @@ const usersRoute = createRoute({
 const userShowRoute = createRoute({
   getParentRoute: () => usersRoute,
   path: 'show/$id',
-  params: { parse: (p) => ({ id: z.string().min(1).parse(p.id) }), stringify: (p) => p },
+  params: { parse: (p) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p) => p },
   component: lazyRouteComponent(() => import('../features/users/user-drawer'), 'UserDrawerRoute'),
 });
 const userCreateRoute = createRoute({
