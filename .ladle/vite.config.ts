@@ -1,0 +1,3 @@
+import tailwindcss from '@tailwindcss/vite';
+
+export default { plugins: [tailwindcss()] };
