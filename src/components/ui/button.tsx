@@ -1,13 +1,14 @@
 import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react-aria-components';
 import { cx } from './cx';
 
-export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
+export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'danger-ghost';
 
 const variants: Record<ButtonVariant, string> = {
-  primary: 'bg-blue-600 text-white hover:bg-blue-700 pressed:bg-blue-800',
+  primary: 'bg-blue-600 text-white hover:bg-blue-700 data-[pressed]:bg-blue-800',
   secondary: 'border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700',
-  danger: 'bg-red-600 text-white hover:bg-red-700 pressed:bg-red-800',
+  danger: 'bg-red-600 text-white hover:bg-red-700 data-[pressed]:bg-red-800',
   ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+  'danger-ghost': 'text-red-600 hover:bg-red-50 dark:text-red-400 dark:hover:bg-red-950',
 };
 
 export interface ButtonProps extends Omit<AriaButtonProps, 'className'> {

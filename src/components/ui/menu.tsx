@@ -23,7 +23,7 @@ export function Menu({ label, trigger = '⋯', actions }: { label: string; trigg
               key={a.id}
               id={a.id}
               onAction={a.onAction}
-              className={`cursor-default rounded px-2 py-1.5 text-sm outline-none focus:bg-slate-100 disabled:opacity-50 dark:focus:bg-slate-800 ${a.danger ? 'text-red-600 dark:text-red-400' : ''}`}
+              className={`cursor-default rounded px-2 py-1.5 text-sm outline-none data-[focused]:bg-slate-100 data-[disabled]:opacity-50 dark:data-[focused]:bg-slate-800 ${a.danger ? 'text-red-600 dark:text-red-400' : ''}`}
             >
               {a.label}
             </MenuItem>

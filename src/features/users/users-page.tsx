@@ -109,7 +109,7 @@ export function UsersPage() {
                 Call
               </a>
             )}
-            <Button variant="ghost" size="sm" className="text-red-600 dark:text-red-400" disabledReason={canWrite === true ? false : canWrite} onPress={() => remove(row.original)} aria-label={`Delete ${row.original.username}`}>
+            <Button variant="danger-ghost" size="sm" disabledReason={canWrite === true ? false : canWrite} onPress={() => remove(row.original)} aria-label={`Delete ${row.original.username}`}>
               Delete
             </Button>
           </div>
