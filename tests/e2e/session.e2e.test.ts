@@ -48,6 +48,18 @@ describe('session', () => {
     expect(await b.page.evaluate(() => localStorage.getItem('colorMode'))).toBe('light');
   });
 
+  it('follows the system preference when no colour mode was chosen', async () => {
+    const dark = await openBrowser(baseURL, { colorScheme: 'dark' });
+    try {
+      await signIn(dark.page);
+      expect(await dark.page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+      expect(await dark.page.getByRole('switch', { name: /dark mode/i }).isChecked()).toBe(true);
+      expect(await dark.page.evaluate(() => localStorage.getItem('colorMode'))).toBeNull();
+    } finally {
+      await dark.close();
+    }
+  });
+
   it('goes to /logout when the session ends on the server (401)', async () => {
     await b.page.goto('/users');
     await shown(b.page.getByRole('heading', { name: 'Users' }));
