@@ -59,21 +59,9 @@ export function UserDrawerRoute() {
   const title = !user ? (
     <Skeleton className="h-6 w-40" />
   ) : editing === 'username' ? (
-    <form
-      className="flex items-center gap-2"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <InlineForm className="flex items-center gap-2" canSave={!!draft.trim()} onSave={save} onCancel={() => setEditing(null)}>
       <TextField aria-label="User name" value={draft} onChange={setDraft} autoFocus errorMessage={error ?? undefined} />
-      <Button size="sm" onPress={() => setEditing(null)}>
-        Cancel
-      </Button>
-      <Button size="sm" type="submit" variant="primary" isDisabled={!draft.trim()}>
-        Save
-      </Button>
-    </form>
+    </InlineForm>
   ) : (
     <span className="flex items-center gap-2">
       {user.username}
@@ -89,26 +77,13 @@ export function UserDrawerRoute() {
     <div className="border-b border-slate-100 py-3 dark:border-slate-800">
       <div className="mb-1 text-xs font-semibold text-slate-500 uppercase dark:text-slate-400">{label}</div>
       {editing === key ? (
-        <form
-          className="flex flex-wrap items-start gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save();
-          }}
-        >
+        <InlineForm className="flex flex-wrap items-start gap-2" canSave={!!draft.trim()} onSave={save} onCancel={() => setEditing(null)} error={key === 'role' ? error : null}>
           {key === 'role' ? (
             <Select aria-label={label} className="w-48" options={roles.map((r) => ({ value: r, label: roleLabels[r] }))} value={draft as Role} onChange={setDraft} />
           ) : (
             <TextField aria-label={label} value={draft} onChange={setDraft} autoFocus className="w-72" errorMessage={error ?? undefined} />
           )}
-          <Button size="sm" onPress={() => setEditing(null)}>
-            Cancel
-          </Button>
-          <Button size="sm" type="submit" variant="primary" isDisabled={!draft.trim()}>
-            Save
-          </Button>
-          {key === 'role' && error && <p className="w-full text-xs text-red-600">{error}</p>}
-        </form>
+        </InlineForm>
       ) : view ? (
         <div className="flex items-center justify-between gap-2">
           <span>{view}</span>
@@ -159,6 +134,28 @@ export function UserDrawerRoute() {
         </div>
       )}
     </Drawer>
+  );
+}
+
+/** One inline edit (SPEC §2: rows edited one at a time with Cancel and Save). */
+function InlineForm({ className, canSave, onSave, onCancel, error, children }: { className: string; canSave: boolean; onSave: () => Promise<void>; onCancel: () => void; error?: string | null; children: ReactNode }) {
+  return (
+    <form
+      className={className}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSave();
+      }}
+    >
+      {children}
+      <Button size="sm" onPress={onCancel}>
+        Cancel
+      </Button>
+      <Button size="sm" type="submit" variant="primary" isDisabled={!canSave}>
+        Save
+      </Button>
+      {error && <p className="w-full text-xs text-red-600 dark:text-red-400">{error}</p>}
+    </form>
   );
 }
 
