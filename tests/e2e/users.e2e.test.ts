@@ -89,6 +89,17 @@ describe('users', () => {
     await page.getByRole('option', { name: /^User/ }).click();
     await expect.poll(async () => (await admin.findUserByEmail('palette@example.com'))?.role).toBe('user');
 
+    // Edit: the user argument is picked from an entity search, the value typed.
+    await page.keyboard.press('Control+k');
+    await input.fill('Set user phone number');
+    await input.press('Enter');
+    await input.fill('palette');
+    await shown(page.getByRole('option', { name: /palette/ }));
+    await input.press('Enter');
+    await page.keyboard.type('+1 555 0199');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await admin.findUserByEmail('palette@example.com'))?.phonenumber).toBe('+1 555 0199');
+
     await page.keyboard.press('Control+k');
     await input.fill('Delete user');
     await input.press('Enter');
@@ -123,10 +134,10 @@ describe('users', () => {
     const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string; username: string }[] } }>('POST', 'command-history/all', {
       pageNumber: 1,
       pageSize: 100,
-      filter: { command: { in: ['user.create', 'user.delete', 'user.set-email', 'user.set-role'] } },
+      filter: { command: { in: ['user.create', 'user.delete', 'user.set-email', 'user.set-phone', 'user.set-role'] } },
     });
     const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
-    for (const k of ['user.create:ui:ok', 'user.set-email:ui:ok', 'user.delete:ui:ok', 'user.create:palette:ok', 'user.delete:palette:ok', 'user.create:cmdline:ok', 'user.set-role:cmdline:ok', 'user.delete:cmdline:ok', 'user.delete:cmdline:error']) {
+    for (const k of ['user.create:ui:ok', 'user.set-email:ui:ok', 'user.delete:ui:ok', 'user.create:palette:ok', 'user.set-phone:palette:ok', 'user.delete:palette:ok', 'user.create:cmdline:ok', 'user.set-role:cmdline:ok', 'user.delete:cmdline:ok', 'user.delete:cmdline:error']) {
       expect(seen, k).toContain(k);
     }
     // And it is visible in the History panel.
