@@ -10,11 +10,15 @@ import { HttpError, installErrorHandlers } from './http/errors';
 import { loadSession, readToken } from './http/session';
 import { registerAuth } from './routes/auth';
 import { registerCommandHistory } from './routes/command-history';
+import { registerMonitoring } from './routes/monitoring';
+import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
+import { Monitoring } from './monitoring/monitoring';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
+    monitoring: Monitoring;
   }
 }
 
@@ -30,7 +34,14 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   const { db } = database;
   const app = Fastify({ logger: { level: config.logLevel }, bodyLimit: 1024 * 1024, trustProxy: false });
   app.decorate('database', database);
-  if (!deps.database) app.addHook('onClose', async () => database.close());
+  const monitoring = new Monitoring(database, config.monitoring, app.log.child({ module: 'monitoring' }));
+  app.decorate('monitoring', monitoring);
+  app.addHook('onReady', async () => monitoring.start());
+  // Stop collecting before the database goes.
+  app.addHook('onClose', async () => {
+    await monitoring.stop();
+    if (!deps.database) await database.close();
+  });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
 
@@ -65,6 +76,8 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerAuth(app, db, config);
   registerUsers(app, db);
   registerCommandHistory(app, db);
+  registerServers(app, db, monitoring);
+  registerMonitoring(app, database, config.monitoring);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

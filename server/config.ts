@@ -19,7 +19,38 @@ export const configSchema = z.object({
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SKIP_UI_BUILD: bool,
+  SCRAPE_INTERVAL: z.coerce.number().positive().max(3600).default(15),
+  SCRAPE_TIMEOUT: z.coerce.number().positive().max(600).optional(),
+  SCRAPE_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
+  METRICS_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  PROMETHEUS_URL: z.string().url().optional().or(z.literal('')),
+  PROMETHEUS_SD_TOKEN: z.string().optional(),
+  GRAFANA_URL: z.string().url().optional().or(z.literal('')),
+  DEMO_FLEET: z.string().optional(),
+  DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
+  DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
 });
+
+export interface MonitoringSettings {
+  /** Seconds between scrapes (or Prometheus reads). */
+  scrapeIntervalS: number;
+  scrapeTimeoutS: number;
+  scrapeConcurrency: number;
+  retentionHours: number;
+  /** Set: Prometheus scrapes and stores; Opsdeck reads with PromQL. */
+  prometheusUrl?: string;
+  /** Bearer token Prometheus presents to /api/prometheus/targets; unset: the endpoint is closed. */
+  prometheusSdToken?: string;
+  grafanaUrl?: string;
+  /** false: no scraping at all (API tests drive the pipeline themselves). */
+  enabled: boolean;
+}
+
+export interface DemoSettings {
+  enabled: boolean;
+  size: number;
+  port: number;
+}
 
 export interface Config {
   port: number;
@@ -32,6 +63,8 @@ export interface Config {
   signinRateLimit: number;
   logLevel: string;
   skipUiBuild: boolean;
+  monitoring: MonitoringSettings;
+  demo: DemoSettings;
   /** Where the built UI lives; undefined serves no UI (API-only tests). */
   uiDir?: string;
 }
@@ -49,11 +82,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signinRateLimit: e.SIGNIN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
     skipUiBuild: e.SKIP_UI_BUILD,
+    monitoring: {
+      scrapeIntervalS: e.SCRAPE_INTERVAL,
+      // A scrape must end before the next one is due, or slow targets pile up.
+      scrapeTimeoutS: Math.min(e.SCRAPE_TIMEOUT ?? 10, e.SCRAPE_INTERVAL * 0.9),
+      scrapeConcurrency: e.SCRAPE_CONCURRENCY,
+      retentionHours: e.METRICS_RETENTION_HOURS,
+      prometheusUrl: e.PROMETHEUS_URL ? e.PROMETHEUS_URL.replace(/\/+$/, '') : undefined,
+      prometheusSdToken: e.PROMETHEUS_SD_TOKEN || undefined,
+      grafanaUrl: e.GRAFANA_URL ? e.GRAFANA_URL.replace(/\/+$/, '') : undefined,
+      enabled: true,
+    },
+    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
     uiDir: 'dist',
   };
 }
 
 /** Defaults for tests: in-memory database, quiet logs, no UI. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', uiDir: undefined, ...overrides };
+  const base = loadConfig({});
+  return {
+    ...base,
+    logLevel: 'silent',
+    uiDir: undefined,
+    monitoring: { ...base.monitoring, enabled: false },
+    demo: { ...base.demo, enabled: false },
+    ...overrides,
+  };
 }

@@ -10,6 +10,8 @@ import { hashPassword } from './auth/password';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { users } from './db/schema';
+import { startDemoFleet, type DemoFleet } from './demo/fleet';
+import { registerDemoFleet } from './demo/register';
 
 const UI_SOURCES = ['src', 'commands', 'server/contract', 'index.html', 'vite.config.ts', 'package.json'];
 
@@ -54,6 +56,15 @@ async function main(): Promise<void> {
     createdAdmin = true;
   }
 
+  // The demo fleet listens before the first scrape so no demo host starts out 'down'.
+  let fleet: DemoFleet | undefined;
+  let demoLine = 'Demo fleet: off (DEMO_FLEET=0)';
+  if (config.demo.enabled) {
+    fleet = await startDemoFleet({ count: config.demo.size, port: config.demo.port });
+    const { created } = await registerDemoFleet(database, fleet.hosts);
+    demoLine = `Demo fleet: ${fleet.hosts.length} simulated hosts on loopback${created ? ` (registered ${created} servers)` : ''}`;
+  }
+
   const app = await buildApp(config, { database });
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
@@ -61,6 +72,8 @@ async function main(): Promise<void> {
   const lines = [
     `Opsdeck is running at ${url}`,
     `Database: ${database.kind === 'pglite' ? `embedded PostgreSQL (PGlite) in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+    config.monitoring.prometheusUrl ? `Monitoring: Prometheus at ${config.monitoring.prometheusUrl}` : `Monitoring: built-in, scraping every ${config.monitoring.scrapeIntervalS} s`,
+    demoLine,
     createdAdmin
       ? `Sign in with ${config.admin.email} / ${config.admin.password}`
       : `Sign in with your account (first admin: ${config.admin.email})`,
@@ -81,6 +94,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await app.close();
+      await fleet?.stop();
       await database.close();
       console.log('Opsdeck stopped cleanly.');
       process.exit(0);

@@ -41,18 +41,23 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   /** Lower-cased expressions (generated columns or lower(...)) that `search` matches. */
   search: (PgColumn | SQL)[];
   defaultSort: { by: string; direction: 'asc' | 'desc' };
-  create?: { permission: Permission; schema: z.ZodTypeAny; toRow: (input: any, ctx: ResourceContext) => Promise<Record<string, unknown>> };
+  create?: {
+    permission: Permission;
+    schema: z.ZodTypeAny;
+    toRow: (input: any, ctx: ResourceContext) => Promise<Record<string, unknown>>;
+    after?: (created: Row, ctx: ResourceContext) => Promise<void>;
+  };
   update?: {
     permission: Permission;
     schema: z.ZodTypeAny;
     toRow: (input: any, existing: Row, ctx: ResourceContext) => Promise<Record<string, unknown>>;
     after?: (updated: Row, input: any, ctx: ResourceContext) => Promise<void>;
   };
-  remove?: { permission: Permission; before?: (existing: Row, ctx: ResourceContext) => Promise<void> };
+  remove?: { permission: Permission; before?: (existing: Row, ctx: ResourceContext) => Promise<void>; after?: (removed: Row, ctx: ResourceContext) => Promise<void> };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function coerce(value: unknown, kind: ValueKind, field: string): unknown {
   switch (kind) {
@@ -76,7 +81,7 @@ function coerce(value: unknown, kind: ValueKind, field: string): unknown {
   }
 }
 
-function filterCondition(field: string, spec: FilterSpec, value: FilterValue): SQL {
+export function filterCondition(field: string, spec: FilterSpec, value: FilterValue): SQL {
   let op: Op;
   let arg: unknown;
   if (Array.isArray(value)) [op, arg] = ['in', value];
@@ -177,6 +182,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
       if (!parsed.success) throw fromZod(parsed.error);
       const values = await create.toRow(parsed.data, ctx(request));
       const [row] = (await db.insert(table).values(values).returning()) as Row[];
+      await create.after?.(row as Row, ctx(request));
       reply.status(201);
       return { result: def.toApi(row as Row) };
     });
@@ -203,6 +209,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
       if (!existing) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
       await remove.before?.(existing, ctx(request));
       await db.delete(table).where(eq(def.id, request.params.id));
+      await remove.after?.(existing, ctx(request));
       return { result: { _id: request.params.id } };
     });
   }

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+
+/** SPEC §3 Server. `operating_system` keeps SPEC's snake_case name. */
+export const operatingSystems = ['linux', 'windows'] as const;
+export const serverStatuses = ['active', 'suspended', 'terminated'] as const;
+export const DEFAULT_AGENT_PORT = 9100;
+
+export const operatingSystemSchema = z.enum(operatingSystems);
+export const serverStatusSchema = z.enum(serverStatuses);
+export const yesNoSchema = z.enum(['yes', 'no']);
+
+/** `up` and `down` come from scraping; `unknown` until the first scrape (shown as orange text, SPEC §2). */
+export type ServerState = 'up' | 'down' | 'unknown';
+
+const figure = z.number().nullable();
+
+/** SPEC §7 servers/metrics/usage: the latest figures of a server. */
+export const usageSchema = z.object({
+  cpuUsage: figure,
+  memoryUsage: figure,
+  diskUsage: figure,
+  networkUsage: figure,
+  swapUsage: figure,
+  uptime: figure,
+  cpuLoad1: figure,
+  cpuLoad5: figure,
+  cpuLoad15: figure,
+  cpuCores: figure,
+  memorySaturation: figure,
+  memoryTotal: figure,
+  swapTotal: figure,
+});
+export type UsageFigures = z.infer<typeof usageSchema>;
+
+export const serverSchema = usageSchema.extend({
+  _id: z.string(),
+  hostname: z.string(),
+  ipaddress: z.string(),
+  operating_system: operatingSystemSchema,
+  agentPort: z.number().int(),
+  state: z.string(),
+  suppressAlarm: yesNoSchema,
+  isAgentConfigured: z.boolean(),
+  isAgentInstalled: z.boolean(),
+  status: serverStatusSchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** When the exporter last answered; SPEC's 'Last Updated'. */
+  lastScrapedAt: z.string().nullable(),
+  /** Since when the state has been what it is (the down time of a down server). */
+  stateChangedAt: z.string().nullable(),
+  /** Why the last scrape failed, for a down server. */
+  lastError: z.string().nullable(),
+});
+export type Server = z.infer<typeof serverSchema>;
+
+/** GET servers/metrics/usage/{id}. */
+export const serverUsageSchema = usageSchema.extend({
+  state: z.string(),
+  suppressAlarm: yesNoSchema,
+  isAgentConfigured: z.boolean(),
+  lastScrapedAt: z.string().nullable(),
+});
+export type ServerUsage = z.infer<typeof serverUsageSchema>;
+
+/** GET servers/upstatus/{id}. */
+export const serverUpStatusSchema = z.object({
+  _id: z.string(),
+  state: z.string(),
+  lastScrapedAt: z.string().nullable(),
+  stateChangedAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type ServerUpStatus = z.infer<typeof serverUpStatusSchema>;
+
+const hostnameSchema = z
+  .string()
+  .trim()
+  .min(1, 'hostname is required')
+  .max(253, 'hostname is too long (at most 253 characters)')
+  .regex(/^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/, 'hostname may contain letters, digits, dots, hyphens and underscores');
+const ipSchema = z
+  .string({ error: 'ipaddress is required' })
+  .trim()
+  .min(1, 'ipaddress is required')
+  .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'ipaddress must be an IPv4 or IPv6 address' }));
+const portSchema = z.number({ error: 'agentPort must be a number' }).int('agentPort must be a whole number').min(1, 'agentPort must be between 1 and 65535').max(65535, 'agentPort must be between 1 and 65535');
+
+export const createServerSchema = z
+  .object({
+    hostname: hostnameSchema,
+    ipaddress: ipSchema,
+    operating_system: operatingSystemSchema,
+    agentPort: portSchema.default(DEFAULT_AGENT_PORT),
+    /** Extension: register an exporter that already runs (provisioning scripts, the demo fleet). */
+    isAgentConfigured: z.boolean().default(false),
+  })
+  .strict();
+export type CreateServer = z.input<typeof createServerSchema>;
+
+export const updateServerSchema = z
+  .object({
+    hostname: hostnameSchema,
+    ipaddress: ipSchema,
+    operating_system: operatingSystemSchema,
+    agentPort: portSchema,
+    suppressAlarm: yesNoSchema,
+    status: serverStatusSchema,
+  })
+  .partial()
+  .strict()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Nothing to update' });
+export type UpdateServer = z.input<typeof updateServerSchema>;
+
+/** SPEC §3 Service record. */
+export const serviceRecordSchema = z.object({
+  _id: z.string(),
+  serverId: z.string(),
+  server: z.object({ hostname: z.string(), ipaddress: z.string() }),
+  service_name: z.string(),
+  status: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ServiceRecord = z.infer<typeof serviceRecordSchema>;
+
+/** GET servers/chart/{id}?panel&from&to&step — one chart panel of PANELS.md over a time range. */
+export const chartQuerySchema = z
+  .object({
+    panel: z.coerce.number().int().min(1).max(10_000),
+    /** Unix milliseconds. */
+    from: z.coerce.number().int().min(0),
+    to: z.coerce.number().int().min(0),
+    /** Seconds between points; default: the range divided into about 300 points, at least the scrape interval. */
+    step: z.coerce.number().int().min(1).max(86_400).optional(),
+  })
+  .strict()
+  .refine((q) => q.to > q.from, { message: 'to must be after from', path: ['to'] })
+  .refine((q) => q.to - q.from <= 31 * 86_400_000, { message: 'The range may span at most 31 days', path: ['from'] });
+export type ChartQuery = z.input<typeof chartQuerySchema>;
+
+export const panelKinds = ['stat', 'gauge', 'timeseries', 'bargauge'] as const;
+export const chartDataSchema = z.object({
+  panel: z.object({ id: z.number(), title: z.string(), kind: z.enum(panelKinds), unit: z.string() }),
+  /** Unix seconds, ascending (uPlot's x axis). */
+  timestamps: z.array(z.number()),
+  series: z.array(z.object({ label: z.string(), values: z.array(z.number().nullable()) })),
+});
+export type ChartData = z.infer<typeof chartDataSchema>;
+
+/** GET /api/monitoring/config — what the web app needs to know about the monitoring set-up. */
+export const monitoringConfigSchema = z.object({
+  mode: z.enum(['builtin', 'prometheus']),
+  scrapeIntervalSeconds: z.number(),
+  grafanaUrl: z.string().nullable(),
+  retentionHours: z.number(),
+});
+export type MonitoringConfig = z.infer<typeof monitoringConfigSchema>;

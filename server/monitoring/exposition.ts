@@ -1,0 +1,422 @@
+/**
+ * Prometheus text exposition format 0.0.4 parser.
+ *
+ * Written as one hand-rolled scanner over char codes because it sits on the hot path of every
+ * scrape of every server: no regex, no per-line split, no intermediate token objects. Strings are
+ * only cut out of the input when they are new: a metric name, label name or label value equal to
+ * the one at the same place on the previous line (the common case: exporters print families
+ * together and labels in a fixed order) is reused instead of sliced again.
+ *
+ * Unlike Prometheus, which rejects the whole scrape at the first bad line, a bad line here is
+ * skipped and counted, so one broken textfile-collector line does not blank a server's charts.
+ */
+import type { Labels, Sample, Scrape } from './types';
+
+export interface ExpositionError {
+  /** 1-based line number in the input. */
+  line: number;
+  reason: string;
+}
+
+export interface ExpositionResult {
+  scrape: Scrape;
+  /** Sample lines accepted. */
+  samples: number;
+  /** Lines that were neither blank, comment nor a valid sample; each was skipped. */
+  malformed: number;
+  /** The first few malformed lines, for logs; `malformed` has the full count. */
+  errors: ExpositionError[];
+}
+
+const MAX_REPORTED_ERRORS = 10;
+const EMPTY_LABELS: Labels = Object.freeze({});
+
+// Char classes for ASCII; anything >= 128 is in no class (names are ASCII in format 0.0.4).
+const NAME_START = 1;
+const NAME_CHAR = 2;
+const LABEL_START = 4;
+const LABEL_CHAR = 8;
+const DIGIT = 16;
+const charClass = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const ch = String.fromCharCode(c);
+  const letter = /[A-Za-z_]/.test(ch);
+  const digit = c >= 48 && c <= 57;
+  if (letter || ch === ':') charClass[c]! |= NAME_START | NAME_CHAR;
+  if (digit) charClass[c]! |= NAME_CHAR | LABEL_CHAR | DIGIT;
+  if (letter) charClass[c]! |= LABEL_START | LABEL_CHAR;
+}
+
+// Exact powers of ten: m * 10^e with m < 2^53 and |e| <= 22 is then one correctly rounded
+// IEEE operation, i.e. bit-identical to Number() (Clinger's fast path).
+const POW10: number[] = [];
+for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
+
+// Label names are few and repeat across every scrape of every server: keep one copy of each.
+const labelNamePool = new Map<string, string>();
+const LABEL_NAME_POOL_LIMIT = 10_000;
+
+function internLabelName(name: string): string {
+  const pooled = labelNamePool.get(name);
+  if (pooled !== undefined) return pooled;
+  if (labelNamePool.size >= LABEL_NAME_POOL_LIMIT) labelNamePool.clear();
+  labelNamePool.set(name, name);
+  return name;
+}
+
+/** Whether text[start, end) equals the `length` chars at `at` in the same text. */
+function samePrefix(text: string, start: number, end: number, at: number, length: number): boolean {
+  if (end - start !== length) return false;
+  const shift = at - start;
+  for (let k = start; k < end; k++) if (text.charCodeAt(k) !== text.charCodeAt(k + shift)) return false;
+  return true;
+}
+
+/** Parses exporter output; never throws. Malformed lines are skipped (see parseExpositionDetailed). */
+export function parseExposition(text: string): Scrape {
+  return parseExpositionDetailed(text).scrape;
+}
+
+function unescapeLabelValue(text: string, start: number, end: number): string {
+  let out = '';
+  let from = start;
+  for (let i = start; i < end; i++) {
+    if (text.charCodeAt(i) !== 92) continue;
+    out += text.slice(from, i);
+    const next = text.charCodeAt(i + 1);
+    // Prometheus's lexer accepts any escaped char but only rewrites these three; others stay as written.
+    if (next === 110) out += '\n';
+    else if (next === 92) out += '\\';
+    else if (next === 34) out += '"';
+    else out += text.slice(i, i + 2);
+    i++;
+    from = i + 1;
+  }
+  return out + text.slice(from, end);
+}
+
+/** Values Go's strconv.ParseFloat takes that the fast path leaves: NaN/Inf spellings, long mantissas, hex. */
+function parseSlowFloat(token: string): number {
+  const lower = token.toLowerCase();
+  if (lower === 'nan') return NaN;
+  if (lower === 'inf' || lower === '+inf' || lower === 'infinity' || lower === '+infinity') return Infinity;
+  if (lower === '-inf' || lower === '-infinity') return -Infinity;
+  if (token.length === 0 || lower.includes('inf') || lower.includes('nan')) return NaN;
+  return Number(token);
+}
+
+export function parseExpositionDetailed(text: string): ExpositionResult {
+  const scrape: Scrape = new Map();
+  const errors: ExpositionError[] = [];
+  const n = text.length;
+  let samples = 0;
+  let malformed = 0;
+  let line = 0;
+  let pos = 0;
+
+  let prevName = '';
+  let prevNameStart = 0;
+  let prevList: Sample[] | undefined;
+  // Label names/values of the previous sample line and where they start in `text`, by position.
+  let prevLabelNames: string[] = [];
+  let prevLabelValues: string[] = [];
+  let prevLabelNameAt: number[] = [];
+  let prevLabelValueAt: number[] = [];
+  let prevLabelCount = 0;
+  let curLabelNames: string[] = [];
+  let curLabelValues: string[] = [];
+  let curLabelNameAt: number[] = [];
+  let curLabelValueAt: number[] = [];
+
+  let reason = '';
+  lines: while (pos < n) {
+    line++;
+    let c = text.charCodeAt(pos);
+    while (c === 32 || c === 9) c = text.charCodeAt(++pos);
+    if (c === 10) {
+      pos++;
+      continue;
+    }
+    if (c === 13 && text.charCodeAt(pos + 1) === 10) {
+      pos += 2;
+      continue;
+    }
+    if (pos >= n) break;
+    if (c === 35) {
+      // HELP, TYPE and plain comments: nothing in them changes how samples read.
+      const nl = text.indexOf('\n', pos);
+      pos = nl === -1 ? n : nl + 1;
+      continue;
+    }
+
+    parse: {
+      // Metric name.
+      if (c >= 128 || (charClass[c]! & NAME_START) === 0) {
+        reason = 'metric name expected';
+        break parse;
+      }
+      const nameStart = pos;
+      let p = pos + 1;
+      while (p < n) {
+        const d = text.charCodeAt(p);
+        if (d >= 128 || (charClass[d]! & NAME_CHAR) === 0) break;
+        p++;
+      }
+      const name =
+        prevName.length > 0 && samePrefix(text, nameStart, p, prevNameStart, prevName.length)
+          ? prevName
+          : text.slice(nameStart, p);
+
+      c = text.charCodeAt(p);
+      const afterName = p;
+      while (c === 32 || c === 9) c = text.charCodeAt(++p);
+      let blankBeforeValue = p > afterName;
+
+      // Labels.
+      let labels: Labels = EMPTY_LABELS;
+      let labelCount = 0;
+      if (c === 123) {
+        p++;
+        let obj: Record<string, string> | undefined;
+        for (;;) {
+          c = text.charCodeAt(p);
+          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          if (c === 125) {
+            p++;
+            break;
+          }
+          if (c >= 128 || (charClass[c]! & LABEL_START) === 0) {
+            reason = c === 10 || p >= n ? 'unterminated label set' : 'label name expected';
+            break parse;
+          }
+          const lnStart = p;
+          const known = labelCount < prevLabelCount;
+          p++;
+          while (p < n) {
+            const d = text.charCodeAt(p);
+            if (d >= 128 || (charClass[d]! & LABEL_CHAR) === 0) break;
+            p++;
+          }
+          let labelName: string;
+          if (known && samePrefix(text, lnStart, p, prevLabelNameAt[labelCount]!, prevLabelNames[labelCount]!.length)) {
+            labelName = prevLabelNames[labelCount]!;
+          } else labelName = internLabelName(text.slice(lnStart, p));
+
+          c = text.charCodeAt(p);
+          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          if (c !== 61) {
+            reason = `'=' expected after label ${labelName}`;
+            break parse;
+          }
+          c = text.charCodeAt(++p);
+          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          if (c !== 34) {
+            reason = `'"' expected for label ${labelName}`;
+            break parse;
+          }
+          const vStart = ++p;
+          let escaped = false;
+          for (;;) {
+            if (p >= n) {
+              reason = 'unterminated label value';
+              break parse;
+            }
+            const d = text.charCodeAt(p);
+            if (d === 34) break;
+            if (d === 10) {
+              reason = 'unterminated label value';
+              break parse;
+            }
+            if (d === 92) {
+              const e = text.charCodeAt(p + 1);
+              if (e === 10 || p + 1 >= n) {
+                reason = 'unterminated label value';
+                break parse;
+              }
+              escaped = true;
+              p += 2;
+            } else p++;
+          }
+          let value: string;
+          if (escaped) value = unescapeLabelValue(text, vStart, p);
+          else if (
+            known &&
+            prevLabelValueAt[labelCount]! >= 0 &&
+            samePrefix(text, vStart, p, prevLabelValueAt[labelCount]!, prevLabelValues[labelCount]!.length)
+          ) {
+            value = prevLabelValues[labelCount]!;
+          } else value = text.slice(vStart, p);
+          p++;
+
+          if (obj === undefined) obj = {};
+          else {
+            // Scanning the few names already on this line, not `labelName in obj`, which would
+            // also see inherited keys such as "constructor".
+            for (let k = 0; k < labelCount; k++) {
+              if (curLabelNames[k] === labelName) {
+                reason = `duplicate label ${labelName}`;
+                break parse;
+              }
+            }
+          }
+          if (labelName === '__proto__') {
+            Object.defineProperty(obj, labelName, { value, enumerable: true, writable: false });
+          } else obj[labelName] = value;
+          curLabelNames[labelCount] = labelName;
+          curLabelNameAt[labelCount] = lnStart;
+          curLabelValues[labelCount] = value;
+          // An unescaped copy is not comparable with the raw text, so never reuse it by position.
+          curLabelValueAt[labelCount] = escaped ? -1 : vStart;
+          labelCount++;
+
+          c = text.charCodeAt(p);
+          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          if (c === 44) p++;
+          else if (c === 125) {
+            p++;
+            break;
+          } else {
+            reason = c === 10 || p >= n ? 'unterminated label set' : "',' or '}' expected";
+            break parse;
+          }
+        }
+        if (obj !== undefined) labels = obj;
+        c = text.charCodeAt(p);
+        const afterLabels = p;
+        while (c === 32 || c === 9) c = text.charCodeAt(++p);
+        blankBeforeValue = p > afterLabels;
+      }
+
+      // Value: after at least one blank.
+      if (p >= n || c === 10 || c === 13) {
+        reason = 'value missing';
+        break parse;
+      }
+      if (!blankBeforeValue) {
+        reason = 'blank expected before value';
+        break parse;
+      }
+      const vStart = p;
+      let q = p;
+      let negative = false;
+      if (c === 45) {
+        negative = true;
+        c = text.charCodeAt(++q);
+      } else if (c === 43) c = text.charCodeAt(++q);
+      let mantissa = 0;
+      let significant = 0;
+      let exp10 = 0;
+      let digits = 0;
+      let fast = true;
+      while (c >= 48 && c <= 57) {
+        if (significant > 0 || c !== 48) {
+          if (significant < 15) mantissa = mantissa * 10 + (c - 48);
+          else exp10++;
+          significant++;
+        }
+        digits++;
+        c = text.charCodeAt(++q);
+      }
+      if (c === 46) {
+        c = text.charCodeAt(++q);
+        while (c >= 48 && c <= 57) {
+          if (significant > 0 || c !== 48) {
+            if (significant < 15) {
+              mantissa = mantissa * 10 + (c - 48);
+              exp10--;
+            }
+            significant++;
+          } else exp10--;
+          digits++;
+          c = text.charCodeAt(++q);
+        }
+      }
+      if (significant > 15) fast = false;
+      if (digits > 0 && (c === 101 || c === 69)) {
+        c = text.charCodeAt(++q);
+        let expNegative = false;
+        if (c === 45) {
+          expNegative = true;
+          c = text.charCodeAt(++q);
+        } else if (c === 43) c = text.charCodeAt(++q);
+        let e = 0;
+        let expDigits = 0;
+        while (c >= 48 && c <= 57) {
+          if (e < 10_000) e = e * 10 + (c - 48);
+          expDigits++;
+          c = text.charCodeAt(++q);
+        }
+        if (expDigits === 0) fast = false;
+        exp10 += expNegative ? -e : e;
+      }
+      const tokenEnds = q >= n || c === 32 || c === 9 || c === 13 || c === 10;
+      let value: number;
+      if (fast && digits > 0 && tokenEnds && exp10 >= -22 && exp10 <= 22) {
+        value = exp10 >= 0 ? mantissa * POW10[exp10]! : mantissa / POW10[-exp10]!;
+        if (negative) value = -value;
+      } else {
+        while (!(q >= n || c === 32 || c === 9 || c === 13 || c === 10)) c = text.charCodeAt(++q);
+        const token = text.slice(vStart, q);
+        value = parseSlowFloat(token);
+        if (Number.isNaN(value) && token.toLowerCase() !== 'nan') {
+          reason = `bad value ${JSON.stringify(token)}`;
+          break parse;
+        }
+      }
+      p = q;
+
+      // Optional integer timestamp (ms): checked, then dropped; a scrape is stamped when fetched.
+      while (c === 32 || c === 9) c = text.charCodeAt(++p);
+      if (c === 45 || (c >= 48 && c <= 57)) {
+        if (c === 45) c = text.charCodeAt(++p);
+        const tsStart = p;
+        while (c >= 48 && c <= 57) c = text.charCodeAt(++p);
+        if (p === tsStart) {
+          reason = 'bad timestamp';
+          break parse;
+        }
+        while (c === 32 || c === 9) c = text.charCodeAt(++p);
+      }
+      if (c === 13) c = text.charCodeAt(++p);
+      if (p < n && c !== 10) {
+        reason = 'unexpected text after value';
+        break parse;
+      }
+      pos = p + 1;
+
+      if (name !== prevName || prevList === undefined) {
+        let list = scrape.get(name);
+        if (list === undefined) {
+          list = [];
+          scrape.set(name, list);
+        }
+        prevName = name;
+        prevList = list;
+      }
+      prevNameStart = nameStart;
+      prevList.push({ labels, value });
+      samples++;
+      const swapNames = prevLabelNames;
+      prevLabelNames = curLabelNames;
+      curLabelNames = swapNames;
+      const swapValues = prevLabelValues;
+      prevLabelValues = curLabelValues;
+      curLabelValues = swapValues;
+      const swapNameAt = prevLabelNameAt;
+      prevLabelNameAt = curLabelNameAt;
+      curLabelNameAt = swapNameAt;
+      const swapValueAt = prevLabelValueAt;
+      prevLabelValueAt = curLabelValueAt;
+      curLabelValueAt = swapValueAt;
+      prevLabelCount = labelCount;
+      continue lines;
+    }
+
+    malformed++;
+    if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason });
+    const nl = text.indexOf('\n', pos);
+    pos = nl === -1 ? n : nl + 1;
+  }
+
+  return { scrape, samples, malformed, errors };
+}

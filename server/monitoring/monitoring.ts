@@ -1,0 +1,65 @@
+import type { MonitoringSettings } from '../config';
+import type { Database } from '../db/client';
+import { MetricStore } from './metric-store';
+import { ObservationWriter } from './observations';
+import { ScrapeCollector, type Logger } from './scrape-collector';
+
+/**
+ * Everything that turns exporters into figures, behind one object the routes use. In built-in
+ * mode Opsdeck scrapes and keeps history itself; with PROMETHEUS_URL, Prometheus does both and
+ * Opsdeck reads from it (prometheus-collector.ts).
+ */
+export class Monitoring {
+  readonly mode: 'builtin' | 'prometheus';
+  readonly store: MetricStore;
+  readonly writer: ObservationWriter;
+  readonly collector: ScrapeCollector;
+  private started = false;
+  private soon = new Map<string, NodeJS.Timeout>();
+
+  constructor(
+    readonly database: Database,
+    readonly settings: MonitoringSettings,
+    readonly log: Logger,
+  ) {
+    this.mode = settings.prometheusUrl ? 'prometheus' : 'builtin';
+    this.store = new MetricStore(database);
+    this.writer = new ObservationWriter(database, this.store);
+    this.collector = new ScrapeCollector(
+      database,
+      this.writer,
+      { intervalS: settings.scrapeIntervalS, timeoutS: settings.scrapeTimeoutS, concurrency: settings.scrapeConcurrency, retentionHours: settings.retentionHours },
+      log,
+    );
+  }
+
+  start(): void {
+    if (this.started || !this.settings.enabled) return;
+    this.started = true;
+    this.collector.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const timer of this.soon.values()) clearTimeout(timer);
+    this.soon.clear();
+    if (!this.started) return;
+    this.started = false;
+    await this.collector.stop();
+  }
+
+  /** Collect one server's figures shortly (a new or re-pointed server), without waiting for the next tick. */
+  refreshSoon(serverId: string): void {
+    if (!this.started || this.soon.has(serverId)) return;
+    this.soon.set(
+      serverId,
+      setTimeout(() => {
+        this.soon.delete(serverId);
+        this.collector.scrapeNow(serverId).catch((error) => this.log.warn({ err: error, server: serverId }, 'Immediate scrape failed'));
+      }, 50),
+    );
+  }
+
+  forget(serverId: string): void {
+    this.collector.forget(serverId);
+  }
+}

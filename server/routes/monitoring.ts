@@ -1,0 +1,57 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MonitoringSettings } from '../config';
+import type { MonitoringConfig } from '../contract/servers';
+import type { Database } from '../db/client';
+import { HttpError } from '../http/errors';
+import { requirePermission } from '../http/session';
+
+function bearer(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' ? token : undefined;
+}
+
+function sameToken(given: string | undefined, expected: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** Prometheus HTTP service discovery target group (https://prometheus.io/docs/prometheus/latest/http_sd/). */
+export interface TargetGroup {
+  targets: string[];
+  labels: Record<string, string>;
+}
+
+export const targetAddress = (ipaddress: string, port: number) => (ipaddress.includes(':') ? `[${ipaddress}]:${port}` : `${ipaddress}:${port}`);
+
+/** What the web app needs to know about monitoring, and Prometheus's view of the fleet. */
+export function registerMonitoring(app: FastifyInstance, database: Database, settings: MonitoringSettings): void {
+  app.get('/api/monitoring/config', { preHandler: requirePermission('read') }, async () => {
+    const result: MonitoringConfig = {
+      mode: settings.prometheusUrl ? 'prometheus' : 'builtin',
+      scrapeIntervalSeconds: settings.scrapeIntervalS,
+      grafanaUrl: settings.grafanaUrl ?? null,
+      retentionHours: settings.retentionHours,
+    };
+    return { result };
+  });
+
+  // Prometheus has no session cookie: it presents PROMETHEUS_SD_TOKEN as a bearer token.
+  app.get('/api/prometheus/targets', async (request) => {
+    const expected = settings.prometheusSdToken;
+    if (!expected) throw new HttpError(403, 'Service discovery is off: set PROMETHEUS_SD_TOKEN and give Prometheus the same token');
+    if (!sameToken(bearer(request), expected)) throw new HttpError(401, 'A valid bearer token is required');
+    const rows = await database.query<{ id: string; hostname: string; ipaddress: string; agent_port: number; operating_system: string }>(
+      `select id, hostname, ipaddress, agent_port, operating_system from servers where status = 'active' and is_agent_configured order by created_at`,
+    );
+    const groups: TargetGroup[] = rows.map((r) => ({
+      targets: [targetAddress(r.ipaddress, r.agent_port)],
+      labels: { opsdeck_server_id: r.id, hostname: r.hostname, os: r.operating_system },
+    }));
+    return groups;
+  });
+}

@@ -1,0 +1,258 @@
+import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { listQuerySchema } from '../contract/common';
+import {
+  createServerSchema,
+  updateServerSchema,
+  type Server,
+  type ServerUpStatus,
+  type ServerUsage,
+  type ServiceRecord,
+} from '../contract/servers';
+import type { Db } from '../db/client';
+import { servers, services } from '../db/schema';
+import { badRequest, conflict, fromZod, notFound } from '../http/errors';
+import { requirePermission } from '../http/session';
+import type { Monitoring } from '../monitoring/monitoring';
+import { escapeLike, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
+
+type ServerRow = typeof servers.$inferSelect;
+type ServiceRow = typeof services.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function serverToApi(row: ServerRow): Server {
+  return {
+    _id: row.id,
+    hostname: row.hostname,
+    ipaddress: row.ipaddress,
+    operating_system: row.operatingSystem,
+    agentPort: row.agentPort,
+    state: row.state,
+    suppressAlarm: row.suppressAlarm,
+    isAgentConfigured: row.isAgentConfigured,
+    isAgentInstalled: row.isAgentInstalled,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    lastScrapedAt: iso(row.lastScrapedAt),
+    stateChangedAt: iso(row.stateChangedAt),
+    lastError: row.lastError,
+    cpuUsage: row.cpuUsage,
+    memoryUsage: row.memoryUsage,
+    diskUsage: row.diskUsage,
+    networkUsage: row.networkUsage,
+    swapUsage: row.swapUsage,
+    uptime: row.uptime,
+    cpuLoad1: row.cpuLoad1,
+    cpuLoad5: row.cpuLoad5,
+    cpuLoad15: row.cpuLoad15,
+    cpuCores: row.cpuCores,
+    memorySaturation: row.memorySaturation,
+    memoryTotal: row.memoryTotal,
+    swapTotal: row.swapTotal,
+  };
+}
+
+function usageToApi(row: ServerRow): ServerUsage {
+  const s = serverToApi(row);
+  return {
+    state: s.state,
+    suppressAlarm: s.suppressAlarm,
+    isAgentConfigured: s.isAgentConfigured,
+    lastScrapedAt: s.lastScrapedAt,
+    cpuUsage: s.cpuUsage,
+    memoryUsage: s.memoryUsage,
+    diskUsage: s.diskUsage,
+    networkUsage: s.networkUsage,
+    swapUsage: s.swapUsage,
+    uptime: s.uptime,
+    cpuLoad1: s.cpuLoad1,
+    cpuLoad5: s.cpuLoad5,
+    cpuLoad15: s.cpuLoad15,
+    cpuCores: s.cpuCores,
+    memorySaturation: s.memorySaturation,
+    memoryTotal: s.memoryTotal,
+    swapTotal: s.swapTotal,
+  };
+}
+
+async function targetTaken(db: Db, ipaddress: string, agentPort: number, exceptId?: string): Promise<boolean> {
+  const where = and(eq(servers.ipaddress, ipaddress), eq(servers.agentPort, agentPort), exceptId ? ne(servers.id, exceptId) : undefined);
+  return (await db.select({ id: servers.id }).from(servers).where(where).limit(1)).length > 0;
+}
+const takenMessage = (ip: string, port: number) => `A server with address ${ip}:${port} is already registered`;
+
+async function findServer(db: Db, id: string): Promise<ServerRow> {
+  const row = UUID.test(id) ? (await db.select().from(servers).where(eq(servers.id, id)).limit(1))[0] : undefined;
+  if (!row) throw notFound(`No server with id "${id}"`);
+  return row;
+}
+
+/** SPEC §7 Servers: the servers resource, its metrics list, usage, up status, charts and services. */
+export function registerServers(app: FastifyInstance, db: Db, monitoring: Monitoring): void {
+  const listDef: Omit<ResourceDef<ServerRow, Server>, 'name'> = {
+    table: servers,
+    id: servers.id,
+    toApi: serverToApi,
+    read: 'read',
+    sortable: {
+      createdAt: servers.createdAt,
+      hostname: servers.hostnameLc as never,
+      ipaddress: servers.ipaddress,
+      state: servers.state,
+      cpuUsage: servers.cpuUsage,
+      memoryUsage: servers.memoryUsage,
+      diskUsage: servers.diskUsage,
+      networkUsage: servers.networkUsage,
+    },
+    filterable: {
+      hostname: { column: servers.hostname, lower: servers.hostnameLc as never, ops: ['contains', 'eq'] },
+      ipaddress: { column: servers.ipaddress, ops: ['contains', 'eq'] },
+      operating_system: { column: servers.operatingSystem, ops: ['eq', 'in'] },
+      status: { column: servers.status, ops: ['eq', 'in'] },
+      state: { column: servers.state, ops: ['eq', 'in'] },
+      suppressAlarm: { column: servers.suppressAlarm, ops: ['eq'] },
+      isAgentConfigured: { column: servers.isAgentConfigured, ops: ['eq'], kind: 'boolean' },
+      isAgentInstalled: { column: servers.isAgentInstalled, ops: ['eq'], kind: 'boolean' },
+      createdAt: { column: servers.createdAt, ops: ['between'], kind: 'date' },
+    },
+    search: [servers.hostnameLc as never, servers.ipaddress],
+    defaultSort: { by: 'createdAt', direction: 'desc' },
+  };
+
+  registerResource<ServerRow, Server>(app, db, {
+    ...listDef,
+    name: 'servers',
+    create: {
+      permission: 'servers.write',
+      schema: createServerSchema,
+      async toRow(input, { db }) {
+        if (await targetTaken(db, input.ipaddress, input.agentPort)) throw conflict(takenMessage(input.ipaddress, input.agentPort), 'ipaddress');
+        return {
+          hostname: input.hostname,
+          ipaddress: input.ipaddress,
+          operatingSystem: input.operating_system,
+          agentPort: input.agentPort,
+          isAgentConfigured: input.isAgentConfigured,
+        };
+      },
+      async after(created) {
+        // A server registered with a running exporter shows figures at once, not after a tick.
+        if (created.isAgentConfigured) monitoring.refreshSoon(created.id);
+      },
+    },
+    update: {
+      permission: 'servers.write',
+      schema: updateServerSchema,
+      async toRow(input, existing, { db }) {
+        const ip = input.ipaddress ?? existing.ipaddress;
+        const port = input.agentPort ?? existing.agentPort;
+        if ((ip !== existing.ipaddress || port !== existing.agentPort) && (await targetTaken(db, ip, port, existing.id))) throw conflict(takenMessage(ip, port), 'ipaddress');
+        const row: Record<string, unknown> = { updatedAt: new Date() };
+        if (input.hostname !== undefined) row.hostname = input.hostname;
+        if (input.ipaddress !== undefined) row.ipaddress = input.ipaddress;
+        if (input.operating_system !== undefined) row.operatingSystem = input.operating_system;
+        if (input.agentPort !== undefined) row.agentPort = input.agentPort;
+        if (input.suppressAlarm !== undefined) row.suppressAlarm = input.suppressAlarm;
+        if (input.status !== undefined) row.status = input.status;
+        return row;
+      },
+      async after(updated, input) {
+        // Another target (or OS) means the previous counters no longer apply.
+        if (input.ipaddress !== undefined || input.agentPort !== undefined || input.operating_system !== undefined) {
+          monitoring.forget(updated.id);
+          monitoring.refreshSoon(updated.id);
+        }
+      },
+    },
+    remove: {
+      permission: 'servers.write',
+      async after(removed) {
+        // Metrics, layouts and services go by cascade; the collector drops its memory.
+        monitoring.forget(removed.id);
+      },
+    },
+  });
+
+  registerResource<ServerRow, Server>(app, db, { ...listDef, name: 'servers/metrics' });
+
+  app.get<{ Params: { id: string } }>('/api/servers/metrics/usage/:id', { preHandler: requirePermission('read') }, async (request) => {
+    return { result: usageToApi(await findServer(db, request.params.id)) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/servers/upstatus/:id', { preHandler: requirePermission('read') }, async (request) => {
+    const row = await findServer(db, request.params.id);
+    const result: ServerUpStatus = {
+      _id: row.id,
+      state: row.state,
+      lastScrapedAt: iso(row.lastScrapedAt),
+      stateChangedAt: iso(row.stateChangedAt),
+      lastError: row.lastError,
+    };
+    return { result };
+  });
+
+  registerServices(app, db);
+}
+
+function serviceToApi(row: ServiceRow, server: { hostname: string; ipaddress: string }): ServiceRecord {
+  return {
+    _id: row.id,
+    serverId: row.serverId,
+    server,
+    service_name: row.serviceName,
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** SPEC §7 prometheus/get-services: service records with their server's hostname and IP. */
+function registerServices(app: FastifyInstance, db: Db): void {
+  const filterable: Record<string, FilterSpec> = {
+    serverId: { column: services.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+    name: { column: services.serviceName, lower: services.serviceNameLc as never, ops: ['contains', 'eq'] },
+    status: { column: services.status, ops: ['eq', 'in'] },
+    hostname: { column: servers.hostname, lower: servers.hostnameLc as never, ops: ['contains', 'eq'] },
+  };
+  const sortable = { createdAt: services.createdAt, updatedAt: services.updatedAt, name: services.serviceName, status: services.status, hostname: servers.hostname };
+
+  app.post('/api/prometheus/get-services/all', { preHandler: requirePermission('read') }, async (request) => {
+    const parsed = listQuerySchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const q = parsed.data;
+    const conditions: SQL[] = [];
+    for (const [field, value] of Object.entries(q.filter ?? {})) {
+      const spec = filterable[field];
+      if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
+      conditions.push(filterCondition(field, spec, value));
+    }
+    const search = q.search?.trim();
+    if (search) {
+      const pattern = `%${escapeLike(search.toLowerCase())}%`;
+      conditions.push(sql`(${services.serviceNameLc} like ${pattern} or ${servers.hostnameLc} like ${pattern})`);
+    }
+    const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
+    const column = sortable[sort.by as keyof typeof sortable];
+    if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
+    const rows = await db
+      .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(services)
+      .innerJoin(servers, eq(servers.id, services.serverId))
+      .where(conditions.length ? and(...conditions) : undefined)
+      .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(services.serviceName), asc(services.id))
+      .limit(q.pageSize)
+      .offset((q.pageNumber - 1) * q.pageSize);
+    let total = rows[0]?.total ?? 0;
+    if (!rows.length && q.pageNumber > 1) {
+      const counted = await db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(services)
+        .innerJoin(servers, eq(servers.id, services.serverId))
+        .where(conditions.length ? and(...conditions) : undefined);
+      total = counted[0]?.n ?? 0;
+    }
+    return { result: { data: rows.map((r) => serviceToApi(r.service, { hostname: r.hostname, ipaddress: r.ipaddress })), count: total } };
+  });
+}
