@@ -1,0 +1,177 @@
+/**
+ * Serves the simulated hosts over real HTTP, each on its own loopback address (127.0.10.N),
+ * so the console scrapes them exactly like real exporters. Runs inside the API process under
+ * `npm start`, hence one cheap node:http server per host and no work between scrapes.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
+import { defaultFleetSpecs } from './fleet-specs';
+import { createSimulatedHost, type SimulatedHost } from './simulator';
+import type { DemoOs, DemoProfile, HostSpec } from './spec';
+
+export { defaultFleetSpecs } from './fleet-specs';
+
+export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const DEFAULT_PORT = 9100;
+/** Errors after which a host moves to 127.0.0.1 on a free port instead of failing the fleet. */
+const FALLBACK_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
+
+export interface DemoHost {
+  key: string;
+  hostname: string;
+  ipaddress: string;
+  port: number;
+  os: DemoOs;
+  profile: DemoProfile;
+}
+
+export interface DemoFleet {
+  hosts: DemoHost[];
+  stop(): Promise<void>;
+}
+
+export interface DemoFleetOptions {
+  /** The hosts to simulate; default `defaultFleetSpecs(count)`. */
+  specs?: HostSpec[];
+  count?: number;
+  /** Port every host listens on, default 9100 (0: any free port on each address). */
+  port?: number;
+  /** Clock in ms since the epoch; tests pass their own to move simulated time. */
+  now?: () => number;
+}
+
+/** The i-th host's loopback address: 127.0.10.1 … 127.0.10.254, then 127.0.11.1 … */
+export function demoAddress(index: number): string {
+  const third = 10 + Math.floor(index / 254);
+  if (third > 255) throw new Error('the demo fleet is limited to 62,484 hosts');
+  return `127.0.${third}.${(index % 254) + 1}`;
+}
+
+function landingPage(os: DemoOs): string {
+  const name = os === 'linux' ? 'Node Exporter' : 'windows_exporter';
+  return `<html>
+<head><title>${name}</title></head>
+<body>
+<h1>${name}</h1>
+<p><a href="/metrics">Metrics</a></p>
+</body>
+</html>
+`;
+}
+
+function handler(host: SimulatedHost, now: () => number) {
+  const landing = landingPage(host.spec.os);
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    const head = req.method === 'HEAD';
+    if (req.method !== 'GET' && !head) {
+      res.writeHead(405, { 'Content-Type': 'text/plain; charset=utf-8', Allow: 'GET, HEAD' });
+      res.end('Method Not Allowed\n');
+      return;
+    }
+    let status = 200;
+    let type = METRICS_CONTENT_TYPE;
+    let body: string;
+    if (path === '/metrics') {
+      body = host.render(now());
+    } else if (path === '/') {
+      type = 'text/html; charset=utf-8';
+      body = landing;
+    } else {
+      status = 404;
+      type = 'text/plain; charset=utf-8';
+      body = '404 page not found\n';
+    }
+    res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+    res.end(head ? undefined : body);
+  };
+}
+
+function listen(server: Server | ReturnType<typeof createNetServer>, port: number, address: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error) => reject(err);
+    server.once('error', onError);
+    server.listen(port, address, () => {
+      server.off('error', onError);
+      const bound = server.address();
+      resolve(typeof bound === 'object' && bound ? bound.port : port);
+    });
+  });
+}
+
+function code(err: unknown): string {
+  return typeof err === 'object' && err && 'code' in err ? String((err as { code: unknown }).code) : '';
+}
+
+function close(server: Server | ReturnType<typeof createNetServer>): Promise<void> {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  });
+}
+
+/** Binds a live host, moving it to 127.0.0.1 on a free port when its own address is unusable. */
+async function serve(host: SimulatedHost, address: string, port: number, now: () => number): Promise<{ server: Server; ipaddress: string; port: number }> {
+  const server = createServer(handler(host, now));
+  try {
+    return { server, ipaddress: address, port: await listen(server, port, address) };
+  } catch (err) {
+    if (!FALLBACK_CODES.has(code(err))) throw err;
+    return { server, ipaddress: '127.0.0.1', port: await listen(server, 0, '127.0.0.1') };
+  }
+}
+
+/**
+ * A down host needs an address where a connection is refused. Its own address works when
+ * nothing else listens there; if something does (say a real exporter on 0.0.0.0:9100, which
+ * would answer for it) it gets a port on 127.0.0.1 that was free a moment ago.
+ */
+async function reserveRefusing(address: string, port: number): Promise<{ ipaddress: string; port: number }> {
+  const probe = createNetServer();
+  try {
+    const bound = await listen(probe, port, address);
+    await close(probe);
+    return { ipaddress: address, port: bound };
+  } catch (err) {
+    if (!FALLBACK_CODES.has(code(err))) throw err;
+    const spare = createNetServer();
+    const bound = await listen(spare, 0, '127.0.0.1');
+    await close(spare);
+    return { ipaddress: '127.0.0.1', port: bound };
+  }
+}
+
+export async function startDemoFleet(opts: DemoFleetOptions = {}): Promise<DemoFleet> {
+  const specs = opts.specs ?? defaultFleetSpecs(opts.count ?? 12);
+  const port = opts.port ?? DEFAULT_PORT;
+  const now = opts.now ?? Date.now;
+  const startMs = now();
+  const keys = new Set<string>();
+  for (const s of specs) {
+    if (keys.has(s.key)) throw new Error(`duplicate demo host key ${s.key}`);
+    keys.add(s.key);
+  }
+  const servers: Server[] = [];
+  const stop = async () => {
+    await Promise.all(servers.map(close));
+  };
+  // allSettled, not all: on a failure every server that did start must be closed again.
+  const results = await Promise.allSettled(
+    specs.map(async (spec, i): Promise<DemoHost> => {
+      const base = { key: spec.key, hostname: spec.hostname, os: spec.os, profile: spec.profile };
+      if (spec.profile === 'down') return { ...base, ...(await reserveRefusing(demoAddress(i), port)) };
+      const live = await serve(createSimulatedHost(spec, startMs), demoAddress(i), port, now);
+      servers.push(live.server);
+      return { ...base, ipaddress: live.ipaddress, port: live.port };
+    }),
+  );
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { hosts: results.map((r) => (r as PromiseFulfilledResult<DemoHost>).value), stop };
+}
