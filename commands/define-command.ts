@@ -44,6 +44,11 @@ export interface CommandContext {
   };
   /** Run another command through the same gate (e.g. history re-run), keeping the source. */
   run: (id: string, input: unknown) => Promise<CommandResult>;
+  /**
+   * Where the person is now (path and parsed search), for view-state commands such as
+   * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).
+   */
+  location?: () => { pathname: string; search: Record<string, unknown> };
 }
 
 export interface CommandResult {

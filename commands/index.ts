@@ -2,11 +2,13 @@ import { historyCommands } from './history/all';
 import { navCommands } from './nav/all';
 import { paletteCommands } from './palette/all';
 import { createRegistry } from './registry';
+import { serverCommands } from './server/all';
+import { serverViewCommands } from './server-view/all';
 import { sessionCommands } from './session/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...historyCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...historyCommands] as const;
 
 export type CommandId = (typeof allCommands)[number]['id'];
 

@@ -8,6 +8,17 @@ export const queryKeys = {
     list: (q: ListQuery) => ['users', 'list', q] as const,
     one: (id: string) => ['users', 'one', id] as const,
   },
+  servers: {
+    all: ['servers'] as const,
+    list: (q: ListQuery) => ['servers', 'list', q] as const,
+    one: (id: string) => ['servers', 'one', id] as const,
+    usage: (id: string) => ['servers', 'usage', id] as const,
+    upstatus: (id: string) => ['servers', 'upstatus', id] as const,
+    selector: (text: string) => ['servers', 'selector', text] as const,
+    services: (q: ListQuery) => ['servers', 'services', q] as const,
+    chart: (id: string, panel: number, from: number, to: number) => ['servers', 'chart', id, panel, from, to] as const,
+  },
+  monitoringConfig: ['monitoring', 'config'] as const,
   commandHistory: {
     all: ['command-history'] as const,
     list: (q: ListQuery) => ['command-history', 'list', q] as const,

@@ -3,6 +3,8 @@ import * as z from 'zod/mini';
 
 import { currentUser, rootRoute } from './root';
 import { usersSearchSchema } from '../features/users/users-search';
+import { serverRoutes } from './server-routes';
+import { serverDetailRoute } from './server-detail-route';
 
 /** Everything behind sign-in. An unauthenticated visitor goes to /session-expired (SPEC §2). */
 export const appLayoutRoute = createRoute({
@@ -43,10 +45,8 @@ const userCreateRoute = createRoute({
 /** SPEC §2 route table. Screens later issues build show their title until then. */
 export const appRoutes = [
   page('/', 'Dashboard'),
-  page('/servers', 'Servers List'),
-  page('/servers/create', 'Create Server'),
-  page('/servers/edit/$id', 'Edit Server'),
-  page('/servers/show/$id', 'Server'),
+  ...serverRoutes(appLayoutRoute),
+  serverDetailRoute(appLayoutRoute),
   page('/notifications', 'Notifications'),
   page('/notifications/create', 'Create Notification'),
   page('/notifications/edit/$id', 'Edit Notification'),

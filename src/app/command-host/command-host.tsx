@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
+import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CommandContext, CommandResult } from '../../../commands/define-command';
 import { createAppRegistry } from '../../../commands';
@@ -31,6 +31,7 @@ type HostPanel = Exclude<ShellPanel, 'account'>;
  */
 export function CommandHost({ children, user }: { children: ReactNode; user: Whoami | null }) {
   const navigate = useNavigate();
+  const router = useRouter();
   const queryClient = useQueryClient();
   const registry = useMemo(() => createAppRegistry(), []);
   const [panel, setPanel] = useState<HostPanel | null>(null);
@@ -58,10 +59,12 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
           },
         },
         run: (id, input) => registry.run(id, input, { source, ctx }),
+        // Read at call time: the palette keeps one context while the person moves around.
+        location: () => ({ pathname: router.latestLocation.pathname, search: router.latestLocation.search as Record<string, unknown> }),
       };
       return ctx;
     },
-    [user, navigate, queryClient, registry],
+    [user, navigate, router, queryClient, registry],
   );
 
   const runner = useMemo<CommandRunner>(

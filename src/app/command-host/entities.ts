@@ -2,6 +2,7 @@ import type { EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
 import { listCommandHistory } from '../../api/command-history';
+import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
 
 /** One palette / completion entry for a thing in the console (a user now; servers, alerts, groups later). */
@@ -33,6 +34,16 @@ export const entityProviders: EntityProvider[] = [
     async search(api, text, limit) {
       const { result } = await listUsers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'username', direction: 'asc' } });
       return result.data.map((u) => ({ kind: 'user', id: u._id, title: u.username, subtitle: `${u.email} · ${u.role}`, value: u._id, completion: u.username }));
+    },
+  },
+  {
+    kind: 'server',
+    visible: (role) => can(role, 'read'),
+    showCommand: { id: 'server.show', arg: 'server' },
+    async search(api, text, limit) {
+      // `search` matches hostname and IP address (server/routes/servers.ts).
+      const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
+      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname }));
     },
   },
   {

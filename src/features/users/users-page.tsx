@@ -71,7 +71,7 @@ export function UsersPage() {
           </>
         ),
         cell: ({ row }) => (
-          <Link to="/users/show/$id" params={{ id: row.original._id }} search={(s) => s} className="font-medium text-blue-600 hover:underline dark:text-blue-400">
+          <Link to="/users/show/$id" params={{ id: row.original._id }} search={true} className="font-medium text-blue-600 hover:underline dark:text-blue-400">
             {row.original.username}
           </Link>
         ),
@@ -101,7 +101,7 @@ export function UsersPage() {
         header: () => <span className="font-semibold">Actions</span>,
         cell: ({ row }) => (
           <div className="flex items-center gap-1">
-            <Link to="/users/show/$id" params={{ id: row.original._id }} search={(s) => s} className="rounded px-2 py-1 text-sm text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-slate-800" aria-label={`Show ${row.original.username}`}>
+            <Link to="/users/show/$id" params={{ id: row.original._id }} search={true} className="rounded px-2 py-1 text-sm text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-slate-800" aria-label={`Show ${row.original.username}`}>
               Show
             </Link>
             {row.original.phonenumber && (
@@ -149,7 +149,7 @@ export function UsersPage() {
         <span title={canWrite === true ? undefined : canWrite}>
           <Link
             to="/users/create"
-            search={(s) => s}
+            search={true}
             disabled={canWrite !== true}
             className={`inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white hover:bg-blue-700 ${canWrite !== true ? 'pointer-events-none opacity-50' : ''}`}
           >

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { queryKeys } from '../../src/api/query-keys';
+import { updateServer } from '../../src/api/servers';
+import { defineCommand } from '../define-command';
+import { resolveServer } from './resolve-server';
+import { fieldError, osLabels, serverFieldArgs, serverFieldsSchema, toApiBody, type ServerFields } from './server-fields';
+
+export const editServer = defineCommand({
+  id: 'server.edit',
+  title: 'Edit server',
+  category: 'Servers',
+  description: 'Change a server’s hostname, IP address, operating system or agent port; with no changes given, open its edit form.',
+  input: serverFieldsSchema.partial().extend({ server: z.string().trim().min(1, 'server is required') }),
+  args: [
+    { name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true },
+    { ...serverFieldArgs.hostname, optional: true },
+    { ...serverFieldArgs.ipaddress, optional: true },
+    { ...serverFieldArgs.os, optional: true },
+    { ...serverFieldArgs.port, optional: true },
+  ],
+  permission: 'servers.write',
+  apiCall: ({ server, ...fields }) => ({ method: 'PATCH', path: `/api/servers/${server}`, body: toApiBody(fields) }),
+  async run({ server, ...fields }, ctx) {
+    const found = await resolveServer(ctx.api, server);
+    // Only what differs is sent: an unchanged IP must not trip the "address taken" check.
+    const changes: Partial<ServerFields> = {};
+    if (fields.hostname !== undefined && fields.hostname !== found.hostname) changes.hostname = fields.hostname;
+    if (fields.ipaddress !== undefined && fields.ipaddress !== found.ipaddress) changes.ipaddress = fields.ipaddress;
+    if (fields.os !== undefined && fields.os !== found.operating_system) changes.os = fields.os;
+    if (fields.port !== undefined && fields.port !== found.agentPort) changes.port = fields.port;
+    if (Object.values(fields).every((v) => v === undefined)) {
+      ctx.navigate(`/servers/edit/${found._id}`);
+      return { message: `Editing **${found.hostname}**.`, data: found };
+    }
+    if (!Object.keys(changes).length) return { message: `**${found.hostname}** already has these settings.`, data: found };
+    const { result } = await updateServer(ctx.api, found._id, toApiBody(changes)).catch((err: unknown) => {
+      throw fieldError(err);
+    });
+    await ctx.invalidate(queryKeys.servers.all);
+    const what = Object.keys(changes)
+      .map((k) => ({ hostname: `hostname ${result.hostname}`, ipaddress: `IP ${result.ipaddress}`, os: osLabels[result.operating_system], port: `agent port ${result.agentPort}` })[k as keyof ServerFields])
+      .join(', ');
+    return { message: `Updated **${result.hostname}**: ${what}.`, data: result };
+  },
+});

@@ -1,0 +1,55 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import type {
+  ChartData,
+  CreateServer,
+  MonitoringConfig,
+  Server,
+  ServerUpStatus,
+  ServerUsage,
+  ServiceRecord,
+  UpdateServer,
+} from '../../server/contract/servers';
+import { api as defaultApi, type Api } from './client';
+import { queryKeys } from './query-keys';
+
+const id = (s: string) => encodeURIComponent(s);
+
+/** SPEC §7 Servers. `servers/metrics/all` is the Servers List; `servers/all` feeds selectors. */
+export const listServerMetrics = (api: Api, q: ListQuery) => api.post<ListResult<Server>>('servers/metrics/all', q);
+export const listServers = (api: Api, q: ListQuery) => api.post<ListResult<Server>>('servers/all', q);
+export const getServer = (api: Api, serverId: string) => api.get<OneResult<Server>>(`servers/${id(serverId)}`);
+export const createServer = (api: Api, body: CreateServer) => api.post<OneResult<Server>>('servers', body);
+export const updateServer = (api: Api, serverId: string, body: UpdateServer) => api.patch<OneResult<Server>>(`servers/${id(serverId)}`, body);
+export const deleteServer = (api: Api, serverId: string) => api.delete<OneResult<{ _id: string }>>(`servers/${id(serverId)}`);
+export const getServerUsage = (api: Api, serverId: string) => api.get<OneResult<ServerUsage>>(`servers/metrics/usage/${id(serverId)}`);
+export const getServerUpStatus = (api: Api, serverId: string) => api.get<OneResult<ServerUpStatus>>(`servers/upstatus/${id(serverId)}`);
+export const listServices = (api: Api, q: ListQuery) => api.post<ListResult<ServiceRecord>>('prometheus/get-services/all', q);
+export const getChart = (api: Api, serverId: string, q: { panel: number; from: number; to: number; step?: number }) =>
+  api.get<OneResult<ChartData>>(`servers/chart/${id(serverId)}`, { query: q });
+export const getMonitoringConfig = (api: Api) => api.get<OneResult<MonitoringConfig>>('monitoring/config');
+
+/** SPEC §7 "Server selector": active, agent-configured servers, hostname contains, page size 100. */
+export const serverSelectorQuery = (text: string): ListQuery => ({
+  pageNumber: 1,
+  pageSize: 100,
+  sort: { by: 'hostname', direction: 'asc' },
+  filter: { isAgentConfigured: { eq: true }, status: { eq: 'active' }, ...(text ? { hostname: { contains: text } } : {}) },
+});
+
+export const serverMetricsListQueryOptions = (q: ListQuery) =>
+  queryOptions({ queryKey: queryKeys.servers.list(q), queryFn: () => listServerMetrics(defaultApi, q) });
+export const serverQueryOptions = (serverId: string) =>
+  queryOptions({ queryKey: queryKeys.servers.one(serverId), queryFn: () => getServer(defaultApi, serverId), retry: false });
+export const serverUsageQueryOptions = (serverId: string) =>
+  queryOptions({ queryKey: queryKeys.servers.usage(serverId), queryFn: () => getServerUsage(defaultApi, serverId) });
+/** SPEC §7: up status has no retry. */
+export const serverUpStatusQueryOptions = (serverId: string) =>
+  queryOptions({ queryKey: queryKeys.servers.upstatus(serverId), queryFn: () => getServerUpStatus(defaultApi, serverId), retry: false });
+export const serverSelectorQueryOptions = (text: string) =>
+  queryOptions({ queryKey: queryKeys.servers.selector(text), queryFn: () => listServers(defaultApi, serverSelectorQuery(text)) });
+export const servicesQueryOptions = (q: ListQuery) => queryOptions({ queryKey: queryKeys.servers.services(q), queryFn: () => listServices(defaultApi, q) });
+export const chartQueryOptions = (serverId: string, panel: number, from: number, to: number) =>
+  queryOptions({ queryKey: queryKeys.servers.chart(serverId, panel, from, to), queryFn: () => getChart(defaultApi, serverId, { panel, from, to }) });
+export const monitoringConfigQueryOptions = () =>
+  queryOptions({ queryKey: queryKeys.monitoringConfig, queryFn: () => getMonitoringConfig(defaultApi), staleTime: Infinity });

@@ -1,0 +1,141 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { useDarkClass } from './use-dark-class';
+
+export interface TimeSeries {
+  label: string;
+  values: readonly (number | null)[];
+}
+
+export interface TimeSeriesChartProps {
+  /** Unix seconds, ascending. */
+  timestamps: readonly number[];
+  series: readonly TimeSeries[];
+  /** Height of the drawing (axes included); the legend goes below it. */
+  height: number;
+  /** UTC or the browser's zone, for the time axis. */
+  timeZone: 'utc' | 'local';
+  /** One value with its unit, for the legend and the screen-reader summary. */
+  formatValue: (value: number) => string;
+  /** Labels of the y-axis ticks (one scale for all of them). */
+  formatTicks?: (ticks: number[]) => string[];
+  /** A cursor time for the legend, e.g. "2026-11-23 09:20:03 UTC". */
+  formatTime: (unixSeconds: number) => string;
+  /** Fixed ends of the y scale (percentages: 0–100). */
+  yMin?: number;
+  yMax?: number;
+  /** Name of the chart for assistive technology. */
+  ariaLabel: string;
+  emptyText?: string;
+}
+
+/** Distinct in light and dark. */
+export const SERIES_COLORS = ['#3b82f6', '#22c55e', '#f59e0b', '#ef4444', '#a855f7', '#06b6d4', '#ec4899', '#84cc16', '#f97316', '#64748b'];
+
+const THEMES = {
+  light: { axis: '#475569', grid: 'rgba(148, 163, 184, 0.35)' },
+  dark: { axis: '#94a3b8', grid: 'rgba(71, 85, 105, 0.55)' },
+};
+
+/**
+ * A time-series chart drawn by uPlot: width follows its container, colours follow the `dark`
+ * class, times follow the UTC/Local choice. The legend shows the values under the cursor.
+ */
+export function TimeSeriesChart(props: TimeSeriesChartProps) {
+  const { timestamps, series, height, timeZone, yMin, yMax, ariaLabel, emptyText = 'No data in this time range' } = props;
+  const host = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const dark = useDarkClass();
+  const [width, setWidth] = useState(0);
+  // Formatters change identity on every render; uPlot keeps calling the latest ones.
+  const fmt = useRef(props);
+  fmt.current = props;
+
+  useLayoutEffect(() => {
+    const el = host.current;
+    if (!el) return;
+    setWidth(Math.floor(el.clientWidth));
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.floor(entries[0]?.contentRect.width ?? 0);
+      setWidth((prev) => (prev === w ? prev : w));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const data = useMemo(() => [timestamps as number[], ...series.map((s) => s.values as (number | null)[])] as uPlot.AlignedData, [timestamps, series]);
+  const empty = timestamps.length === 0 || series.length === 0;
+  const shape = `${series.map((s) => s.label).join('\u0000')}|${timeZone}|${dark}|${yMin}|${yMax}`;
+  const ready = width > 0 && !empty;
+
+  useEffect(() => {
+    const el = host.current;
+    if (!el || !ready) return;
+    const theme = dark ? THEMES.dark : THEMES.light;
+    const axis = (extra: Partial<uPlot.Axis> = {}): uPlot.Axis => ({ stroke: theme.axis, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid, width: 1 }, ...extra });
+    const opts: uPlot.Options = {
+      width,
+      height,
+      tzDate: (ts) => (timeZone === 'utc' ? uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC') : new Date(ts * 1000)),
+      scales: { x: { time: true }, y: yMin !== undefined || yMax !== undefined ? { range: (_u, min, max) => [yMin ?? min, yMax ?? max] } : {} },
+      series: [
+        { value: (_u, v) => (v === null || v === undefined ? '--' : fmt.current.formatTime(v)) },
+        ...series.map((s, i) => ({
+          label: s.label,
+          stroke: SERIES_COLORS[i % SERIES_COLORS.length],
+          width: 1.5,
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : fmt.current.formatValue(v)),
+        })),
+      ],
+      axes: [
+        axis(),
+        axis({
+          values: (_u, ticks) => (fmt.current.formatTicks ? fmt.current.formatTicks(ticks) : ticks.map((t) => fmt.current.formatValue(t))),
+          size: (_u, values) => (values?.length ? Math.max(...values.map((v) => String(v).length)) * 7 + 18 : 50),
+        }),
+      ],
+      legend: { live: true },
+      cursor: { drag: { x: true, y: false } },
+    };
+    const u = new uPlot(opts, data, el);
+    plot.current = u;
+    return () => {
+      u.destroy();
+      plot.current = null;
+    };
+    // Rebuilt only when the shape changes; data and size are pushed into the live chart below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shape, ready]);
+
+  useEffect(() => {
+    plot.current?.setData(data);
+  }, [data]);
+  useEffect(() => {
+    if (width > 0) plot.current?.setSize({ width, height });
+  }, [width, height]);
+
+  return (
+    <div role="group" aria-label={ariaLabel} className="relative w-full text-xs text-slate-700 dark:text-slate-300" style={{ minHeight: height }}>
+      <div ref={host} className="w-full [&_.u-legend]:text-xs" aria-hidden />
+      {empty && (
+        <p className="absolute inset-0 flex items-center justify-center text-sm text-slate-500 dark:text-slate-400" aria-hidden>
+          {emptyText}
+        </p>
+      )}
+      <ul className="sr-only">
+        {empty ? <li>{emptyText}</li> : series.map((s) => <li key={s.label}>{`${s.label}: ${latest(s.values, props.formatValue)}`}</li>)}
+      </ul>
+    </div>
+  );
+}
+
+function latest(values: readonly (number | null)[], format: (v: number) => string): string {
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (v !== null && v !== undefined && Number.isFinite(v)) return format(v);
+  }
+  return '--';
+}

@@ -1,0 +1,5 @@
+import { TitlePage } from '../shell/title-page';
+
+export function ServerDetailPage() {
+  return <TitlePage title="Server" />;
+}

@@ -1,0 +1,190 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import type { Server } from '../../../server/contract/servers';
+import { serverMetricsListQueryOptions } from '../../api/servers';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import type { MenuAction } from '../../components/ui/menu';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchField } from '../../components/ui/search-field';
+import { useCommandRunner } from '../../lib/run-command';
+import { DeleteServerDialog } from './delete-server-dialog';
+import { ServerCard, ServerCardSkeleton } from './server-card';
+import { ServersTable } from './servers-table';
+import { serversListQuery, type ServerSortField, type ServersSearch } from './servers-search';
+
+const route = getRouteApi('/app/servers');
+/** SPEC §2: the card/table switch is hidden on extra-small screens, which always get cards. */
+const PHONE = '(max-width: 639px)';
+const SKELETON_CARDS = 12;
+
+function useIsPhone(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(PHONE);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(PHONE).matches,
+  );
+}
+
+/** The current time, ticking, so 'Last Updated' texts age without a refetch. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+const linkButton = (primary: boolean, disabled = false) =>
+  cx(
+    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
+    disabled && 'pointer-events-none opacity-50',
+  );
+
+/** SPEC §2 Servers List. */
+export function ServersPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const runner = useCommandRunner();
+  const isPhone = useIsPhone();
+  const now = useNow(30_000);
+  const view = isPhone ? 'cards' : (search.view ?? 'cards');
+  const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData });
+  const canWrite = runner.check('server.create');
+  const [deleting, setDeleting] = useState<Server | null>(null);
+
+  const setSearch = useCallback(
+    (patch: Partial<ServersSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
+    [navigate],
+  );
+  const setHostname = useCallback((v: string) => setSearch({ hostname: v || undefined }), [setSearch]);
+  const sortBy = useCallback(
+    (by: ServerSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false),
+    [setSearch, search.sortBy, search.sortDir],
+  );
+  const editSettings = useCallback((s: Server) => void navigate({ to: '/servers/edit/$id', params: { id: s._id }, search: (prev) => prev }), [navigate]);
+  const refresh = () => void runner.run('server.refresh', {}, { source: 'ui' }).catch(() => {});
+
+  // SPEC §2: cards are de-duplicated by _id (a server can move between pages while paging).
+  const servers = useMemo(() => {
+    const seen = new Map<string, Server>();
+    for (const s of query.data?.result.data ?? []) if (!seen.has(s._id)) seen.set(s._id, s);
+    return [...seen.values()];
+  }, [query.data]);
+  const total = query.data?.result.count ?? 0;
+  const loading = query.isPending;
+  const filtered = !!search.hostname?.trim();
+
+  // Deleting the last server of the last page leaves an empty page: step back to one that has rows.
+  useEffect(() => {
+    if (!query.isFetching && query.isSuccess && servers.length === 0 && total > 0 && search.page > 1) {
+      setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
+    }
+  }, [query.isFetching, query.isSuccess, servers.length, total, search.page, search.pageSize, setSearch]);
+
+  const cardActions = (s: Server): MenuAction[] => [
+    { id: 'show', label: 'Show', onAction: () => void navigate({ to: '/servers/show/$id', params: { id: s._id } }) },
+    { id: 'settings', label: 'Settings', isDisabled: canWrite !== true, onAction: () => editSettings(s) },
+    { id: 'delete', label: 'Delete', danger: true, isDisabled: canWrite !== true, onAction: () => setDeleting(s) },
+  ];
+
+  const empty = filtered ? (
+    <div className="col-span-full flex flex-col items-center gap-3 p-10 text-center">
+      <p className="text-sm text-slate-600 dark:text-slate-400">No servers match “{search.hostname}”.</p>
+      <Button onPress={() => setHostname('')}>Clear search</Button>
+    </div>
+  ) : (
+    <div className="col-span-full flex flex-col items-center gap-3 p-10 text-center">
+      <h2 className="text-lg font-semibold">No servers yet</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">Register a Linux or Windows server, then install its monitoring agent.</p>
+      {canWrite === true && (
+        <Link to="/servers/create" search={true} className={linkButton(true)}>
+          Add server
+        </Link>
+      )}
+    </div>
+  );
+
+  const failedWithoutData = query.isError && !query.data;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Servers List</h1>
+        <SearchField aria-label="Search by Hostname" placeholder="Search by Hostname" value={search.hostname ?? ''} onChange={setHostname} className="w-56" />
+        {!isPhone && (
+          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
+            {(['cards', 'table'] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                aria-pressed={view === v}
+                onClick={() => setSearch({ view: v }, false)}
+                className={cx(
+                  'h-9 px-3 text-sm outline-none first:rounded-l-md last:rounded-r-md focus-visible:ring-2 focus-visible:ring-blue-500',
+                  view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800',
+                )}
+              >
+                {v === 'table' ? 'Table' : 'Cards'}
+              </button>
+            ))}
+          </div>
+        )}
+        <Button onPress={refresh} isDisabled={query.isFetching} aria-label="Refresh">
+          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
+            ⟳
+          </span>
+          Refresh
+        </Button>
+        <span title={canWrite === true ? undefined : canWrite}>
+          <Link to="/servers/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
+            Add server
+          </Link>
+        </span>
+      </div>
+
+      {query.isError && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          <span className="mr-auto">
+            <strong>Could not load servers.</strong> {query.error.message}
+          </span>
+          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+            Retry
+          </Button>
+        </div>
+      )}
+
+      {failedWithoutData ? null : view === 'table' ? (
+        <ServersTable
+          servers={servers}
+          loading={loading}
+          search={search}
+          onSort={sortBy}
+          onHostnameFilter={setHostname}
+          canWrite={canWrite}
+          onEditSettings={editSettings}
+          onDelete={setDeleting}
+          empty={empty}
+        />
+      ) : (
+        // SPEC §2: 1 column on small and extra-small screens, 2 on medium and large, 3 on extra-large.
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading || undefined}>
+          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <ServerCardSkeleton key={i} />) : servers.map((s) => <ServerCard key={s._id} server={s} now={now} actions={cardActions(s)} />)}
+          {!loading && servers.length === 0 && empty}
+        </div>
+      )}
+
+      {!failedWithoutData && (
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ServersSearch['pageSize'] }, false)} />
+      )}
+      <DeleteServerDialog server={deleting} onClose={() => setDeleting(null)} />
+      <Outlet />
+    </div>
+  );
+}
