@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, formatDuration, gaugeTone, lastValue, scaleFor } from './chart-format';
+import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, formatDuration, gaugeTone, lastValue, isPercentUnit, scaleFor } from './chart-format';
 
 describe('formatChartValue', () => {
   it('shows percent and share as percentages with one decimal', () => {
@@ -96,5 +96,21 @@ describe('gauges', () => {
     expect(asPercent(50, 'percent')).toBe(50);
     expect(lastValue([1, 2, null])).toBe(2);
     expect(lastValue([null, null])).toBeNull();
+  });
+});
+
+describe('the chart API unit names', () => {
+  it('reads percentunit as a share and short as a count', () => {
+    expect(formatChartValue(0.25, 'percentunit')).toBe('25%');
+    expect(formatAxisTicks([0, 0.5, 1], 'percentunit')).toEqual(['0%', '50%', '100%']);
+    expect(asPercent(0.5, 'percentunit')).toBe(50);
+    expect(formatChartValue(8, 'short')).toBe('8');
+    expect(formatChartValue(1_250_000, 'short')).toBe('1.25M');
+    expect(isPercentUnit('percentunit')).toBe(true);
+    expect(isPercentUnit('percent')).toBe(true);
+    expect(isPercentUnit('bits/s')).toBe(false);
+  });
+  it('formats pages per second', () => {
+    expect(formatChartValue(1500, 'pages/s')).toBe('1.5k pages/s');
   });
 });

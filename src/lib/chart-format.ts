@@ -6,7 +6,16 @@
 
 export const EMPTY = '--';
 
-export type ChartUnit = 'percent' | 'bytes' | 'bytes/s' | 'bits/s' | 'ops/s' | 'packets/s' | 'count' | 'seconds' | 'share';
+export type ChartUnit = 'percent' | 'bytes' | 'bytes/s' | 'bits/s' | 'ops/s' | 'packets/s' | 'pages/s' | 'count' | 'seconds' | 'share';
+
+/**
+ * The chart API speaks Grafana's unit names (server/monitoring/panels.ts): 'percentunit' is a
+ * 0–1 share and 'short' a plain count. Both spellings are accepted everywhere below.
+ */
+const ALIASES: Record<string, ChartUnit> = { percentunit: 'share', short: 'count' };
+export function normalizeUnit(unit: string): string {
+  return ALIASES[unit] ?? unit;
+}
 
 interface Scale {
   divisor: number;
@@ -36,7 +45,7 @@ const TIME_SCALES: Scale[] = [
 /** The unit scale that suits values up to `magnitude` (an absolute value). */
 export function scaleFor(unit: string, magnitude: number): Scale {
   const m = Math.abs(magnitude);
-  switch (unit) {
+  switch (normalizeUnit(unit)) {
     case 'percent':
       return { divisor: 1, suffix: '%' };
     case 'share':
@@ -51,6 +60,8 @@ export function scaleFor(unit: string, magnitude: number): Scale {
       return stepped(m, 1000, SI_PREFIXES.map((p) => `${p} ops/s`));
     case 'packets/s':
       return stepped(m, 1000, SI_PREFIXES.map((p) => `${p} p/s`));
+    case 'pages/s':
+      return stepped(m, 1000, SI_PREFIXES.map((p) => `${p} pages/s`));
     case 'seconds': {
       if (m === 0) return TIME_SCALES[2]!;
       let best = TIME_SCALES[0]!;
@@ -90,8 +101,9 @@ export function formatDuration(seconds: number): string {
 const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || !Number.isFinite(v);
 
 /** One figure with its unit, for stats, gauges and the legend: "42.5%", "1.5 GB", "12 Mb/s". */
-export function formatChartValue(value: number | null | undefined, unit: string): string {
+export function formatChartValue(value: number | null | undefined, rawUnit: string): string {
   if (missing(value)) return EMPTY;
+  const unit = normalizeUnit(rawUnit);
   if (unit === 'seconds') return formatDuration(value);
   if (unit === 'percent' || unit === 'share') {
     const pct = unit === 'share' ? value * 100 : value;
@@ -107,7 +119,8 @@ export function formatChartValue(value: number | null | undefined, unit: string)
  * the step between ticks needs, so a byte axis reads "0 B, 512 MB, 1 GB"-style consistently
  * ("0 GB, 0.5 GB, 1 GB").
  */
-export function formatAxisTicks(ticks: readonly number[], unit: string): string[] {
+export function formatAxisTicks(ticks: readonly number[], rawUnit: string): string[] {
+  const unit = normalizeUnit(rawUnit);
   const finite = ticks.filter((t) => Number.isFinite(t));
   if (!finite.length) return ticks.map(() => '');
   const magnitude = Math.max(...finite.map(Math.abs));
@@ -144,7 +157,7 @@ export function gaugeTone(percent: number | null | undefined): GaugeTone {
 /** The gauge percentage of a figure in its unit: share 0–1 → 0–100; percent as is. */
 export function asPercent(value: number | null | undefined, unit: string): number | null {
   if (missing(value)) return null;
-  return unit === 'share' ? value * 100 : value;
+  return normalizeUnit(unit) === 'share' ? value * 100 : value;
 }
 
 /** The newest non-missing value of a series (what a stat or gauge shows). */
@@ -154,4 +167,10 @@ export function lastValue(values: readonly (number | null)[]): number | null {
     if (v !== null && v !== undefined && Number.isFinite(v)) return v;
   }
   return null;
+}
+
+/** Whether a unit is a share of a whole (percent 0–100 or percentunit 0–1): such gauges get a 0–100 arc. */
+export function isPercentUnit(unit: string): boolean {
+  const u = normalizeUnit(unit);
+  return u === 'percent' || u === 'share';
 }
