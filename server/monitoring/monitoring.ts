@@ -2,7 +2,22 @@ import type { MonitoringSettings } from '../config';
 import type { Database } from '../db/client';
 import { MetricStore } from './metric-store';
 import { ObservationWriter } from './observations';
+import { pickSeries, type PanelDef } from './panels';
 import { ScrapeCollector, type Logger } from './scrape-collector';
+import type { Os } from './types';
+
+/** What a chart panel needs besides its definition. */
+export interface ChartTarget {
+  id: string;
+  os: Os;
+  /** `ip:port` as Prometheus labels the instance. */
+  instance: string;
+}
+
+export interface ChartSeries {
+  timestamps: number[];
+  series: { label: string; values: (number | null)[] }[];
+}
 
 /**
  * Everything that turns exporters into figures, behind one object the routes use. In built-in
@@ -57,6 +72,30 @@ export class Monitoring {
         this.collector.scrapeNow(serverId).catch((error) => this.log.warn({ err: error, server: serverId }, 'Immediate scrape failed'));
       }, 50),
     );
+  }
+
+  /** The step a chart gets when it asks for none: about 300 points, never finer than the scrape interval. */
+  defaultStep(fromMs: number, toMs: number): number {
+    return Math.max(this.settings.scrapeIntervalS, Math.ceil((toMs - fromMs) / 1000 / 300));
+  }
+
+  /** One panel's lines over [from, to] from the embedded store (Prometheus mode: from PromQL). */
+  async chart(target: ChartTarget, def: PanelDef, fromMs: number, toMs: number, stepS: number): Promise<ChartSeries> {
+    const picked = pickSeries(def, await this.store.keys(target.id));
+    const window = await this.store.query(
+      target.id,
+      picked.map((p) => p.key),
+      fromMs,
+      toMs,
+      stepS,
+    );
+    return {
+      timestamps: window.timestamps,
+      series: picked.map((p, i) => ({
+        label: p.label,
+        values: p.scale === 1 ? window.values[i]! : window.values[i]!.map((v) => (v === null ? null : v * p.scale)),
+      })),
+    };
   }
 
   forget(serverId: string): void {

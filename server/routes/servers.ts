@@ -2,7 +2,9 @@ import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { listQuerySchema } from '../contract/common';
 import {
+  chartQuerySchema,
   createServerSchema,
+  type ChartData,
   updateServerSchema,
   type Server,
   type ServerUpStatus,
@@ -14,6 +16,8 @@ import { servers, services } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
+import { panelDef } from '../monitoring/panels';
+import { targetAddress } from './monitoring';
 import { escapeLike, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
 
 type ServerRow = typeof servers.$inferSelect;
@@ -192,6 +196,30 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
     };
     return { result };
   });
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string> }>(
+    '/api/servers/chart/:id',
+    { preHandler: requirePermission('read') },
+    async (request) => {
+      const parsed = chartQuerySchema.safeParse(request.query);
+      if (!parsed.success) throw fromZod(parsed.error);
+      const q = parsed.data;
+      const row = await findServer(db, request.params.id);
+      const def = panelDef(row.operatingSystem, q.panel);
+      if (!def) throw badRequest(`There is no panel ${q.panel} for ${row.operatingSystem === 'windows' ? 'Windows' : 'Linux'} servers`, 'panel');
+      const step = q.step ?? monitoring.defaultStep(q.from, q.to);
+      if ((q.to - q.from) / 1000 / step > 11_000) throw badRequest('Too many points: use a larger step (at most 11,000 points)', 'step');
+      const data = await monitoring.chart(
+        { id: row.id, os: row.operatingSystem, instance: targetAddress(row.ipaddress, row.agentPort) },
+        def,
+        q.from,
+        q.to,
+        step,
+      );
+      const result: ChartData = { panel: { id: def.id, title: def.title, kind: def.kind, unit: def.unit }, ...data };
+      return { result };
+    },
+  );
 
   registerServices(app, db);
 }
