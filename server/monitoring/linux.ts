@@ -211,7 +211,10 @@ function networkFigures(ctx: DeriveContext): number | null {
   for (const r of tx) ctx.set(seriesKey('net_tx_bits', { device: r.labels['device'] ?? '' }), r.rate === null ? null : r.rate * 8);
   if (rx.length === 0 && tx.length === 0) return null;
   const physical = [...rx, ...tx].filter((r) => !virtualNet.test(r.labels['device'] ?? ''));
-  return physical.length === 0 ? 0 : sumRates(physical);
+  // Only virtual devices (a container's view): nothing crosses a physical link, once a rate
+  // could be measured at all; the first scrape stays unknown like every other rate.
+  if (physical.length === 0) return ctx.intervalS === null ? null : 0;
+  return sumRates(physical);
 }
 
 /** Panels 229 and 42: per whole disk, operations and bytes per second. */
