@@ -27,4 +27,10 @@ describe('grafanaPanelUrl', () => {
     expect(url.startsWith('http://mon.local/grafana/d-solo/rYdddlPWk/node-exporter-full?')).toBe(true);
     expect(new URL(url).searchParams.get('var-node')).toBe('[fd00::5]:9100');
   });
+
+  it('passes Grafana-relative times through, so a preset range moves with Grafana\'s refresh', () => {
+    const url = new URL(grafanaPanelUrl({ ...base, os: 'linux', panelId: 77, from: 'now-3h', to: 'now' }));
+    expect(url.searchParams.get('from')).toBe('now-3h');
+    expect(url.searchParams.get('to')).toBe('now');
+  });
 });

@@ -20,9 +20,12 @@ export interface GrafanaPanelUrlInput {
   ipaddress: string;
   agentPort: number;
   panelId: number;
-  /** Unix milliseconds, as Grafana's from/to take them. */
-  from: number;
-  to: number;
+  /**
+   * Unix milliseconds, as Grafana's from/to take them, or Grafana's relative form (`now-1h`,
+   * `now`): a preset range then moves with Grafana's own refresh instead of reloading the frame.
+   */
+  from: number | string;
+  to: number | string;
   theme: 'light' | 'dark';
   /** Grafana refresh (10s, 30s, 1m, 5m); PANELS.md's Linux form carries it, the Windows form does not. */
   refresh?: string;
@@ -44,8 +47,8 @@ const query = (pairs: [string, string | number | undefined][]) =>
 export function grafanaPanelUrl(o: GrafanaPanelUrlInput): string {
   const base = o.grafanaUrl.trim().replace(/\/+$/, '');
   const instance = exporterInstance(o.ipaddress, o.agentPort);
-  const from = Math.round(o.from);
-  const to = Math.round(o.to);
+  const from = typeof o.from === 'number' ? Math.round(o.from) : o.from;
+  const to = typeof o.to === 'number' ? Math.round(o.to) : o.to;
   if (o.os === 'windows') {
     return `${base}/d-solo/${WINDOWS_DASHBOARD_UID}/windows-exporter-dashboard?${query([
       ['var-server', instance],

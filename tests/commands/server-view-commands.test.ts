@@ -88,7 +88,7 @@ function setup(options: { pathname?: string; search?: Record<string, unknown>; r
 }
 
 const onDetail = (search: Record<string, unknown> = {}) => ({ pathname: `/servers/show/${ID}`, search });
-const VIEW_COMMANDS = ['server.tab', 'server.time-range', 'server.timezone', 'server.refresh-interval', 'server.services-filter'];
+const VIEW_COMMANDS = ['server.tab', 'server.time-range', 'server.timezone', 'server.refresh-interval', 'server.services-filter', 'server.refresh-view'];
 
 describe('view-state commands', () => {
   it.each(VIEW_COMMANDS)('%s says why it cannot run away from a server detail', (id) => {
@@ -160,6 +160,21 @@ describe('view-state commands', () => {
     await run('server.tab', { tab: 'alerts-config' });
     expect(href()).toBe(`/servers/show/${ID}?range=12h&tab=alerts-config`);
     await expect(run('server.tab', { tab: 'graphs' })).rejects.toThrow();
+  });
+});
+
+describe('server.refresh-view', () => {
+  it("refetches the open server's record, figures, up status, services and charts, and nothing else", async () => {
+    const { run, invalidate, navigate } = setup(onDetail({ tab: 'services' }));
+    await run('server.refresh-view', {});
+    expect(invalidate.mock.calls.map((c) => c[0])).toEqual([
+      queryKeys.servers.one(ID),
+      queryKeys.servers.usage(ID),
+      queryKeys.servers.upstatus(ID),
+      ['servers', 'services'],
+      ['servers', 'chart', ID],
+    ]);
+    expect(navigate).not.toHaveBeenCalled();
   });
 });
 

@@ -1,0 +1,145 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ChartData } from '../../../server/contract/servers';
+import { chartQueryOptions } from '../../api/servers';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { BarGauge, Gauge, toneText } from '../../components/ui/gauge';
+import { Skeleton } from '../../components/ui/skeleton';
+import { TimeSeriesChart } from '../../components/ui/time-series-chart';
+import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, gaugeTone, isPercentUnit, lastValue } from '../../lib/chart-format';
+import { panelHeight, type PanelInfo, type ServerOs } from '../../lib/server-panels';
+import type { TimeZoneChoice } from '../../lib/time-range';
+
+export const NO_DATA = 'No data for this range';
+/** Room the title row and the legend take from a time-series panel's height. */
+const CHROME = 84;
+
+/**
+ * One built-in chart panel: asks the chart API for the panel over the window and draws it by
+ * kind — stat (the newest value of each series), gauge (0–100 arc for percentages), bar gauge
+ * (one bar per series) or time series (uPlot). While a newer window loads, the previous lines
+ * stay; a failed refresh keeps them and says so.
+ */
+export function ChartPanel({ serverId, os, panel, window, tz }: { serverId: string; os: ServerOs; panel: PanelInfo; window: { from: number; to: number }; tz: TimeZoneChoice }) {
+  const query = useQuery({
+    ...chartQueryOptions(serverId, panel.id, window.from, window.to),
+    placeholderData: keepPreviousData,
+    // Each refresh tick is a new window, so a new cache entry: let old ones go soon.
+    gcTime: 30_000,
+  });
+  const height = panelHeight(panel.kind, panel.tall);
+  const data = query.data?.result;
+  const title = data?.panel.title ?? panel.title;
+
+  let body;
+  if (query.isPending) {
+    body = <Skeleton className="h-full w-full" />;
+  } else if (query.isError && !data) {
+    body = (
+      <div role="alert" className="flex h-full flex-col items-center justify-center gap-2 text-center text-sm text-red-700 dark:text-red-300">
+        <span>Could not load this chart. {query.error.message}</span>
+        <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+          Retry
+        </Button>
+      </div>
+    );
+  } else if (!data || !hasData(data)) {
+    body = <p className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{NO_DATA}</p>;
+  } else {
+    body = <PanelBody data={data} height={height} tz={tz} os={os} />;
+  }
+
+  return (
+    <section
+      aria-label={title}
+      data-panel={panel.id}
+      aria-busy={query.isFetching || undefined}
+      className="flex flex-col rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900"
+      style={{ minHeight: height }}
+    >
+      <div className="mb-2 flex items-center gap-2">
+        <h3 className="mr-auto truncate text-sm font-semibold">{title}</h3>
+        {query.isError && data && (
+          <span role="alert" className="flex items-center gap-1 text-xs text-red-700 dark:text-red-300">
+            Refresh failed
+            <Button size="sm" variant="ghost" className="h-6 px-1.5 text-xs" onPress={() => void query.refetch()}>
+              Retry
+            </Button>
+          </span>
+        )}
+      </div>
+      <div className="min-h-0 flex-1" style={{ minHeight: panel.kind === 'timeseries' ? undefined : height - 48 }}>
+        {body}
+      </div>
+    </section>
+  );
+}
+
+function hasData(data: ChartData): boolean {
+  return data.timestamps.length > 0 && data.series.some((s) => s.values.some((v) => v !== null && Number.isFinite(v)));
+}
+
+function PanelBody({ data, height, tz }: { data: ChartData; height: number; tz: TimeZoneChoice; os: ServerOs }) {
+  const { unit, kind, title } = data.panel;
+  const format = (v: number) => formatChartValue(v, unit);
+
+  if (kind === 'timeseries') {
+    const percent = isPercentUnit(unit);
+    return (
+      <TimeSeriesChart
+        ariaLabel={`${title} over time`}
+        timestamps={data.timestamps}
+        series={data.series}
+        height={height - CHROME}
+        timeZone={tz}
+        formatValue={format}
+        formatTicks={(ticks) => formatAxisTicks(ticks, unit)}
+        formatTime={(t) => formatChartTime(t, tz)}
+        {...(percent ? { yMin: 0 } : {})}
+        emptyText={NO_DATA}
+      />
+    );
+  }
+
+  if (kind === 'bargauge') {
+    const percent = isPercentUnit(unit);
+    return (
+      <BarGauge
+        className="pt-1"
+        items={data.series.map((s) => {
+          const v = lastValue(s.values);
+          const pct = percent ? asPercent(v, unit) : null;
+          return { label: s.label, value: percent ? pct : v, display: formatChartValue(v, unit), tone: percent ? gaugeTone(pct) : 'none' };
+        })}
+        {...(percent ? {} : { max: Math.max(1, ...data.series.map((s) => lastValue(s.values) ?? 0)) })}
+      />
+    );
+  }
+
+  if (kind === 'gauge' && isPercentUnit(unit) && data.series.length === 1) {
+    const v = lastValue(data.series[0]!.values);
+    const pct = asPercent(v, unit);
+    return (
+      <div className="h-full" style={{ height: height - 60 }}>
+        <Gauge label={title} value={pct} display={formatChartValue(v, unit)} tone={gaugeTone(pct)} />
+      </div>
+    );
+  }
+
+  // Stats, and gauges without a natural 0–100 scale (rates): the newest value of each series.
+  const single = data.series.length === 1;
+  return (
+    <dl className={cx('flex h-full flex-wrap content-center items-center justify-center gap-x-6 gap-y-2', single && 'flex-col')}>
+      {data.series.map((s) => {
+        const v = lastValue(s.values);
+        const pct = isPercentUnit(unit) ? asPercent(v, unit) : null;
+        return (
+          <div key={s.label} className="flex flex-col items-center">
+            <dt className={cx('text-xs text-slate-500 dark:text-slate-400', single && 'sr-only')}>{s.label}</dt>
+            <dd className={cx('font-semibold tabular-nums', single ? 'text-3xl' : 'text-xl', pct !== null ? toneText[gaugeTone(pct)] : 'text-slate-800 dark:text-slate-100')}>{formatChartValue(v, unit)}</dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}

@@ -1,0 +1,71 @@
+import type { MonitoringConfig, Server } from '../../../server/contract/servers';
+import { cx } from '../../components/ui/cx';
+import { useDarkClass } from '../../components/ui/use-dark-class';
+import { grafanaPanelUrl } from '../../lib/grafana-embed';
+import { panelHeight, panelsFor, type PanelInfo } from '../../lib/server-panels';
+import type { ServerTab, ServerView } from '../../lib/server-view';
+import { rangePresets } from '../../lib/time-range';
+import { ChartPanel } from './chart-panel';
+import { useChartWindow } from './live';
+import { TimeRangeBar } from './time-range-bar';
+
+/**
+ * One metric tab: the time-range bar, then its panels (ids from SPEC §2). Tiles (stats,
+ * gauges, bar gauges) share a row; time series take the full width. With a Grafana URL set the
+ * panels are Grafana frames, otherwise the console draws them from the chart API.
+ */
+export function MetricTab({ server, tab, view, config }: { server: Server; tab: ServerTab; view: ServerView; config: MonitoringConfig | undefined }) {
+  const window = useChartWindow(view);
+  const panels = panelsFor(server.operating_system, tab);
+  const tiles = panels.filter((p) => p.kind !== 'timeseries');
+  const series = panels.filter((p) => p.kind === 'timeseries');
+  const grafanaUrl = config?.grafanaUrl ?? null;
+
+  const render = (p: PanelInfo) =>
+    grafanaUrl ? (
+      <GrafanaPanel key={p.id} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
+    ) : (
+      <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} />
+    );
+
+  return (
+    <div className="space-y-4">
+      <TimeRangeBar view={view} window={window} />
+      {tiles.length > 0 && <div className={cx('grid grid-cols-1 gap-4 sm:grid-cols-2', tiles.length >= 4 ? 'xl:grid-cols-4' : tiles.length === 3 ? 'lg:grid-cols-3' : '')}>{tiles.map(render)}</div>}
+      {series.length > 0 && <div className="grid grid-cols-1 gap-4">{series.map(render)}</div>}
+    </div>
+  );
+}
+
+/**
+ * A Grafana panel (SPEC §2: embedded with from/to, theme, panel id, refresh and the server's
+ * address; in tabs 100 % wide, 200/400/600 high). A preset range is passed in Grafana's
+ * relative form so Grafana's own refresh moves it; a custom range as its two timestamps.
+ */
+function GrafanaPanel({ grafanaUrl, server, panel, view, window }: { grafanaUrl: string; server: Server; panel: PanelInfo; view: ServerView; window: { from: number; to: number } }) {
+  const dark = useDarkClass();
+  const preset = rangePresets.find((p) => p.value === view.range);
+  const src = grafanaPanelUrl({
+    grafanaUrl,
+    os: server.operating_system,
+    ipaddress: server.ipaddress,
+    agentPort: server.agentPort,
+    panelId: panel.id,
+    from: preset ? `now-${preset.value}` : window.from,
+    to: preset ? 'now' : window.to,
+    theme: dark ? 'dark' : 'light',
+    refresh: view.refresh,
+  });
+  const height = panelHeight(panel.kind, panel.tall);
+  return (
+    <iframe
+      title={panel.title}
+      src={src}
+      width="100%"
+      height={height}
+      data-panel={panel.id}
+      loading="lazy"
+      className="w-full rounded-lg border border-slate-200 bg-white dark:border-slate-700 dark:bg-slate-900"
+    />
+  );
+}

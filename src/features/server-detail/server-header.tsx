@@ -1,0 +1,131 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { Server } from '../../../server/contract/servers';
+import { serverSelectorQueryOptions, serverUpStatusQueryOptions } from '../../api/servers';
+import { ComboBox } from '../../components/ui/combo-box';
+import { CopyButton } from '../../components/ui/copy-button';
+import { cx } from '../../components/ui/cx';
+import { Switch } from '../../components/ui/switch';
+import { serverStateDisplay } from '../../lib/format';
+import { useRunFromUi } from './states';
+import { liveRefetchMs } from './live';
+
+/** SPEC §9: option search waits 300 ms. */
+const OPTION_DEBOUNCE_MS = 300;
+
+const badgeTone = {
+  green: 'bg-green-100 text-green-800 ring-green-600/30 dark:bg-green-950 dark:text-green-300 dark:ring-green-400/30',
+  red: 'bg-red-100 text-red-800 ring-red-600/30 dark:bg-red-950 dark:text-red-300 dark:ring-red-400/30',
+  orange: 'bg-orange-100 text-orange-800 ring-orange-600/30 dark:bg-orange-950 dark:text-orange-300 dark:ring-orange-400/30',
+  none: 'bg-slate-100 text-slate-700 ring-slate-500/30 dark:bg-slate-800 dark:text-slate-300',
+};
+
+/**
+ * SPEC §2 header: hostname, IP address, OS icon, Running/Down badge (only once the agent is
+ * configured), the Maintenance toggle and the Switch Server selector.
+ */
+export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server; scrapeIntervalSeconds?: number }) {
+  const { run, runner } = useRunFromUi();
+  const live = server.isAgentConfigured && server.status !== 'suspended';
+  const upstatus = useQuery({ ...serverUpStatusQueryOptions(server._id), enabled: live, refetchInterval: liveRefetchMs(scrapeIntervalSeconds) });
+  const state = upstatus.data?.result.state ?? server.state;
+  const { label, tone } = serverStateDisplay(state);
+  const canToggle = runner.check('server.toggle-maintenance');
+  const [pending, setPending] = useState<boolean | null>(null);
+  const maintenance = pending ?? server.suppressAlarm === 'yes';
+
+  const toggle = async (on: boolean) => {
+    setPending(on);
+    await run('server.toggle-maintenance', { server: server._id, mode: on ? 'on' : 'off' });
+    setPending(null);
+  };
+
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-3">
+      <div className="flex min-w-0 items-center gap-3">
+        <OsIcon os={server.operating_system} />
+        <div className="min-w-0">
+          <h1 className="truncate text-2xl font-semibold">{server.hostname}</h1>
+          <p className="flex items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
+            <span className="sr-only">IP Address </span>
+            <span className="font-mono" data-testid="server-ip">
+              {server.ipaddress}
+            </span>
+            <CopyButton value={server.ipaddress} label={`IP Address ${server.ipaddress}`} />
+          </p>
+        </div>
+        {server.isAgentConfigured && (
+          <span role="status" aria-label={`State: ${label}`} className={cx('inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-sm font-medium ring-1 ring-inset', badgeTone[tone])}>
+            <span aria-hidden className={cx('h-2 w-2 rounded-full', tone === 'green' ? 'bg-green-500' : tone === 'red' ? 'bg-red-500' : tone === 'orange' ? 'bg-orange-500' : 'bg-slate-400')} />
+            {label}
+          </span>
+        )}
+      </div>
+      <div className="ml-auto flex flex-wrap items-center gap-4">
+        <span title={canToggle === true ? 'Maintenance suppresses this server’s alarms' : canToggle}>
+          <Switch isSelected={maintenance} onChange={(on) => void toggle(on)} isDisabled={canToggle !== true || pending !== null}>
+            Maintenance
+          </Switch>
+        </span>
+        <SwitchServer currentId={server._id} onSelect={(id) => void run('server.switch', { server: id })} />
+      </div>
+    </header>
+  );
+}
+
+/** SPEC §7 Server selector: active, agent-configured servers, hostname contains, 100 at most. */
+function SwitchServer({ currentId, onSelect }: { currentId: string; onSelect: (id: string) => void }) {
+  const [text, setText] = useState('');
+  const [debounced, setDebounced] = useState('');
+  useEffect(() => {
+    const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text]);
+  const query = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
+  const items = (query.data?.result.data ?? []).map((s) => ({
+    id: s._id,
+    label: s.hostname,
+    description: `${s.ipaddress} · ${s.operating_system === 'windows' ? 'Windows' : 'Linux'}${s._id === currentId ? ' · shown now' : ''}`,
+  }));
+  return (
+    <ComboBox
+      aria-label="Switch Server"
+      placeholder="Switch Server"
+      className="w-60"
+      inputValue={text}
+      onInputChange={setText}
+      items={items}
+      isLoading={query.isFetching}
+      emptyText={query.isError ? 'Could not load servers' : 'No active, configured servers match'}
+      onSelect={(id) => {
+        setText('');
+        if (id !== currentId) onSelect(id);
+      }}
+    />
+  );
+}
+
+/** The operating system as a small picture with its name for assistive technology. */
+export function OsIcon({ os, className }: { os: 'linux' | 'windows'; className?: string }) {
+  if (os === 'windows') {
+    return (
+      <svg role="img" aria-label="Windows" viewBox="0 0 24 24" className={cx('h-9 w-9 shrink-0 fill-sky-600 dark:fill-sky-400', className)}>
+        <title>Windows</title>
+        <path d="M2 4.5l8-1.1v7.7H2zM11 3.3L22 1.8v9.3H11zM2 12h8v7.7l-8-1.1zM11 12h11v9.3l-11-1.5z" />
+      </svg>
+    );
+  }
+  return (
+    <svg role="img" aria-label="Linux" viewBox="0 0 24 24" className={cx('h-9 w-9 shrink-0', className)}>
+      <title>Linux</title>
+      {/* A penguin: body, belly, eyes, beak and feet. */}
+      <ellipse cx="12" cy="13" rx="7" ry="9" className="fill-slate-800 dark:fill-slate-200" />
+      <ellipse cx="12" cy="15" rx="4.6" ry="6" className="fill-white dark:fill-slate-700" />
+      <circle cx="10" cy="8" r="1.2" className="fill-white dark:fill-slate-800" />
+      <circle cx="14" cy="8" r="1.2" className="fill-white dark:fill-slate-800" />
+      <path d="M10.4 10.2h3.2L12 12z" className="fill-amber-400" />
+      <ellipse cx="8.5" cy="21.6" rx="2.6" ry="1.1" className="fill-amber-400" />
+      <ellipse cx="15.5" cy="21.6" rx="2.6" ry="1.1" className="fill-amber-400" />
+    </svg>
+  );
+}
