@@ -3,6 +3,9 @@ import type { Database } from '../db/client';
 import { MetricStore } from './metric-store';
 import { ObservationWriter } from './observations';
 import { pickSeries, type PanelDef } from './panels';
+import { prometheusChart } from './prometheus-charts';
+import { PrometheusClient } from './prometheus-client';
+import { PrometheusCollector } from './prometheus-collector';
 import { ScrapeCollector, type Logger } from './scrape-collector';
 import type { Os } from './types';
 
@@ -12,6 +15,15 @@ export interface ChartTarget {
   os: Os;
   /** `ip:port` as Prometheus labels the instance. */
   instance: string;
+}
+
+/** What both collectors offer the facade. */
+export interface Collector {
+  start(): void;
+  stop(): Promise<void>;
+  /** Collect one server's figures now (Prometheus mode: read the fleet once more). */
+  scrapeNow(serverId: string): Promise<void>;
+  forget(serverId: string): void;
 }
 
 export interface ChartSeries {
@@ -28,7 +40,9 @@ export class Monitoring {
   readonly mode: 'builtin' | 'prometheus';
   readonly store: MetricStore;
   readonly writer: ObservationWriter;
-  readonly collector: ScrapeCollector;
+  readonly collector: Collector;
+  /** Set in Prometheus mode. */
+  readonly prometheus: PrometheusClient | null;
   private started = false;
   private soon = new Map<string, NodeJS.Timeout>();
 
@@ -39,13 +53,21 @@ export class Monitoring {
   ) {
     this.mode = settings.prometheusUrl ? 'prometheus' : 'builtin';
     this.store = new MetricStore(database);
-    this.writer = new ObservationWriter(database, this.store);
-    this.collector = new ScrapeCollector(
-      database,
-      this.writer,
-      { intervalS: settings.scrapeIntervalS, timeoutS: settings.scrapeTimeoutS, concurrency: settings.scrapeConcurrency, retentionHours: settings.retentionHours },
-      log,
-    );
+    if (settings.prometheusUrl) {
+      // History lives in Prometheus: the writer keeps the server rows and services only.
+      this.prometheus = new PrometheusClient(settings.prometheusUrl);
+      this.writer = new ObservationWriter(database, null);
+      this.collector = new PrometheusCollector(database, this.writer, this.prometheus, { intervalS: settings.scrapeIntervalS }, log);
+    } else {
+      this.prometheus = null;
+      this.writer = new ObservationWriter(database, this.store);
+      this.collector = new ScrapeCollector(
+        database,
+        this.writer,
+        { intervalS: settings.scrapeIntervalS, timeoutS: settings.scrapeTimeoutS, concurrency: settings.scrapeConcurrency, retentionHours: settings.retentionHours },
+        log,
+      );
+    }
   }
 
   start(): void {
@@ -81,6 +103,7 @@ export class Monitoring {
 
   /** One panel's lines over [from, to] from the embedded store (Prometheus mode: from PromQL). */
   async chart(target: ChartTarget, def: PanelDef, fromMs: number, toMs: number, stepS: number): Promise<ChartSeries> {
+    if (this.prometheus) return prometheusChart(this.prometheus, target.os, def.id, target.instance, fromMs, toMs, stepS, this.settings.scrapeIntervalS);
     const picked = pickSeries(def, await this.store.keys(target.id));
     const window = await this.store.query(
       target.id,
