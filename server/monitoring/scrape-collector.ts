@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { Database } from '../db/client';
 import { deriveScrape } from './derive';
-import { parseExposition } from './exposition';
+import { parseExpositionDetailed } from './exposition';
 import type { ObservationWriter } from './observations';
 import type { CounterMemory, Os } from './types';
 
@@ -36,10 +36,13 @@ export interface Logger {
 const MAX_BODY = 16 * 1024 * 1024;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo' });
 
-/** GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable reason. */
-export function fetchMetrics(host: string, port: number, timeoutMs: number): Promise<string> {
+/**
+ * GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable
+ * reason. `signal` ends the request early (the collector stopping).
+ */
+export function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs }, (response) => {
+    const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
         reject(new Error(`The exporter answered HTTP ${response.statusCode}`));
@@ -68,18 +71,24 @@ export function fetchMetrics(host: string, port: number, timeoutMs: number): Pro
 /**
  * The built-in collector: scrapes every active, agent-configured server on a fixed interval.
  * Each target runs on its own: a slow or dead exporter holds one of `concurrency` slots until
- * its timeout and never delays the others' schedule; a target still being scraped when its
- * next turn comes is skipped rather than queued twice.
+ * its timeout and never delays the others' schedule (each round starts on time, whatever the
+ * previous one still waits for); a target still being scraped when its next turn comes is
+ * skipped rather than queued twice.
  */
 export class ScrapeCollector {
   readonly stats: CollectorStats = { scrapes: 0, failures: 0, bytes: 0, samples: 0, skipped: 0 };
   private memory = new Map<string, CounterMemory>();
   private inFlight = new Set<string>();
   private running = 0;
-  private queue: (() => void)[] = [];
+  /** Scrapes waiting for a slot; resolved with true when handed one, false when stopping. */
+  private queue: ((granted: boolean) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
+  /** Rounds not finished yet (a round lasts until its slowest target answers or times out). */
+  private rounds = new Set<Promise<void>>();
+  /** A round is still reading the target list: the next one is skipped, not piled up behind it. */
+  private readingTargets = false;
+  private aborter = new AbortController();
   private stopped = false;
 
   constructor(
@@ -91,22 +100,27 @@ export class ScrapeCollector {
 
   start(): void {
     this.stopped = false;
-    const tick = () => {
-      if (!this.ticking) this.ticking = this.tick().finally(() => (this.ticking = null));
+    this.aborter = new AbortController();
+    const round = () => {
+      if (this.stopped || this.readingTargets) return;
+      const done: Promise<void> = this.tick().finally(() => this.rounds.delete(done));
+      this.rounds.add(done);
     };
-    tick();
-    this.timer = setInterval(tick, this.settings.intervalS * 1000);
+    round();
+    this.timer = setInterval(round, this.settings.intervalS * 1000);
     this.pruneTimer = setInterval(() => void this.prune(), 10 * 60_000);
     void this.prune();
   }
 
+  /** Stops scraping: requests under way are cut short and do not mark their servers down. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
     this.timer = this.pruneTimer = null;
-    this.queue.splice(0).forEach((run) => run());
-    await this.ticking;
+    this.aborter.abort();
+    this.queue.splice(0).forEach((wake) => wake(false));
+    await Promise.all(this.rounds);
     await this.writer.store?.flush().catch(() => undefined);
   }
 
@@ -120,16 +134,37 @@ export class ScrapeCollector {
   /** One round over every target; resolves when all of them answered or timed out. */
   async tick(): Promise<void> {
     let targets: Target[];
+    this.readingTargets = true;
     try {
       targets = await this.targets();
     } catch (error) {
       this.log.error({ err: error }, 'Could not read the scrape targets');
       return;
+    } finally {
+      this.readingTargets = false;
     }
     const live = new Set(targets.map((t) => t.id));
     for (const id of this.memory.keys()) if (!live.has(id)) this.memory.delete(id);
+    // A slow target only delays this flush; the next round (which skips it) writes what the
+    // others brought meanwhile.
     await Promise.all(targets.map((t) => this.scrapeWhenFree(t)));
     await this.writer.store?.flush().catch((error) => this.log.error({ err: error }, 'Could not write metric samples'));
+  }
+
+  /** Takes one of `concurrency` slots; false when the collector stopped while waiting. */
+  private async acquire(): Promise<boolean> {
+    if (this.running < this.settings.concurrency) {
+      this.running++;
+      return true;
+    }
+    // release() hands its slot straight to the first waiter, so none can be taken in between.
+    return new Promise<boolean>((resolve) => this.queue.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.queue.shift();
+    if (next) next(true);
+    else this.running--;
   }
 
   private async scrapeWhenFree(target: Target): Promise<void> {
@@ -139,14 +174,11 @@ export class ScrapeCollector {
     }
     this.inFlight.add(target.id);
     try {
-      if (this.running >= this.settings.concurrency) await new Promise<void>((resolve) => this.queue.push(resolve));
-      if (this.stopped) return;
-      this.running++;
+      if (!(await this.acquire())) return;
       try {
-        await this.scrape(target);
+        if (!this.stopped) await this.scrape(target);
       } finally {
-        this.running--;
-        this.queue.shift()?.();
+        this.release();
       }
     } finally {
       this.inFlight.delete(target.id);
@@ -158,19 +190,26 @@ export class ScrapeCollector {
     const started = Date.now();
     let text: string;
     try {
-      text = await fetchMetrics(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000);
+      text = await fetchMetrics(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
     } catch (error) {
+      if (this.aborter.signal.aborted) return;
       this.stats.scrapes++;
       this.stats.failures++;
-      await this.writer.down(target.id, started, (error as Error).message).catch((e) => this.log.error({ err: e, server: target.id }, 'Could not record a failed scrape'));
+      await this.markDown(target, started, (error as Error).message);
       return;
     }
     this.stats.scrapes++;
     this.stats.bytes += text.length;
     try {
-      const scrape = parseExposition(text);
-      for (const samples of scrape.values()) this.stats.samples += samples.length;
-      const { derived, memory } = deriveScrape(target.os, scrape, started, this.memory.get(target.id));
+      const parsed = parseExpositionDetailed(text);
+      this.stats.samples += parsed.samples;
+      if (parsed.samples === 0) {
+        // Something answers on the port, but not an exporter (a web page, an empty body).
+        this.stats.failures++;
+        await this.markDown(target, started, 'The answer held no metrics: is an exporter listening on this port?');
+        return;
+      }
+      const { derived, memory } = deriveScrape(target.os, parsed.scrape, started, this.memory.get(target.id));
       this.memory.set(target.id, memory);
       await this.writer.up(target.id, started, derived.usage, derived.servicesExposed ? derived.services : null, derived.series);
     } catch (error) {
@@ -179,12 +218,23 @@ export class ScrapeCollector {
     }
   }
 
-  async scrapeNow(serverId: string): Promise<void> {
-    const target = (await this.targets()).find((t) => t.id === serverId);
-    if (target) await this.scrape(target);
-    await this.writer.store?.flush();
+  private async markDown(target: Target, atMs: number, reason: string): Promise<void> {
+    await this.writer.down(target.id, atMs, reason).catch((e) => this.log.error({ err: e, server: target.id }, 'Could not record a failed scrape'));
   }
 
+  /** Scrape one server now (a new or re-pointed one); skipped if its scrape is already under way. */
+  async scrapeNow(serverId: string): Promise<void> {
+    if (this.inFlight.has(serverId)) return;
+    const target = (await this.targets()).find((t) => t.id === serverId);
+    if (!target || this.inFlight.has(serverId)) return;
+    this.inFlight.add(serverId);
+    try {
+      await this.scrape(target);
+    } finally {
+      this.inFlight.delete(serverId);
+    }
+    await this.writer.store?.flush();
+  }
   private async prune(): Promise<void> {
     try {
       await this.writer.store?.prune(Date.now() - this.settings.retentionHours * 3_600_000);
