@@ -48,10 +48,25 @@ function validate(v: Values): { fields?: ServerFields; errors: Errors } {
   return { errors };
 }
 
+/** A role that may not change servers (SPEC §6, our matrix) is sent back to the list with the reason. */
+function useLeaveUnlessAllowed(commandId: string, leave: () => void): boolean {
+  const runner = useCommandRunner();
+  const allowed = runner.check(commandId);
+  useEffect(() => {
+    if (allowed === true) return;
+    toast('error', allowed);
+    leave();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [allowed]);
+  return allowed === true;
+}
+
 /** /servers/create: a 756 px drawer over the list (docs/decisions.md). */
 export function CreateServerRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
+  const allowed = useLeaveUnlessAllowed('server.create', () => void navigate({ to: '/servers', search: (s) => s, replace: true, ignoreBlocker: true }));
+  if (!allowed) return null;
   return (
     <ServerFormDrawer
       mode="create"
@@ -73,8 +88,9 @@ export function EditServerRoute() {
   const { id } = editRoute.useParams();
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
-  const query = useQuery(serverQueryOptions(id));
   const close = (ignoreBlocker = false) => void navigate({ to: '/servers', search: (s) => s, ignoreBlocker });
+  const allowed = useLeaveUnlessAllowed('server.edit', () => close(true));
+  const query = useQuery({ ...serverQueryOptions(id), enabled: allowed });
 
   useEffect(() => {
     if (query.isError) {
@@ -85,6 +101,7 @@ export function EditServerRoute() {
   }, [query.isError]);
 
   const server = query.data?.result;
+  if (!allowed) return null;
   return (
     <ServerFormDrawer
       key={server?._id ?? 'loading'}

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Server } from '../../../server/contract/servers';
-import { serverMetricsListQueryOptions } from '../../api/servers';
+import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import type { MenuAction } from '../../components/ui/menu';
@@ -55,7 +55,11 @@ export function ServersPage() {
   const isPhone = useIsPhone();
   const now = useNow(30_000);
   const view = isPhone ? 'cards' : (search.view ?? 'cards');
-  const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData });
+  // Live figures: refetch as often as the servers are scraped (at least every 5 s), while the tab is visible.
+  const monitoring = useQuery(monitoringConfigQueryOptions());
+  const refetchMs = Math.max(5, monitoring.data?.result.scrapeIntervalSeconds ?? 15) * 1000;
+  const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData, refetchInterval: refetchMs });
+  const [refreshing, setRefreshing] = useState(false);
   const canWrite = runner.check('server.create');
   const [deleting, setDeleting] = useState<Server | null>(null);
 
@@ -69,7 +73,13 @@ export function ServersPage() {
     [setSearch, search.sortBy, search.sortDir],
   );
   const editSettings = useCallback((s: Server) => void navigate({ to: '/servers/edit/$id', params: { id: s._id }, search: (prev) => prev }), [navigate]);
-  const refresh = () => void runner.run('server.refresh', {}, { source: 'ui' }).catch(() => {});
+  const refresh = () => {
+    setRefreshing(true);
+    void runner
+      .run('server.refresh', {}, { source: 'ui' })
+      .catch(() => {})
+      .finally(() => setRefreshing(false));
+  };
 
   // SPEC §2: cards are de-duplicated by _id (a server can move between pages while paging).
   const servers = useMemo(() => {
@@ -136,7 +146,8 @@ export function ServersPage() {
             ))}
           </div>
         )}
-        <Button onPress={refresh} isDisabled={query.isFetching} aria-label="Refresh">
+        {/* Disabled only while a refresh someone asked for runs: the background refetch must not make the button flicker. */}
+        <Button onPress={refresh} isDisabled={refreshing || loading} aria-label="Refresh">
           <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
             ⟳
           </span>
