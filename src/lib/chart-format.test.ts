@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, formatDuration, gaugeTone, lastValue, isPercentUnit, scaleFor } from './chart-format';
+import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, formatDuration, gaugeTone, lastValue, isPercentUnit, scaleFor, axisIncrements } from './chart-format';
 
 describe('formatChartValue', () => {
   it('shows percent and share as percentages with one decimal', () => {
@@ -112,5 +112,22 @@ describe('the chart API unit names', () => {
   });
   it('formats pages per second', () => {
     expect(formatChartValue(1500, 'pages/s')).toBe('1.5k pages/s');
+  });
+});
+
+describe('axis tick decimals', () => {
+  it('keeps the decimals a 2.5 step needs', () => {
+    expect(formatAxisTicks([0, 2.5, 5, 7.5], 'ops/s')).toEqual(['0.0 ops/s', '2.5 ops/s', '5.0 ops/s', '7.5 ops/s']);
+    expect(formatAxisTicks([0, 20, 40], 'percent')).toEqual(['0%', '20%', '40%']);
+  });
+});
+
+describe('axisIncrements', () => {
+  it('steps byte axes in whole binary units and leaves the others to uPlot', () => {
+    const incrs = axisIncrements('bytes')!;
+    expect(incrs).toContain(10 * 1024 ** 3);
+    expect(incrs).not.toContain(1e9);
+    expect(axisIncrements('bytes/s')).toEqual(incrs);
+    expect(axisIncrements('percent')).toBeUndefined();
   });
 });

@@ -129,8 +129,17 @@ export function formatAxisTicks(ticks: readonly number[], rawUnit: string): stri
   const sorted = [...scaled].filter(Number.isFinite).sort((a, b) => a - b);
   let step = Infinity;
   for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > 0) step = Math.min(step, sorted[i]! - sorted[i - 1]!);
-  const decimals = Number.isFinite(step) ? Math.min(3, Math.max(0, -Math.floor(Math.log10(step) + 1e-9))) : 0;
+  const decimals = Number.isFinite(step) ? decimalsFor(step) : 0;
   return scaled.map((v) => (Number.isFinite(v) ? join(v.toFixed(decimals), scale.suffix) : ''));
+}
+
+/** The fewest decimals (at most 3) that write every multiple of `step` exactly: 2.5 → 1, 0.25 → 2, 20 → 0. */
+function decimalsFor(step: number): number {
+  for (let d = 0; d < 3; d++) {
+    const scaled = step * 10 ** d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-6 * Math.max(1, scaled)) return d;
+  }
+  return 3;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -173,4 +182,17 @@ export function lastValue(values: readonly (number | null)[]): number | null {
 export function isPercentUnit(unit: string): boolean {
   const u = normalizeUnit(unit);
   return u === 'percent' || u === 'share';
+}
+
+/**
+ * Tick steps for a y axis: byte axes step in whole KB/MB/GB (1024-based, as the labels are),
+ * so they read "0 GB, 10 GB, 20 GB" rather than "9.3 GB, 18.6 GB"; other units keep uPlot's
+ * decimal steps (undefined).
+ */
+export function axisIncrements(unit: string): number[] | undefined {
+  const u = normalizeUnit(unit);
+  if (u !== 'bytes' && u !== 'bytes/s') return undefined;
+  const out: number[] = [];
+  for (let k = 0; k <= 5; k++) for (const m of [1, 2, 5, 10, 20, 50, 100, 200, 500]) out.push(m * 1024 ** k);
+  return out;
 }

@@ -167,7 +167,7 @@ describe('server.refresh-view', () => {
   it("refetches the open server's record, figures, up status, services and charts, and nothing else", async () => {
     const { run, invalidate, navigate } = setup(onDetail({ tab: 'services' }));
     await run('server.refresh-view', {});
-    expect(invalidate.mock.calls.map((c) => c[0])).toEqual([
+    expect(invalidate.mock.calls.map((c) => (c as unknown[])[0])).toEqual([
       queryKeys.servers.one(ID),
       queryKeys.servers.usage(ID),
       queryKeys.servers.upstatus(ID),

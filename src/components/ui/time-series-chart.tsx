@@ -22,6 +22,8 @@ export interface TimeSeriesChartProps {
   formatTicks?: (ticks: number[]) => string[];
   /** A cursor time for the legend, e.g. "2026-11-23 09:20:03 UTC". */
   formatTime: (unixSeconds: number) => string;
+  /** Allowed steps between y ticks (e.g. whole GB for bytes); uPlot's decimal steps otherwise. */
+  yIncrements?: number[];
   /** Fixed ends of the y scale (percentages: 0–100). */
   yMin?: number;
   yMax?: number;
@@ -67,7 +69,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
 
   const data = useMemo(() => [timestamps as number[], ...series.map((s) => s.values as (number | null)[])] as uPlot.AlignedData, [timestamps, series]);
   const empty = timestamps.length === 0 || series.length === 0;
-  const shape = `${series.map((s) => s.label).join('\u0000')}|${timeZone}|${dark}|${yMin}|${yMax}`;
+  const shape = `${series.map((s) => s.label).join('\u0000')}|${timeZone}|${dark}|${yMin}|${yMax}|${props.yIncrements?.length ?? 0}`;
   const ready = width > 0 && !empty;
 
   useEffect(() => {
@@ -87,14 +89,20 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
           stroke: SERIES_COLORS[i % SERIES_COLORS.length],
           width: 1.5,
           points: { show: false },
-          value: (_u: uPlot, v: number | null) => (v === null || v === undefined ? '--' : fmt.current.formatValue(v)),
+          // Away from the plot (no cursor index) the legend shows each series' newest value.
+          value: (u: uPlot, v: number | null, sidx: number, idx: number | null) => {
+            const shown = idx === null || idx === undefined ? newest(u.data[sidx] as (number | null)[] | undefined) : v;
+            return shown === null || shown === undefined ? '--' : fmt.current.formatValue(shown);
+          },
         })),
       ],
       axes: [
         axis(),
         axis({
+          ...(fmt.current.yIncrements ? { incrs: fmt.current.yIncrements } : {}),
           values: (_u, ticks) => (fmt.current.formatTicks ? fmt.current.formatTicks(ticks) : ticks.map((t) => fmt.current.formatValue(t))),
-          size: (_u, values) => (values?.length ? Math.max(...values.map((v) => String(v).length)) * 7 + 18 : 50),
+          // Tick length (10) + gap (5) + the widest label as drawn, so no label is clipped.
+          size: (_u, values) => (values?.length ? Math.ceil(Math.max(...values.map((v) => textWidth(String(v))))) + 22 : 50),
         }),
       ],
       legend: { live: true },
@@ -130,6 +138,26 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
       </ul>
     </div>
   );
+}
+
+/** uPlot's axis font. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif';
+let measurer: CanvasRenderingContext2D | null | undefined;
+function textWidth(text: string): number {
+  if (measurer === undefined) {
+    measurer = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (measurer) measurer.font = AXIS_FONT;
+  }
+  return measurer ? measurer.measureText(text).width : text.length * 7.5;
+}
+
+function newest(values: readonly (number | null)[] | undefined): number | null {
+  if (!values) return null;
+  for (let i = values.length - 1; i >= 0; i--) {
+    const v = values[i];
+    if (v !== null && v !== undefined && Number.isFinite(v)) return v;
+  }
+  return null;
 }
 
 function latest(values: readonly (number | null)[], format: (v: number) => string): string {

@@ -6,7 +6,7 @@ import { cx } from '../../components/ui/cx';
 import { BarGauge, Gauge, toneText } from '../../components/ui/gauge';
 import { Skeleton } from '../../components/ui/skeleton';
 import { TimeSeriesChart } from '../../components/ui/time-series-chart';
-import { asPercent, formatAxisTicks, formatChartTime, formatChartValue, gaugeTone, isPercentUnit, lastValue } from '../../lib/chart-format';
+import { asPercent, axisIncrements, formatAxisTicks, formatChartTime, formatChartValue, gaugeTone, isPercentUnit, lastValue } from '../../lib/chart-format';
 import { panelHeight, type PanelInfo, type ServerOs } from '../../lib/server-panels';
 import type { TimeZoneChoice } from '../../lib/time-range';
 
@@ -96,6 +96,7 @@ function PanelBody({ data, height, tz }: { data: ChartData; height: number; tz: 
         formatTicks={(ticks) => formatAxisTicks(ticks, unit)}
         formatTime={(t) => formatChartTime(t, tz)}
         {...(percent ? { yMin: 0 } : {})}
+        yIncrements={axisIncrements(unit)}
         emptyText={NO_DATA}
       />
     );

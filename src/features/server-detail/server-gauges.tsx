@@ -61,7 +61,7 @@ export function ServerGauges({ server, scrapeIntervalSeconds }: { server: Server
                 usage={u}
                 value={share}
                 display={known(load) ? load.toFixed(2) : '--'}
-                caption={windows && u && !known(load) ? 'not on Windows' : known(share) ? `${formatPercent(share)} per core` : undefined}
+                caption={windows && u && !known(load) ? 'not on Windows' : known(share) ? `${Math.round(share)}%/core` : undefined}
               />
             );
           })}
