@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 export { freePort } from '../e2e/server-process';
@@ -56,6 +56,7 @@ scrape_configs:
       - url: ${options.sdUrl}
         refresh_interval: 1s
         authorization:
+          type: Bearer
           credentials: ${options.token}
 ${
   options.extraTargets?.length
@@ -72,7 +73,12 @@ ${
     `--web.listen-address=127.0.0.1:${options.port}`,
     '--log.level=warn',
   ]);
-  return { ...proc, url: `http://127.0.0.1:${options.port}` };
+  // Its TSDB lives in a temporary folder: gone with the process.
+  const stop = async () => {
+    await proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { ...proc, stop, url: `http://127.0.0.1:${options.port}` };
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 250): Promise<T> {

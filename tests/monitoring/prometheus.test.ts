@@ -1,0 +1,200 @@
+/**
+ * Prometheus mode against the built-in collector on the same exporters: Debian's
+ * prometheus-node-exporter and one simulated Windows host, scraped directly by one app and by
+ * a real Prometheus (which finds them through the other app's /api/prometheus/targets) for
+ * the other. Both apps must show the same figures, states and chart lines.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig, type Config } from '../../server/config';
+import { defaultFleetSpecs, startDemoFleet, type DemoFleet } from '../../server/demo/fleet';
+import { backends, startTestApp, type TestApp } from '../api/harness';
+import { freePort, haveNodeExporter, havePrometheus, startNodeExporter, startPrometheus, waitFor, type Proc } from './processes';
+
+const INTERVAL_S = 1;
+const TOKEN = 'prometheus-test-token';
+const [pglite] = (await backends()).filter((b) => b.name === 'pglite');
+
+interface Usage {
+  state: string;
+  lastScrapedAt: string | null;
+  [field: string]: number | string | null;
+}
+
+interface Mode {
+  t: TestApp;
+  admin: string;
+  ids: Record<'linux' | 'windows' | 'doomed', string>;
+}
+
+function monitoringConfig(extra: Partial<Config['monitoring']> = {}): Partial<Config> {
+  const base = testConfig().monitoring;
+  return { monitoring: { ...base, enabled: true, scrapeIntervalS: INTERVAL_S, scrapeTimeoutS: 0.9 * INTERVAL_S, ...extra } };
+}
+
+async function exporterAnswers(port: number, host = '127.0.0.1'): Promise<boolean> {
+  const res = await fetch(`http://${host}:${port}/metrics`).catch(() => null);
+  return res?.ok ?? false;
+}
+
+describe.skipIf(!haveNodeExporter || !havePrometheus)('Prometheus mode shows what the built-in collector shows', () => {
+  let nodeExporter: Proc;
+  let doomedExporter: Proc;
+  let fleet: DemoFleet;
+  let prometheus: Proc & { url: string };
+  let builtin: Mode;
+  let viaPrometheus: Mode;
+
+  const usage = async (m: Mode, which: keyof Mode['ids']): Promise<Usage> => {
+    const res = await m.t.call('GET', `/api/servers/metrics/usage/${m.ids[which]}`, { cookie: m.admin });
+    expect(res.status).toBe(200);
+    return res.body.result as Usage;
+  };
+  /** Boot time implied by a reading: uptime counted back from when the exporter was scraped. */
+  const bootS = (u: Usage) => Date.parse(u.lastScrapedAt!) / 1000 - (u['uptime'] as number);
+  const chart = async (m: Mode, which: keyof Mode['ids'], panel: number) => {
+    const to = Date.now();
+    const res = await m.t.call('GET', `/api/servers/chart/${m.ids[which]}?panel=${panel}&from=${to - 60_000}&to=${to}&step=1`, { cookie: m.admin });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body.result as { timestamps: number[]; series: { label: string; values: (number | null)[] }[] };
+  };
+
+  async function setUp(t: TestApp, ports: { linux: number; doomed: number; windows: { ip: string; port: number } }): Promise<Mode> {
+    const user = await t.addUser({ role: 'admin' });
+    const admin = await t.signIn(user.email, user.password);
+    const create = async (hostname: string, ipaddress: string, agentPort: number, os: 'linux' | 'windows') => {
+      const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname, ipaddress, operating_system: os, agentPort, isAgentConfigured: true } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.result._id as string;
+    };
+    return {
+      t,
+      admin,
+      ids: {
+        linux: await create('node-exporter', '127.0.0.1', ports.linux, 'linux'),
+        doomed: await create('doomed', '127.0.0.1', ports.doomed, 'linux'),
+        windows: await create('demo-windows', ports.windows.ip, ports.windows.port, 'windows'),
+      },
+    };
+  }
+
+  beforeAll(async () => {
+    const [nePort, doomedPort, promPort] = [await freePort(), await freePort(), await freePort()];
+    nodeExporter = startNodeExporter(nePort);
+    doomedExporter = startNodeExporter(doomedPort);
+    const windowsSpec = defaultFleetSpecs(12).find((s) => s.os === 'windows' && s.profile === 'normal')!;
+    fleet = await startDemoFleet({ specs: [windowsSpec], port: 0 });
+    const win = fleet.hosts[0]!;
+    await waitFor('node_exporter', () => exporterAnswers(nePort), 10_000);
+    await waitFor('the second node_exporter', () => exporterAnswers(doomedPort), 10_000);
+
+    const promUrl = `http://127.0.0.1:${promPort}`;
+    const [a, b] = await Promise.all([
+      startTestApp(pglite!, monitoringConfig()),
+      startTestApp(pglite!, monitoringConfig({ prometheusUrl: promUrl, prometheusSdToken: TOKEN })),
+    ]);
+    // Prometheus asks the app for its targets over HTTP: this one listens on a real port.
+    await b.app.listen({ port: 0, host: '127.0.0.1' });
+    const appPort = (b.app.server.address() as { port: number }).port;
+    prometheus = startPrometheus({ port: promPort, sdUrl: `http://127.0.0.1:${appPort}/api/prometheus/targets`, token: TOKEN, scrapeIntervalS: INTERVAL_S });
+
+    const ports = { linux: nePort, doomed: doomedPort, windows: { ip: win.ipaddress, port: win.port } };
+    [builtin, viaPrometheus] = await Promise.all([setUp(a, ports), setUp(b, ports)]);
+
+    // Rates need two scrapes in both modes; Prometheus first has to discover the targets.
+    const ready = async (m: Mode) => {
+      for (const which of ['linux', 'windows', 'doomed'] as const) {
+        const u = await usage(m, which);
+        if (u.state !== 'up' || u['cpuUsage'] === null || u['networkUsage'] === null) return false;
+      }
+      return true;
+    };
+    await waitFor('figures in built-in mode', () => ready(builtin), 20_000);
+    await waitFor(`figures in Prometheus mode\n${prometheus.output()}`, () => ready(viaPrometheus), 30_000);
+    // A chart ends at the last whole second: wait until Prometheus holds two scrapes before it.
+    await waitFor('chart points in both modes', async () => (await chart(builtin, 'linux', 77)).series.length > 0 && (await chart(viaPrometheus, 'linux', 77)).series.length > 0, 10_000);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([builtin?.t.close(), viaPrometheus?.t.close()]);
+    await Promise.all([prometheus?.stop(), nodeExporter?.stop(), doomedExporter?.stop(), fleet?.stop()]);
+  });
+
+  it('serves Prometheus the registered servers with their labels', async () => {
+    const res = await viaPrometheus.t.app.inject({ method: 'GET', url: '/api/prometheus/targets', headers: { authorization: `Bearer ${TOKEN}` } });
+    const groups = res.json() as { targets: string[]; labels: Record<string, string> }[];
+    expect(groups.map((g) => g.labels['opsdeck_server_id']).sort()).toEqual(Object.values(viaPrometheus.ids).sort());
+    const targets = await (await fetch(`${prometheus.url}/api/v1/targets`)).json();
+    expect(targets.data.activeTargets.filter((t: { health: string }) => t.health === 'up')).toHaveLength(3);
+  });
+
+  it.each(['linux', 'windows'] as const)('shows the same %s figures in both modes', async (which) => {
+    const [a, b] = await Promise.all([usage(builtin, which), usage(viaPrometheus, which)]);
+    expect(a.state).toBe('up');
+    expect(b.state).toBe('up');
+    // Fixed figures: exactly equal.
+    for (const field of ['cpuCores', 'memoryTotal', 'swapTotal']) expect(b[field], field).toBe(a[field]);
+    // Both count uptime up to the scrape they read, so both imply the same boot time.
+    expect(Math.abs(bootS(a) - bootS(b))).toBeLessThan(2);
+    expect(b['diskUsage'] as number).toBeCloseTo(a['diskUsage'] as number, 0);
+    expect(Math.abs((b['memoryUsage'] as number) - (a['memoryUsage'] as number))).toBeLessThan(10);
+    for (const m of [a, b]) {
+      expect(m['cpuUsage'] as number).toBeGreaterThanOrEqual(0);
+      expect(m['cpuUsage'] as number).toBeLessThanOrEqual(100);
+      expect(m['networkUsage'] as number).toBeGreaterThanOrEqual(0);
+      expect(m['memorySaturation']).not.toBeNull();
+    }
+    if (which === 'linux') {
+      for (const field of ['cpuLoad1', 'cpuLoad5', 'cpuLoad15']) expect(typeof b[field], field).toBe('number');
+      // swapUsage is null exactly when there is no swap, in both modes.
+      expect(b['swapUsage'] === null).toBe(a['swapUsage'] === null);
+    } else {
+      for (const field of ['cpuLoad1', 'cpuLoad5', 'cpuLoad15']) expect(b[field], field).toBeNull();
+      expect(b['swapUsage'] as number).toBeCloseTo(a['swapUsage'] as number, 0);
+    }
+  });
+
+  it('lists the same services in both modes', async () => {
+    const list = async (m: Mode) => {
+      const rows = await m.t.database.query<{ service_name: string; status: string }>('select service_name, status from services where server_id = $1 order by service_name', [
+        m.ids.windows,
+      ]);
+      return rows.map((r) => `${r.service_name}=${r.status}`);
+    };
+    const [a, b] = await Promise.all([list(builtin), list(viaPrometheus)]);
+    expect(a.length).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+  });
+
+  it.each([
+    ['linux', 77],
+    ['linux', 84],
+    ['linux', 24],
+    ['windows', 4],
+    ['windows', 11],
+  ] as const)('draws %s panel %i with the same lines in both modes', async (which, panel) => {
+    const [a, b] = await Promise.all([chart(builtin, which, panel), chart(viaPrometheus, which, panel)]);
+    expect(b.timestamps).toHaveLength(a.timestamps.length);
+    expect(b.series.map((s) => s.label)).toEqual(a.series.map((s) => s.label));
+    expect(a.series.length).toBeGreaterThan(0);
+    for (const m of [a, b]) for (const s of m.series) expect(s.values.some((v) => v !== null), s.label).toBe(true);
+  });
+
+  it('marks a server down once its exporter stops', async () => {
+    await doomedExporter.stop();
+    const down = await waitFor('the stopped exporter to show down', async () => ((await usage(viaPrometheus, 'doomed')).state === 'down' ? true : null), 10_000);
+    expect(down).toBe(true);
+    expect((await usage(viaPrometheus, 'linux')).state).toBe('up');
+  });
+
+  it('keeps the last figures while Prometheus is unreachable', async () => {
+    await prometheus.stop();
+    const before = await usage(viaPrometheus, 'linux');
+    await new Promise((r) => setTimeout(r, 3 * INTERVAL_S * 1000));
+    const after = await usage(viaPrometheus, 'linux');
+    expect(after.state).toBe('up');
+    expect(after['memoryTotal']).toBe(before['memoryTotal']);
+    expect(after['cpuUsage']).not.toBeNull();
+    const res = await viaPrometheus.t.call('GET', `/api/servers/${viaPrometheus.ids.linux}`, { cookie: viaPrometheus.admin });
+    expect(res.status).toBe(200);
+  });
+});
