@@ -124,6 +124,13 @@ describe('deriveLinux on two real node_exporter scrapes', () => {
     close(first.usage.uptime, 1.7954252716271222e9 - 1.795415533e9);
   });
 
+  it('uptime: Opsdeck’s clock stands in for node_time_seconds when the time collector is off', () => {
+    const noClock = scrape2.split('\n').filter((l) => !l.startsWith('node_time_seconds')).join('\n');
+    close(derive(noClock, T2 + 3).derived.usage.uptime, T2 + 3 - 1.795415533e9);
+    const noBoot = scrape2.split('\n').filter((l) => !l.startsWith('node_boot_time_seconds')).join('\n');
+    expect(derive(noBoot, T2).derived.usage.uptime).toBeNull();
+  });
+
   it('cpuLoad1/5/15: node_load1/5/15 as exported', () => {
     expect([second.usage.cpuLoad1, second.usage.cpuLoad5, second.usage.cpuLoad15]).toEqual([0.32, 0.1, 0.03]);
     expect([first.usage.cpuLoad1, first.usage.cpuLoad5, first.usage.cpuLoad15]).toEqual([0.34, 0.1, 0.03]);

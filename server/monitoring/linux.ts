@@ -68,8 +68,9 @@ export function deriveLinux(ctx: DeriveContext): OsDerived {
   ctx.set('load15', load[2]);
   ctx.set('load15_pct', load[2] !== null && cpu.cores ? (load[2] * 100) / cpu.cores : null);
 
-  const clock = all(ctx.gauge('node_time_seconds'), ctx.gauge('node_boot_time_seconds'));
-  const uptime = clock ? clock[0] - clock[1] : null;
+  // The host's own clock when the time collector is on; Opsdeck's otherwise (as windows.ts does).
+  const boot = ctx.gauge('node_boot_time_seconds');
+  const uptime = boot === null ? null : (ctx.gauge('node_time_seconds') ?? ctx.atMs / 1000) - boot;
   ctx.set('uptime_seconds', uptime);
 
   for (const [key, metric] of NETSTAT_RATES) ctx.set(key, ctx.counterRate(metric));
