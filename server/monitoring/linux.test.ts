@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deriveScrape } from './derive';
 import { parseExposition } from './exposition';
+import { panelDef, panelIds, pickSeries } from './panels';
 import type { CounterMemory, Derived } from './types';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
@@ -231,5 +232,14 @@ describe('deriveLinux without a physical interface', () => {
     const a = derive(virtualOnly(100), T1);
     expect(a.derived.usage.networkUsage).toBeNull();
     expect(derive(virtualOnly(5000), T2, a.memory).derived.usage.networkUsage).toBe(0);
+  });
+});
+
+describe('Linux chart series and panels.ts', () => {
+  it('every Node Exporter Full panel finds its lines among the series of a real scrape', () => {
+    const a = derive(scrape1, T1);
+    const keys = Object.keys(derive(`${scrape2}\n${systemdUnits}`, T2, a.memory).derived.series);
+    const empty = panelIds('linux').filter((id) => pickSeries(panelDef('linux', id)!, keys).length === 0);
+    expect(empty).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { deriveScrape } from './derive';
 import { parseExposition } from './exposition';
+import { panelDef, panelIds, pickSeries } from './panels';
 import type { CounterMemory, Derived } from './types';
 
 const capture = readFileSync(new URL('./fixtures/windows-exporter-0.20.prom', import.meta.url), 'utf8');
@@ -179,5 +180,16 @@ describe('deriveWindows services', () => {
     const d = derive(text, OS_TIME).derived;
     expect(d.servicesExposed).toBe(false);
     expect(d.services).toEqual([]);
+  });
+});
+
+describe('Windows chart series and panels.ts', () => {
+  it('every Windows Exporter Dashboard panel finds its lines among the series of a real scrape', () => {
+    // The capture's exporter ran without the time collector, which panel 42 (NTP offset) reads.
+    const withTime = (t: string) => `${t}\nwindows_time_computed_time_offset_seconds 0.0021\n`;
+    const first = derive(withTime(capture), OS_TIME);
+    const keys = Object.keys(derive(withTime(later), OS_TIME + DT, first.memory).derived.series);
+    const empty = panelIds('windows').filter((id) => pickSeries(panelDef('windows', id)!, keys).length === 0);
+    expect(empty).toEqual([]);
   });
 });
