@@ -183,4 +183,21 @@ describe('server.create and server.edit', () => {
     expect(ctx.navigate).toHaveBeenCalledWith(`/servers/edit/${FLEET[2]!._id}`);
     expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
   });
+
+  it('edit with the values the server already has sends nothing', async () => {
+    const { api, calls } = fakeApi();
+    const result = await run('server.edit', { server: 'db', hostname: 'db', ipaddress: '10.0.0.30' }, api);
+    expect(result.message).toBe('**db** already has these settings.');
+    expect(calls.some((c) => c.method === 'PATCH')).toBe(false);
+  });
+});
+
+describe('server.refresh', () => {
+  it('refetches the lists only and stays out of the history', async () => {
+    const { api, calls } = fakeApi();
+    const ctx = context(api);
+    await run('server.refresh', {}, api, ctx);
+    expect(ctx.invalidate).toHaveBeenCalledWith(['servers', 'list']);
+    expect(calls).toEqual([]);
+  });
 });

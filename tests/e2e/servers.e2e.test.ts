@@ -127,6 +127,36 @@ describe('servers list', () => {
     await expect.poll(() => uptime.textContent(), { timeout: 20_000, interval: 500 }).not.toBe(before);
   });
 
+  it('shows a silent exporter as red Down and a server without an agent in orange, their figures as --', async () => {
+    const { page } = b;
+    // An agent that was configured but does not answer (nothing listens on that port) …
+    const silent = await admin.call<{ result: ApiServer }>('POST', 'servers', {
+      hostname: 'silent-01',
+      ipaddress: '127.0.0.1',
+      agentPort: await freePort(),
+      operating_system: 'linux',
+      isAgentConfigured: true,
+    });
+    expect(silent.status).toBe(201);
+    // … and one registered a moment ago, never scraped.
+    await createServer(admin, { hostname: 'fresh-01', ipaddress: '10.75.0.1', operating_system: 'windows' });
+    await page.goto('/servers');
+    const down = card(page, 'silent-01');
+    await shown(down.getByText('Down', { exact: true }), 30_000);
+    expect(await down.getByText('Down', { exact: true }).getAttribute('class')).toContain('text-red-');
+    const fresh = card(page, 'fresh-01');
+    const state = fresh.getByText('unknown', { exact: true });
+    await shown(state);
+    expect(await state.getAttribute('class')).toContain('text-orange-');
+    for (const c of [down, fresh]) {
+      for (const label of ['CPU', 'Memory', 'Disk', 'Network', 'Uptime']) expect(await c.getByText(label, { exact: true }).locator('xpath=following-sibling::*[1]').textContent()).toBe('--');
+    }
+    await page.getByRole('button', { name: 'Table' }).click();
+    await shown(row(page, 'silent-01').getByText('Down', { exact: true }));
+    expect((await row(page, 'fresh-01').getByRole('cell').allTextContents()).slice(3, 7)).toEqual(['--', '--', '--', '--']);
+    for (const s of [silent.body.result, await findServer(admin, 'fresh-01')]) await admin.call('DELETE', `servers/${s!._id}`);
+  });
+
   it('switches to the table, which has SPEC’s columns, and back; the choice is in the URL', async () => {
     const { page } = b;
     await page.goto('/servers');
