@@ -190,8 +190,12 @@ describe('servers list', () => {
     const { page } = b;
     await page.goto('/servers');
     await shown(card(page, 'web-01'));
+    const t0 = Date.now();
     await page.getByPlaceholder('Search by Hostname').fill('api');
+    // 500 ms debounce: nothing is asked while the person types.
+    if (Date.now() - t0 < 400) expect(page.url()).not.toContain('hostname=');
     await page.waitForURL(/hostname=api/);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(500);
     await shown(card(page, 'api-01'));
     await gone(card(page, 'web-01'));
     expect(await page.getByRole('article').count()).toBe(1);
@@ -525,7 +529,7 @@ describe('servers list', () => {
     }
   });
 
-  it('renders dark when the system prefers dark', async () => {
+  it('renders dark when the system prefers dark; 3, 2 or 1 card columns by width, no switch on a phone', async () => {
     const d = await openBrowser(server.url, { colorScheme: 'dark' });
     try {
       await signIn(d.page);
@@ -540,6 +544,19 @@ describe('servers list', () => {
         return [...ctx.getImageData(0, 0, 1, 1).data];
       });
       expect(r! + g! + bl!).toBeLessThan(150);
+
+      // SPEC §2 grid: 3 columns on extra-large screens, 2 on medium and large, 1 below; a phone
+      // gets cards without the switch, whatever the URL says.
+      const columns = () => card(d.page, 'db-01').evaluate((el) => getComputedStyle(el.parentElement!).gridTemplateColumns.split(' ').length);
+      expect(await columns()).toBe(3);
+      await d.page.setViewportSize({ width: 1000, height: 800 });
+      await expect.poll(columns).toBe(2);
+      await d.page.setViewportSize({ width: 400, height: 800 });
+      await d.page.goto('/servers?view=table');
+      await shown(card(d.page, 'db-01'));
+      expect(await columns()).toBe(1);
+      expect(await d.page.getByRole('button', { name: 'Table' }).count()).toBe(0);
+      expect(await d.page.getByRole('table').count()).toBe(0);
     } finally {
       await d.close();
     }
