@@ -1,0 +1,170 @@
+/**
+ * Child processes for the issue 3 benchmarks: the demo fleet, Prometheus and the console, each
+ * in its own process so that whose CPU is whose stays clear, and /proc readings of them.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DemoHost } from '../../server/demo/fleet';
+import { freePort } from '../../tests/e2e/server-process';
+
+export { freePort };
+
+export const PROMETHEUS = '/usr/bin/prometheus';
+/** Linux reports utime/stime in clock ticks; 100 a second on every Linux this runs on. */
+const CLOCK_TICKS = 100;
+
+export interface Child {
+  child: ChildProcess;
+  pid: number;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Child {
+  let out = '';
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
+  child.stdout!.on('data', (d) => (out = (out + d).slice(-50_000)));
+  child.stderr!.on('data', (d) => (out = (out + d).slice(-50_000)));
+  return {
+    child,
+    pid: child.pid!,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode) return resolve();
+        const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+export function processCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name may hold spaces and parentheses: count fields after the last ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+/** Resident set size in bytes, from /proc/<pid>/status. */
+export function processRssBytes(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
+export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const v = await probe();
+      if (v) return v;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(everyMs);
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The demo fleet in its own process (server/demo/cli.ts), so serving /metrics costs the measured process nothing. */
+export async function spawnFleet(count: number): Promise<Child & { hosts: DemoHost[] }> {
+  // node --import tsx rather than npx: the pid is the fleet itself, and no npm wrapper stays around.
+  const proc = run(process.execPath, ['--import', 'tsx', 'server/demo/cli.ts', '--count', String(count), '--port', '0']);
+  const line = await waitFor(
+    `the demo fleet of ${count} hosts`,
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`the fleet exited: ${proc.output()}`);
+      return proc.output().split('\n').find((l) => l.startsWith('{"hosts"'));
+    },
+    60_000,
+    100,
+  );
+  return { ...proc, hosts: (JSON.parse(line) as { hosts: DemoHost[] }).hosts };
+}
+
+/** Debian's Prometheus scraping fixed targets every `intervalS` seconds, with a throw-away TSDB. */
+export async function spawnPrometheus(targets: string[], intervalS: number): Promise<Child & { url: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'opsdeck-bench-prom-'));
+  const port = await freePort();
+  writeFileSync(
+    join(dir, 'prometheus.yml'),
+    `global:
+  scrape_interval: ${intervalS}s
+  scrape_timeout: ${intervalS}s
+  evaluation_interval: 1m
+scrape_configs:
+  - job_name: bench
+    static_configs:
+      - targets: [${targets.map((t) => `'${t}'`).join(', ')}]
+`,
+  );
+  const proc = run(PROMETHEUS, [
+    `--config.file=${join(dir, 'prometheus.yml')}`,
+    `--storage.tsdb.path=${join(dir, 'data')}`,
+    `--web.listen-address=127.0.0.1:${port}`,
+    '--log.level=warn',
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('Prometheus to be ready', async () => (await fetch(`${url}/-/ready`)).ok, 30_000);
+  return {
+    ...proc,
+    url,
+    stop: async () => {
+      await proc.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One instant-query result as a number (NaN when empty). */
+export async function promScalar(url: string, query: string, timeS?: number): Promise<number> {
+  const params = new URLSearchParams({ query });
+  if (timeS !== undefined) params.set('time', String(timeS));
+  const res = await fetch(`${url}/api/v1/query?${params}`);
+  const body = (await res.json()) as { status: string; data: { result: { value: [number, string] }[] } };
+  if (body.status !== 'success') throw new Error(`query ${query} failed: ${JSON.stringify(body)}`);
+  return Number(body.data.result[0]?.value[1] ?? NaN);
+}
+
+export interface Console extends Child {
+  url: string;
+}
+
+/**
+ * The console as `npm start` runs it (`node --import tsx server/start.ts`), started with node
+ * directly so the pid measured is the API process itself and not npm's wrapper.
+ */
+export async function spawnConsole(dataDir: string, env: Record<string, string>): Promise<Console> {
+  const port = await freePort();
+  const proc = run(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_FLEET: '0',
+    SKIP_UI_BUILD: '1',
+    LOG_LEVEL: 'warn',
+    ADMIN_EMAIL: 'bench-admin@opsdeck.test',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    ...env,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    'the console to answer /api/health',
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`the console exited: ${proc.output()}`);
+      return (await fetch(`${url}/api/health`)).ok;
+    },
+    120_000,
+  );
+  return { ...proc, url };
+}
