@@ -78,6 +78,8 @@ export function fetchMetrics(host: string, port: number, timeoutMs: number, sign
 export class ScrapeCollector {
   readonly stats: CollectorStats = { scrapes: 0, failures: 0, bytes: 0, samples: 0, skipped: 0 };
   private memory = new Map<string, CounterMemory>();
+  /** Bumped by forget(): a scrape that was under way for the old target is then dropped. */
+  private generation = new Map<string, number>();
   private inFlight = new Set<string>();
   private running = 0;
   /** Scrapes waiting for a slot; resolved with true when handed one, false when stopping. */
@@ -188,11 +190,14 @@ export class ScrapeCollector {
   /** Scrape one target now and record the outcome (also used by tests and `scrapeNow`). */
   async scrape(target: Target): Promise<void> {
     const started = Date.now();
+    const generation = this.generation.get(target.id) ?? 0;
+    // The server was deleted or re-pointed meanwhile: this answer is about a target it no longer has.
+    const stale = () => (this.generation.get(target.id) ?? 0) !== generation;
     let text: string;
     try {
       text = await fetchMetrics(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
     } catch (error) {
-      if (this.aborter.signal.aborted) return;
+      if (this.aborter.signal.aborted || stale()) return;
       this.stats.scrapes++;
       this.stats.failures++;
       await this.markDown(target, started, (error as Error).message);
@@ -200,6 +205,7 @@ export class ScrapeCollector {
     }
     this.stats.scrapes++;
     this.stats.bytes += text.length;
+    if (stale()) return;
     try {
       const parsed = parseExpositionDetailed(text);
       this.stats.samples += parsed.samples;
@@ -244,6 +250,7 @@ export class ScrapeCollector {
   }
 
   forget(serverId: string): void {
+    this.generation.set(serverId, (this.generation.get(serverId) ?? 0) + 1);
     this.memory.delete(serverId);
     this.writer.forget(serverId);
   }

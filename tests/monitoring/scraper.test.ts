@@ -44,11 +44,11 @@ const ROW = `select id, hostname, state, last_error as "lastError", state_change
   cpu_cores as "cpuCores", memory_saturation as "memorySaturation", memory_total as "memoryTotal", swap_total as "swapTotal"
   from servers`;
 
-async function addServer(database: Database, s: { hostname: string; ipaddress: string; port: number; os: 'linux' | 'windows' }): Promise<string> {
+async function addServer(database: Database, s: { hostname: string; ipaddress: string; port: number; os: 'linux' | 'windows'; configured?: boolean }): Promise<string> {
   const rows = await database.query<{ id: string }>(
     `insert into servers (hostname, ipaddress, agent_port, operating_system, is_agent_configured, is_agent_installed)
-     values ($1, $2, $3, $4, true, true) returning id`,
-    [s.hostname, s.ipaddress, s.port, s.os],
+     values ($1, $2, $3, $4, $5, true) returning id`,
+    [s.hostname, s.ipaddress, s.port, s.os, s.configured ?? true],
   );
   return rows[0]!.id;
 }
@@ -273,6 +273,22 @@ describe('scraping the demo fleet', () => {
     // The dead target is retried every round and stays down.
     expect((await row('dead')).state).toBe('down');
     expect(log.lines).toEqual([]);
+  });
+
+  it('drops the answer of a scrape under way when its server is re-pointed (forget) meanwhile', async () => {
+    const port = (hanging.address() as { port: number }).port;
+    // Not agent-configured, so the running collector leaves it alone; scraped by hand here
+    // against the hanging exporter (the row's own address only has to be unique).
+    const id = await addServer(database, { hostname: 'moved', ipaddress: '127.0.0.3', port, os: 'linux', configured: false });
+    const quick = new ScrapeCollector(database, new ObservationWriter(database, store), { intervalS: 60, timeoutS: 0.3, concurrency: 1, retentionHours: 1 }, log);
+    const target: Target = { id, ipaddress: '127.0.0.1', agentPort: port, os: 'linux' };
+    const underway = quick.scrape(target);
+    quick.forget(id);
+    await underway;
+    expect((await database.query<Row>(`${ROW} where id = $1`, [id]))[0]!.state).toBe('unknown');
+    // The same scrape, not forgotten, marks it down.
+    await quick.scrape(target);
+    expect((await database.query<Row>(`${ROW} where id = $1`, [id]))[0]!.state).toBe('down');
   });
 
   it('stops promptly, cutting the hanging request short without marking anything', async () => {
