@@ -4,13 +4,21 @@ import type { MonitoringSettings } from '../config';
 import type { MonitoringConfig } from '../contract/servers';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/errors';
+import { prometheusInstance } from '../monitoring/prometheus-collector';
 import { requirePermission } from '../http/session';
 
+/**
+ * The token of `Authorization: Bearer <token>`, or of a bare `Authorization: <token>`: Prometheus
+ * 2.42 sends http_sd credentials without the scheme unless `type: Bearer` is configured
+ * (prometheus/prometheus#12762).
+ */
 function bearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization;
+  const header = request.headers.authorization?.trim();
   if (!header) return undefined;
-  const [scheme, token] = header.split(' ');
-  return scheme?.toLowerCase() === 'bearer' ? token : undefined;
+  const [first, second, ...rest] = header.split(/\s+/);
+  if (rest.length) return undefined;
+  if (second === undefined) return first;
+  return first?.toLowerCase() === 'bearer' ? second : undefined;
 }
 
 function sameToken(given: string | undefined, expected: string): boolean {
@@ -26,7 +34,8 @@ export interface TargetGroup {
   labels: Record<string, string>;
 }
 
-export const targetAddress = (ipaddress: string, port: number) => (ipaddress.includes(':') ? `[${ipaddress}]:${port}` : `${ipaddress}:${port}`);
+/** The `ip:port` Prometheus scrapes and labels as `instance` (one rule for both modes). */
+export const targetAddress = prometheusInstance;
 
 /** What the web app needs to know about monitoring, and Prometheus's view of the fleet. */
 export function registerMonitoring(app: FastifyInstance, database: Database, settings: MonitoringSettings): void {

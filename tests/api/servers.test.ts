@@ -210,4 +210,32 @@ describe.each(await backends())('servers API on $name', (backend) => {
     expect(res.status).toBe(403);
     expect(res.body.message).toMatch(/PROMETHEUS_SD_TOKEN/);
   });
+
+  it('service discovery lists active agent-configured servers for the right token, with or without the Bearer scheme', async () => {
+    const sd = await startTestApp(backend, { monitoring: { ...t.app.monitoring.settings, prometheusSdToken: 'sd-secret' } });
+    try {
+      const a = await sd.addUser({ role: 'admin' });
+      const cookie = (await sd.signIn(a.email, a.password))!;
+      const make = (body: Record<string, unknown>) => sd.call('POST', '/api/servers', { cookie, body: { operating_system: 'linux', ...body } });
+      const live = (await make({ hostname: 'sd-live', ipaddress: '10.5.0.1', isAgentConfigured: true })).body.result;
+      await make({ hostname: 'sd-new', ipaddress: '10.5.0.2' });
+      const v6 = (await make({ hostname: 'sd-v6', ipaddress: 'fd00::7', agentPort: 9182, operating_system: 'windows', isAgentConfigured: true })).body.result;
+      const gone = (await make({ hostname: 'sd-gone', ipaddress: '10.5.0.3', isAgentConfigured: true })).body.result;
+      await sd.call('PATCH', `/api/servers/${gone._id}`, { cookie, body: { status: 'suspended' } });
+      const expected = [
+        { targets: ['10.5.0.1:9100'], labels: { opsdeck_server_id: live._id, hostname: 'sd-live', os: 'linux' } },
+        { targets: ['[fd00::7]:9182'], labels: { opsdeck_server_id: v6._id, hostname: 'sd-v6', os: 'windows' } },
+      ];
+      for (const authorization of ['Bearer sd-secret', 'bearer sd-secret', 'sd-secret']) {
+        const res = await sd.call('GET', '/api/prometheus/targets', { headers: { authorization } });
+        expect(res.status, authorization).toBe(200);
+        expect(res.body).toEqual(expected);
+      }
+      for (const authorization of ['Bearer wrong', 'Basic sd-secret', 'Bearer sd-secret extra', '']) {
+        expect((await sd.call('GET', '/api/prometheus/targets', { headers: { authorization } })).status, authorization).toBe(401);
+      }
+    } finally {
+      await sd.close();
+    }
+  });
 });
