@@ -162,7 +162,7 @@ describe('deriveWindows services', () => {
   const states = ['continue pending', 'pause pending', 'paused', 'running', 'start pending', 'stop pending', 'stopped', 'unknown'];
   const service = (name: string, current: string) => states.map((s) => `windows_service_state{name="${name}",state="${s}"} ${s === current ? 1 : 0}`).join('\n');
 
-  it('maps windows_service_state: running → up, stopped → down, any other state as Windows says it', () => {
+  it('maps windows_service_state: running → up, stopped → down (no start mode known), any other state as Windows says it', () => {
     const text = `${capture}\n${service('spooler', 'stopped')}\n${service('w3svc', 'start pending')}\n`;
     const d = derive(text, OS_TIME).derived;
     expect(d.servicesExposed).toBe(true);
@@ -173,6 +173,21 @@ describe('deriveWindows services', () => {
     ]);
     expect(d.series['services_by_state{state="running"}']).toBe(1);
     expect(d.series['services_by_state{state="stopped"}']).toBe(1);
+  });
+
+  it('a stopped service is down only when Windows is meant to start it (start mode auto, boot, system)', () => {
+    const modes = ['auto', 'boot', 'disabled', 'manual', 'system'];
+    const startMode = (name: string, current: string) => modes.map((m) => `windows_service_start_mode{name="${name}",start_mode="${m}"} ${m === current ? 1 : 0}`).join('\n');
+    const text = [
+      capture,
+      service('spooler', 'stopped') + '\n' + startMode('spooler', 'auto'),
+      service('wuauserv', 'stopped') + '\n' + startMode('wuauserv', 'manual'),
+      service('xblgamesave', 'stopped') + '\n' + startMode('xblgamesave', 'disabled'),
+      service('bits', 'running') + '\n' + startMode('bits', 'manual'),
+      '',
+    ].join('\n');
+    const status = new Map(derive(text, OS_TIME).derived.services.map((s) => [s.name, s.status]));
+    expect(Object.fromEntries(status)).toEqual({ dhcp: 'up', spooler: 'down', wuauserv: 'stopped', xblgamesave: 'stopped', bits: 'up' });
   });
 
   it('servicesExposed is false when the service collector is off', () => {

@@ -170,7 +170,15 @@ function networkFigures(ctx: DeriveContext): number | null {
   return usage;
 }
 
-/** windows_service_state: one row per service and state, the row at 1 is the state; running → up, stopped → down. */
+/** Start modes in which Windows starts a service by itself: stopped, such a service is down. */
+const STARTS_BY_ITSELF = new Set(['auto', 'boot', 'system']);
+
+/**
+ * windows_service_state: one row per service and state, the row at 1 is the state. running →
+ * up; stopped → down when Windows is meant to run the service (start mode auto, boot or
+ * system, or no start mode exported), else "stopped" as it is: a stopped manual or disabled
+ * service is the normal case for most of a Windows host's ~250 services, not an outage.
+ */
 function windowsServices(ctx: DeriveContext): { services: ServiceState[]; exposed: boolean } {
   const rows = ctx.samples('windows_service_state');
   const states = new Map<string, string>();
@@ -184,9 +192,14 @@ function windowsServices(ctx: DeriveContext): { services: ServiceState[]; expose
     byState.set(state, (byState.get(state) ?? 0) + (Number.isFinite(value) ? value : 0));
   }
   for (const [state, count] of byState) ctx.set(seriesKey('services_by_state', { state }), count);
-  const services = [...states].map(([name, state]) => ({
-    name,
-    status: state === 'running' ? 'up' : state === 'stopped' ? 'down' : state,
-  }));
+  const startModes = new Map<string, string>();
+  for (const { labels, value } of ctx.samples('windows_service_start_mode')) {
+    if (value === 1 && labels['name'] !== undefined && labels['start_mode'] !== undefined) startModes.set(labels['name'], labels['start_mode']);
+  }
+  const services = [...states].map(([name, state]) => {
+    const mode = startModes.get(name);
+    const status = state === 'running' ? 'up' : state === 'stopped' && (mode === undefined || STARTS_BY_ITSELF.has(mode)) ? 'down' : state;
+    return { name, status };
+  });
   return { services, exposed: rows.length > 0 };
 }
