@@ -320,7 +320,8 @@ function systemd(kit: Kit): void {
   const { x, spec, levels } = kit;
   const fam = x.family('node_systemd_unit_state', 'gauge', 'Systemd unit');
   const units = spec.services.map((s, index) => {
-    const name = s.includes('.') ? s : `${s}.service`;
+    // A name already ending in a unit type keeps it; `php8.2-fpm` is still a service.
+    const name = /\.(service|socket|timer|mount|target|path|slice|scope|swap|device|automount)$/.test(s) ? s : `${s}.service`;
     const base = name.replace(/\.service$/, '');
     const type = name.endsWith('.service') ? (SERVICE_TYPES[base] ?? 'simple') : '';
     return { index, ids: UNIT_STATES.map((state) => ({ state, id: fam.series({ name, state, type }) })) };
