@@ -29,6 +29,7 @@ export const configSchema = z.object({
   DEMO_FLEET: z.string().optional(),
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
 });
 
 export interface MonitoringSettings {
@@ -52,6 +53,16 @@ export interface DemoSettings {
   port: number;
 }
 
+/** Alert evaluation (server/alerting, docs/alerting.md). */
+export interface AlertingSettings {
+  /** false: no evaluation loop (API tests); the evaluator's tick() still works when called. */
+  enabled: boolean;
+  /** Seconds between evaluation ticks. */
+  evalIntervalS: number;
+  /** Give active, agent-configured servers without an alert config the default rules on each tick. */
+  autoDefaults: boolean;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -65,6 +76,7 @@ export interface Config {
   skipUiBuild: boolean;
   monitoring: MonitoringSettings;
   demo: DemoSettings;
+  alerting: AlertingSettings;
   /** Where the built UI lives; undefined serves no UI (API-only tests). */
   uiDir?: string;
 }
@@ -94,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
+    alerting: { enabled: true, evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true },
     uiDir: 'dist',
   };
 }
@@ -107,6 +120,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     uiDir: undefined,
     monitoring: { ...base.monitoring, enabled: false },
     demo: { ...base.demo, enabled: false },
+    alerting: { ...base.alerting, enabled: false },
     ...overrides,
   };
 }

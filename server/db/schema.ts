@@ -151,3 +151,167 @@ export const settings = pgTable('settings', {
   value: jsonb('value').notNull(),
   updatedAt: at('updated_at').notNull().defaultNow(),
 });
+
+// ---------------------------------------------------------------------------------------------
+// Alerting (issue 4): notification groups, per-server rules, alerts with their timeline, the
+// evaluator's pending grace periods and the delivery outbox. docs/alerting.md.
+
+/** SPEC §3 Notification group. */
+export const notificationGroups = pgTable(
+  'notification_groups',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    emailEnabled: boolean('email_enabled').notNull().default(true),
+    emailList: text('email_list').array().notNull().default(sql`'{}'::text[]`),
+    slackEnabled: boolean('slack_enabled').notNull().default(false),
+    slackChannel: text('slack_channel'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${notificationGroups.name})`),
+  },
+  // Names are unique so commands can name a group ("group.edit ops").
+  (t) => [uniqueIndex('notification_groups_name_lc_idx').on(t.nameLc), index('notification_groups_created_at_idx').on(t.createdAt)],
+);
+
+/** SPEC §3 Alert config: one per server; its rules are rows of alert_rules. */
+export const alertConfigs = pgTable('alert_configs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  serverId: uuid('server_id')
+    .notNull()
+    .unique('alert_configs_server_id_key')
+    .references(() => servers.id, { onDelete: 'cascade' }),
+  createdAt: at('created_at').notNull().defaultNow(),
+  updatedAt: at('updated_at').notNull().defaultNow(),
+});
+
+export const alertRules = pgTable(
+  'alert_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    configId: uuid('config_id')
+      .notNull()
+      .references(() => alertConfigs.id, { onDelete: 'cascade' }),
+    // Repeated from the config so the evaluator joins rules to servers directly.
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type').notNull(),
+    metric: text('metric', { enum: ['cpu', 'memory', 'disk', 'instance_down', 'service_down'] }).notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    timeLimit: integer('time_limit').notNull(),
+    threshold: integer('threshold'),
+    severity: text('severity', { enum: ['critical', 'warning', 'normal', 'info'] }).notNull(),
+    notificationGroupId: uuid('notification_group_id').references(() => notificationGroups.id, { onDelete: 'set null' }),
+    position: integer('position').notNull().default(0),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('alert_rules_config_name_idx').on(t.configId, t.name), index('alert_rules_server_idx').on(t.serverId), index('alert_rules_group_idx').on(t.notificationGroupId)],
+);
+
+/** SPEC §3 Alert. Descriptive fields are copied when it fires, so the alert reads the same later. */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    ruleId: uuid('rule_id').references(() => alertRules.id, { onDelete: 'set null' }),
+    /** What the rule watched: '' for server-wide rules, the mountpoint or the service name. */
+    subject: text('subject').notNull().default(''),
+    hostname: text('hostname').notNull(),
+    instance: text('instance').notNull(),
+    alertname: text('alertname').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type').notNull(),
+    severity: text('severity', { enum: ['critical', 'warning', 'normal', 'info'] }).notNull(),
+    status: text('status', { enum: ['firing', 'resolved', 'snoozed'] }).notNull().default('firing'),
+    summary: text('summary').notNull().default(''),
+    mountpoint: text('mountpoint'),
+    volume: text('volume'),
+    service: text('service'),
+    value: doublePrecision('value'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    resolvedAt: at('resolved_at'),
+    snoozedUntil: at('snoozed_until'),
+    hostnameLc: text('hostname_lc').generatedAlwaysAs((): SQL => sql`lower(${alerts.hostname})`),
+    searchLc: text('search_lc').generatedAlwaysAs(
+      (): SQL => sql`lower(${alerts.hostname} || ' ' || ${alerts.instance} || ' ' || ${alerts.alertname} || ' ' || coalesce(${alerts.service}, '') || ' ' || ${alerts.summary})`,
+    ),
+  },
+  (t) => [
+    // One open alert per server, rule and subject, whatever races the evaluator or an operator runs.
+    uniqueIndex('alerts_open_idx').on(t.serverId, t.ruleId, t.subject).where(sql`${t.status} <> 'resolved'`),
+    index('alerts_created_at_idx').on(t.createdAt),
+    index('alerts_server_created_idx').on(t.serverId, t.createdAt),
+    index('alerts_status_created_idx').on(t.status, t.createdAt),
+    index('alerts_hostname_lc_trgm_idx').using('gin', sql`${t.hostnameLc} gin_trgm_ops`),
+    index('alerts_search_lc_trgm_idx').using('gin', sql`${t.searchLc} gin_trgm_ops`),
+  ],
+);
+
+/** SPEC §3 Alert timeline entries: who (or the evaluator) did what, when. */
+export const alertEvents = pgTable(
+  'alert_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    type: text('type', { enum: ['firing', 'resolved', 'playbook_action', 'snoozed'] }).notNull(),
+    at: at('at').notNull().defaultNow(),
+    note: text('note'),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the user is deleted, so the timeline still says who. */
+    username: text('username'),
+  },
+  (t) => [index('alert_events_alert_idx').on(t.alertId, t.at)],
+);
+
+/**
+ * A condition that holds but has not held for its rule's whole grace period yet. In the
+ * database so a restart continues the grace period instead of starting it over (or losing it).
+ */
+export const alertPending = pgTable(
+  'alert_pending',
+  {
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => alertRules.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    since: at('since').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ruleId, t.subject] })],
+);
+
+/**
+ * One row per firing or resolved transition that should be sent; the delivery worker claims
+ * unprocessed rows (`for update skip locked`) and sets processed_at. Written in the same
+ * transaction as the transition, so nothing is lost or sent twice across restarts.
+ */
+export const alertOutbox = pgTable(
+  'alert_outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    eventId: uuid('event_id')
+      .notNull()
+      .references(() => alertEvents.id, { onDelete: 'cascade' }),
+    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    notificationGroupId: uuid('notification_group_id').references(() => notificationGroups.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    processedAt: at('processed_at'),
+  },
+  (t) => [index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`)],
+);

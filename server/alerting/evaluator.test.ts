@@ -1,0 +1,308 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { backends } from '../../tests/api/harness';
+import { openDatabase, type Database } from '../db/client';
+import { createDefaultRulesIfMissing } from './defaults';
+import { AlertEvaluator } from './evaluator';
+
+const settings = { enabled: false, evalIntervalS: 15, autoDefaults: true };
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+let octet = 0;
+
+describe.each(await backends())('alert evaluator on $name', (backend) => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let clock = T0;
+  let evaluator: AlertEvaluator;
+  const q = <T = Record<string, any>>(text: string, params?: unknown[]) => database.query<T>(text, params);
+  const at = (seconds: number) => {
+    clock = T0 + seconds * 1000;
+  };
+  const tick = async (seconds?: number) => {
+    if (seconds !== undefined) at(seconds);
+    const r = await evaluator.tick();
+    expect(r).not.toBeNull();
+    return r!;
+  };
+
+  /** An agent-configured Linux server that is up, with figures; its default rules are created. */
+  async function server(fields: Record<string, unknown> = {}): Promise<string> {
+    const n = ++octet;
+    const [row] = await q<{ id: string }>(
+      `insert into servers (hostname, ipaddress, operating_system, is_agent_configured, state, cpu_usage, memory_usage, disk_usage)
+       values ($1, $2, $3, true, 'up', 10, 20, 30) returning id`,
+      [`eval-${n}`, `10.20.${Math.floor(n / 250)}.${(n % 250) + 1}`, fields.operating_system ?? 'linux'],
+    );
+    await set(row!.id, fields);
+    await createDefaultRulesIfMissing(database.db, row!.id);
+    return row!.id;
+  }
+  async function set(id: string, fields: Record<string, unknown>) {
+    const entries = Object.entries(fields).filter(([k]) => k !== 'operating_system');
+    if (!entries.length) return;
+    await q(`update servers set ${entries.map(([k], i) => `${k} = $${i + 2}`).join(', ')} where id = $1`, [id, ...entries.map(([, v]) => v)]);
+  }
+  const alertsOf = (id: string) => q(`select * from alerts where server_id = $1 order by created_at, alertname, subject`, [id]);
+  const eventsOf = (alertId: string) => q(`select type, note, at from alert_events where alert_id = $1 order by at, type`, [alertId]);
+  const outboxOf = (alertId: string) => q(`select transition, processed_at from alert_outbox where alert_id = $1 order by created_at`, [alertId]);
+
+  beforeAll(async () => {
+    ({ database, drop } = await backend.open());
+  });
+  afterAll(async () => {
+    await evaluator?.stop();
+    await drop();
+  });
+  beforeEach(async () => {
+    await evaluator?.stop();
+    // Each test starts from an empty fleet, so set-wise ticks see only its servers.
+    await q('delete from servers');
+    clock = T0;
+    evaluator = new AlertEvaluator(database, settings, quiet, () => clock);
+  });
+
+  it('opens one alert after the whole grace period, with SPEC fields, a timeline event and an outbox row; resolves when it clears', async () => {
+    const id = await server({ cpu_usage: 95 });
+    const first = await tick(0);
+    expect(first.pendingStarted).toBe(1);
+    expect(await alertsOf(id)).toEqual([]);
+    await tick(150);
+    await tick(299);
+    expect(await alertsOf(id)).toEqual([]);
+    const fired = await tick(300);
+    expect(fired.fired).toHaveLength(1);
+    const [alert] = await alertsOf(id);
+    expect(alert).toMatchObject({
+      status: 'firing',
+      hostname: expect.stringMatching(/^eval-/),
+      alertname: 'high_cpu_usage',
+      type: 'resouce_alert',
+      severity: 'warning',
+      summary: expect.stringContaining('High CPU usage'),
+      description: expect.stringContaining('95.0%'),
+      value: 95,
+      mountpoint: null,
+      service: null,
+    });
+    expect(new Date(alert!.created_at).getTime()).toBe(T0 + 300_000);
+    expect((await eventsOf(alert!.id)).map((e) => e.type)).toEqual(['firing']);
+    expect(await outboxOf(alert!.id)).toEqual([{ transition: 'firing', processed_at: null }]);
+
+    // Still holding: nothing new.
+    await tick(315);
+    await tick(900);
+    expect(await alertsOf(id)).toHaveLength(1);
+
+    await set(id, { cpu_usage: 40 });
+    const cleared = await tick(915);
+    expect(cleared.resolved).toEqual([alert!.id]);
+    const [after] = await alertsOf(id);
+    expect(after).toMatchObject({ status: 'resolved' });
+    expect(new Date(after!.resolved_at).getTime()).toBe(T0 + 915_000);
+    expect((await eventsOf(alert!.id)).map((e) => e.type)).toEqual(['firing', 'resolved']);
+    expect((await outboxOf(alert!.id)).map((o) => o.transition)).toEqual(['firing', 'resolved']);
+  });
+
+  it('flapping inside the grace period opens nothing; a new run of the condition starts the grace period over', async () => {
+    const id = await server({ memory_usage: 97 });
+    await tick(0);
+    await set(id, { memory_usage: 50 });
+    await tick(100);
+    await set(id, { memory_usage: 97 });
+    await tick(200);
+    await tick(350);
+    await set(id, { memory_usage: 89 });
+    await tick(400);
+    await set(id, { memory_usage: 97 });
+    await tick(450);
+    await tick(700);
+    expect(await alertsOf(id)).toEqual([]);
+    expect((await tick(750)).fired).toHaveLength(1);
+    expect((await alertsOf(id))[0]).toMatchObject({ alertname: 'high_memory_usage' });
+  });
+
+  it('maintenance opens nothing and keeps no grace period; after maintenance a full grace period is needed', async () => {
+    const id = await server({ cpu_usage: 99.5, suppress_alarm: 'yes' });
+    for (const s of [0, 300, 600, 1200]) await tick(s);
+    expect(await alertsOf(id)).toEqual([]);
+    expect(await q('select * from alert_pending where server_id = $1', [id])).toEqual([]);
+    await set(id, { suppress_alarm: 'no' });
+    await tick(1215);
+    await tick(1500);
+    expect(await alertsOf(id)).toEqual([]);
+    expect((await tick(1515)).fired).toHaveLength(1);
+  });
+
+  it('a server in maintenance still resolves its open alerts but sends nothing', async () => {
+    const id = await server({ cpu_usage: 95 });
+    await tick(0);
+    await tick(300);
+    const [alert] = await alertsOf(id);
+    await set(id, { suppress_alarm: 'yes', cpu_usage: 10 });
+    await tick(315);
+    expect((await alertsOf(id))[0]).toMatchObject({ status: 'resolved' });
+    expect((await outboxOf(alert!.id)).map((o) => o.transition)).toEqual(['firing']);
+  });
+
+  it('a snoozed alert stays snoozed while the condition holds, sends nothing more, and resolves when it clears', async () => {
+    const id = await server({ disk_usage: 96 });
+    await tick(0);
+    await tick(60);
+    const open = await alertsOf(id);
+    // Both disk rules: critical after 60 s; the 85% warning still waits for its 300 s.
+    expect(open.map((a) => [a.alertname, a.mountpoint, a.severity])).toEqual([['critical_disk_usage', '/', 'critical']]);
+    await q(`update alerts set status = 'snoozed' where id = $1`, [open[0]!.id]);
+    for (const s of [75, 300, 600, 1200]) await tick(s);
+    const now = await alertsOf(id);
+    expect(now.map((a) => [a.alertname, a.status])).toEqual([
+      ['critical_disk_usage', 'snoozed'],
+      ['high_disk_usage', 'firing'],
+    ]);
+    expect((await outboxOf(open[0]!.id)).map((o) => o.transition)).toEqual(['firing']);
+    await set(id, { disk_usage: 50 });
+    await tick(1215);
+    expect((await alertsOf(id)).map((a) => a.status)).toEqual(['resolved', 'resolved']);
+    expect((await outboxOf(open[0]!.id)).map((o) => o.transition)).toEqual(['firing', 'resolved']);
+  });
+
+  it('a snooze with a duration returns the alert to firing when it ends if the condition still holds', async () => {
+    const id = await server();
+    await set(id, { state: 'down' });
+    await tick(0);
+    await tick(60);
+    const [alert] = await alertsOf(id);
+    expect(alert).toMatchObject({ alertname: 'instance_down', status: 'firing', severity: 'critical' });
+    await q(`update alerts set status = 'snoozed', snoozed_until = $2 where id = $1`, [alert!.id, new Date(T0 + 660_000)]);
+    await tick(600);
+    expect((await alertsOf(id))[0]).toMatchObject({ status: 'snoozed' });
+    const back = await tick(660);
+    expect(back.unsnoozed).toEqual([alert!.id]);
+    expect((await alertsOf(id))[0]).toMatchObject({ status: 'firing', snoozed_until: null });
+    expect((await eventsOf(alert!.id)).map((e) => e.type)).toEqual(['firing', 'firing']);
+    expect((await outboxOf(alert!.id)).map((o) => o.transition)).toEqual(['firing', 'firing']);
+  });
+
+  it('one alert per service that is down; a service that comes back or disappears resolves its alert', async () => {
+    const id = await server();
+    await q(`insert into services (server_id, service_name, status) values ($1, 'nginx.service', 'down'), ($1, 'ssh.service', 'down'), ($1, 'cron.service', 'up')`, [id]);
+    await tick(0);
+    await tick(120);
+    const open = await alertsOf(id);
+    expect(open.map((a) => [a.alertname, a.service, a.type])).toEqual([
+      ['service_down', 'nginx.service', 'service_down_alert'],
+      ['service_down', 'ssh.service', 'service_down_alert'],
+    ]);
+    await q(`update services set status = 'up' where service_name = 'nginx.service'`);
+    await q(`delete from services where service_name = 'ssh.service'`);
+    const r = await tick(135);
+    expect(r.resolved).toHaveLength(2);
+  });
+
+  it('a down server keeps its resource alerts open (its figures are stale) and opens instance_down', async () => {
+    const id = await server({ cpu_usage: 95 });
+    await tick(0);
+    await tick(300);
+    await set(id, { state: 'down', cpu_usage: 10 });
+    await tick(315);
+    await tick(375);
+    expect((await alertsOf(id)).map((a) => [a.alertname, a.status])).toEqual([
+      ['high_cpu_usage', 'firing'],
+      ['instance_down', 'firing'],
+    ]);
+    await set(id, { state: 'up' });
+    await tick(390);
+    expect((await alertsOf(id)).map((a) => a.status)).toEqual(['resolved', 'resolved']);
+  });
+
+  it('disabling a rule resolves its open alert and forgets its grace period', async () => {
+    const id = await server({ cpu_usage: 95, memory_usage: 95 });
+    await tick(0);
+    await tick(300);
+    await q(`update alert_rules set enabled = false where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+    await tick(315);
+    const rows = await alertsOf(id);
+    expect(rows.map((a) => [a.alertname, a.status])).toEqual([
+      ['high_cpu_usage', 'resolved'],
+      ['high_memory_usage', 'firing'],
+    ]);
+    expect((await eventsOf(rows[0]!.id)).at(-1)).toMatchObject({ type: 'resolved', note: 'The rule was disabled.' });
+  });
+
+  it('a restart in the middle of a grace period neither loses nor duplicates it', async () => {
+    const id = await server({ cpu_usage: 95 });
+    await tick(0);
+    await tick(200);
+    await evaluator.stop();
+    // A new process: a new evaluator over the same database.
+    evaluator = new AlertEvaluator(database, settings, quiet, () => clock);
+    expect((await tick(300)).fired).toHaveLength(1);
+    await evaluator.stop();
+    evaluator = new AlertEvaluator(database, settings, quiet, () => clock);
+    await tick(315);
+    await tick(600);
+    expect(await alertsOf(id)).toHaveLength(1);
+  });
+
+  it('gives agent-configured servers without a config the default rules, once', async () => {
+    const [row] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('fresh', '10.99.0.1', 'linux', true) returning id`);
+    const [other] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system) values ('no-agent', '10.99.0.2', 'linux') returning id`);
+    expect((await tick(0)).defaultsCreated).toBe(1);
+    for (const s of [15, 30, 45, 60]) expect((await tick(s)).defaultsCreated).toBe(0);
+    const rules = await q(`select name, metric, threshold, time_limit, severity from alert_rules where server_id = $1 order by position`, [row!.id]);
+    expect(rules.map((r) => r.name)).toEqual(['high_cpu_usage', 'high_memory_usage', 'high_disk_usage', 'critical_disk_usage', 'instance_down', 'service_down']);
+    expect(await q(`select * from alert_configs where server_id = $1`, [other!.id])).toEqual([]);
+  });
+
+  it('evaluates 1,000 servers × 6 rules in one tick quickly', async () => {
+    await q(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured, state, cpu_usage, memory_usage, disk_usage)
+             select 'bulk-' || g, '10.50.' || (g / 250) || '.' || (g % 250 + 1), 'linux', true, 'up',
+                    case when g % 10 = 0 then 97 else 20 end, 30, case when g % 7 = 0 then 88 else 40 end
+             from generate_series(1, 1000) g`);
+    await q(`insert into services (server_id, service_name, status) select s.id, 'svc-' || n, case when n = 1 and s.hostname like '%3' then 'down' else 'up' end from servers s, generate_series(1, 5) n`);
+    expect((await tick(0)).defaultsCreated).toBe(1000);
+    await tick(15);
+    const times: number[] = [];
+    for (let i = 2; i < 8; i++) {
+      const started = performance.now();
+      await tick(i * 15);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    const median = times[Math.floor(times.length / 2)]!;
+    console.log(`alert tick over 1,000 servers × 6 rules on ${backend.name}: median ${median.toFixed(1)} ms (${times.map((t) => t.toFixed(1)).join(', ')})`);
+    // The target is 50 ms (issue 4); the bound here is loose so a busy CI machine does not flake.
+    expect(median).toBeLessThan(100);
+    const fired = await tick(300);
+    expect(fired.fired.length).toBe(100 + 142 + 100);
+  });
+
+  if (backend.name === 'postgres') {
+    it('two evaluators on one PostgreSQL: only one evaluates, and the other takes over when it stops', async () => {
+      const url = (database.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString;
+      const second = await openDatabase({ databaseUrl: url });
+      const other = new AlertEvaluator(second, settings, quiet, () => clock);
+      try {
+        const id = await server({ cpu_usage: 95 });
+        at(0);
+        const [a, b] = await Promise.all([evaluator.tick(), other.tick()]);
+        expect([a, b].filter((r) => r === null)).toHaveLength(1);
+        at(300);
+        const [c, d] = await Promise.all([evaluator.tick(), other.tick()]);
+        expect([c, d].filter((r) => r === null)).toHaveLength(1);
+        expect(await alertsOf(id)).toHaveLength(1);
+        // The leader goes away: the other one evaluates from its next tick on.
+        const leader = a ? evaluator : other;
+        const follower = a ? other : evaluator;
+        await leader.stop();
+        await set(id, { cpu_usage: 5 });
+        at(315);
+        const e = await follower.tick();
+        expect(e?.resolved).toHaveLength(1);
+      } finally {
+        await other.stop();
+        await second.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,337 @@
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { AlertingSettings } from '../config';
+import { thresholdChoices } from '../contract/alerts';
+import type { Database, Db } from '../db/client';
+import * as schema from '../db/schema';
+import { alerts } from '../db/schema';
+import { createDefaultRulesIfMissing } from './defaults';
+import { describe, type DueCondition } from './describe';
+import { chunked, recordTransitions, type Transition } from './lifecycle';
+
+export interface EvaluatorLogger {
+  info: (obj: object, msg?: string) => void;
+  warn: (obj: object, msg?: string) => void;
+  error: (obj: object, msg?: string) => void;
+}
+
+export interface TickResult {
+  fired: string[];
+  resolved: string[];
+  /** Snoozes whose duration ran out: back to firing. */
+  unsnoozed: string[];
+  pendingStarted: number;
+  pendingCleared: number;
+  defaultsCreated: number;
+}
+
+/** One advisory lock key for "the alert evaluator" on a PostgreSQL database. */
+const LOCK_KEY = '7311852963001';
+/** The default-rules pass runs on the first tick and every this many after. */
+const DEFAULTS_EVERY_TICKS = 4;
+
+/**
+ * Runs a tick's transaction, only where this process may evaluate. PGlite is one process: it
+ * always may. On PostgreSQL the process holding a session-level advisory lock on its own
+ * connection evaluates, and runs its ticks on that connection: if the connection dies, the lock
+ * goes with it and so does any half-done tick, and another process takes over on its next tick.
+ */
+interface Leadership {
+  run<T>(fn: (tx: Db) => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
+  close(): Promise<void>;
+}
+
+function embeddedLeadership(database: Database): Leadership {
+  return {
+    run: async (fn) => ({ ran: true, value: await database.db.transaction((tx) => fn(tx as unknown as Db)) }),
+    close: async () => {},
+  };
+}
+
+function postgresLeadership(pool: pg.Pool, log: EvaluatorLogger): Leadership {
+  let client: pg.Client | null = null;
+  let db: Db | null = null;
+  let leader = false;
+  const drop = (c: pg.Client) => {
+    if (client !== c) return;
+    client = null;
+    db = null;
+    leader = false;
+    c.end().catch(() => {});
+  };
+  return {
+    async run(fn) {
+      if (!client) {
+        const c = new pg.Client(pool.options as pg.ClientConfig);
+        c.on('error', (err) => {
+          log.warn({ err }, 'Alert evaluator lost its database connection');
+          drop(c);
+        });
+        await c.connect();
+        client = c;
+        db = drizzlePg(c, { schema }) as unknown as Db;
+      }
+      const c = client;
+      if (!leader) {
+        const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [LOCK_KEY]);
+        leader = rows[0]?.ok === true;
+        if (!leader) return { ran: false };
+        log.info({}, 'This process evaluates alerts (advisory lock taken)');
+      }
+      try {
+        return { ran: true, value: await db!.transaction((tx) => fn(tx as unknown as Db)) };
+      } catch (error) {
+        // The connection may be broken (and the lock with it): start over with a fresh one, and
+        // let whoever gets the lock first evaluate next.
+        drop(c);
+        throw error;
+      }
+    },
+    async close() {
+      if (client) {
+        const c = client;
+        client = null;
+        db = null;
+        leader = false;
+        await c.end().catch(() => {});
+      }
+    },
+  };
+}
+
+/** No threshold is below SPEC's lowest choice, so a server under it on every figure matches no resource rule. */
+const LOWEST_THRESHOLD = Math.min(...thresholdChoices);
+
+/**
+ * Conditions that hold now, for every enabled rule of every active, agent-configured server that
+ * is not in maintenance: one row per rule and subject ('' server-wide, '/' the root filesystem,
+ * a service name), with the rule's grace period. Figures are trusted only from a server that is
+ * up; `> threshold` as SPEC's "above 90". Only servers that are down or above the lowest
+ * threshold somewhere, and only services that are down, reach the rules: a healthy fleet costs
+ * one pass over the servers.
+ */
+const holdingNow = sql`
+  with candidates as materialized (
+    select s.id, s.operating_system, s.state, s.cpu_usage, s.memory_usage, s.disk_usage
+    from servers s
+    where s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no'
+      and (s.state = 'down' or (s.state = 'up' and greatest(s.cpu_usage, s.memory_usage, s.disk_usage) > ${LOWEST_THRESHOLD}))
+  ), down_services as materialized (
+    select sv.server_id, sv.service_name
+    from services sv
+    join servers s on s.id = sv.server_id
+    where sv.status = 'down' and s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no' and s.state = 'up'
+  )
+  select r.id as rule_id, r.server_id, r.time_limit,
+         case when r.metric = 'disk' and s.operating_system = 'linux' then '/' else '' end as subject
+  from candidates s
+  join alert_rules r on r.server_id = s.id
+  where r.enabled and case r.metric
+          when 'cpu' then s.state = 'up' and s.cpu_usage > r.threshold
+          when 'memory' then s.state = 'up' and s.memory_usage > r.threshold
+          when 'disk' then s.state = 'up' and s.disk_usage > r.threshold
+          when 'instance_down' then s.state = 'down'
+          else false
+        end
+  union all
+  select r.id, r.server_id, r.time_limit, d.service_name
+  from down_services d
+  join alert_rules r on r.server_id = d.server_id
+  where r.enabled and r.metric = 'service_down'`;
+
+/**
+ * Checks every rule against the latest figures on each tick and moves alerts through their
+ * states (docs/alerting.md). Every state lives in the database (open alerts, pending grace
+ * periods), so a restart continues where the last tick left off. A tick is a handful of
+ * set-wise statements in one transaction, whatever the number of servers.
+ */
+export class AlertEvaluator {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> | null = null;
+  private stopped = true;
+  private readonly leadership: Leadership;
+  private ticks = 0;
+
+  constructor(
+    readonly database: Database,
+    readonly settings: AlertingSettings,
+    private readonly log: EvaluatorLogger,
+    /** The clock; tests move it by hand. */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.leadership = database.kind === 'postgres' ? postgresLeadership((database.db as unknown as { $client: pg.Pool }).$client, log) : embeddedLeadership(database);
+  }
+
+  start(): void {
+    if (!this.settings.enabled || !this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => {});
+    await this.leadership.close();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      const started = Date.now();
+      this.running = this.tick()
+        .catch((err) => this.log.error({ err }, 'Alert evaluation failed'))
+        .finally(() => {
+          this.running = null;
+          this.schedule(Math.max(0, this.settings.evalIntervalS * 1000 - (Date.now() - started)));
+        });
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  /** One evaluation; null when another process evaluates (it holds the lock). */
+  async tick(): Promise<TickResult | null> {
+    const at = new Date(this.now());
+    const outcome = await this.leadership.run((tx) => this.evaluate(tx, at));
+    return outcome.ran ? outcome.value : null;
+  }
+
+  private async evaluate(tx: Db, at: Date): Promise<TickResult> {
+    const now = sql`${at.toISOString()}::timestamptz`;
+    const result: TickResult = { fired: [], resolved: [], unsnoozed: [], pendingStarted: 0, pendingCleared: 0, defaultsCreated: 0 };
+    // Servers that became agent-configured by any path (API, demo fleet, scripts) get the default
+    // rules; once a minute or so is soon enough, and saves an anti-join over the fleet per tick.
+    if (this.settings.autoDefaults && this.ticks++ % DEFAULTS_EVERY_TICKS === 0) result.defaultsCreated = (await createDefaultRulesIfMissing(tx)).length;
+    const transitions: Transition[] = [];
+
+    // 1. Open alerts whose condition is known not to hold any more resolve. A server that is not
+    //    up (or not monitored) says nothing about CPU or services: those alerts stay as they are.
+    const resolved = await tx.execute<{ id: string; reason: string; group_id: string | null; suppress_alarm: string }>(sql`
+      update alerts a set status = 'resolved', resolved_at = ${now}, updated_at = ${now}, snoozed_until = null
+      from (
+        select a.id, r.notification_group_id as group_id, s.suppress_alarm,
+               case when r.id is null then 'The rule was removed.' when not r.enabled then 'The rule was disabled.' else 'The condition cleared.' end as reason
+        from alerts a
+        join servers s on s.id = a.server_id
+        left join alert_rules r on r.id = a.rule_id
+        left join services sv on r.metric = 'service_down' and sv.server_id = a.server_id and sv.service_name = a.subject
+        where a.status in ('firing', 'snoozed') and (
+          r.id is null or not r.enabled or (
+            s.status = 'active' and s.is_agent_configured and s.state = 'up' and case r.metric
+              when 'instance_down' then true
+              when 'cpu' then s.cpu_usage <= r.threshold
+              when 'memory' then s.memory_usage <= r.threshold
+              when 'disk' then s.disk_usage <= r.threshold
+              when 'service_down' then sv.id is null or sv.status = 'up'
+              else false
+            end
+          )
+        )
+      ) x
+      where a.id = x.id and a.status in ('firing', 'snoozed')
+      returning a.id, x.reason, x.group_id, x.suppress_alarm`);
+    for (const r of resolved.rows) {
+      result.resolved.push(r.id);
+      transitions.push({ alertId: r.id, type: 'resolved', note: r.reason, notify: r.suppress_alarm === 'no', groupId: r.group_id });
+    }
+
+    // 2. A snooze with a duration that ran out returns the alert to firing.
+    const unsnoozed = await tx.execute<{ id: string; group_id: string | null; suppress_alarm: string }>(sql`
+      update alerts a set status = 'firing', snoozed_until = null, updated_at = ${now}
+      where a.status = 'snoozed' and a.snoozed_until <= ${now}
+      returning a.id,
+        (select r.notification_group_id from alert_rules r where r.id = a.rule_id) as group_id,
+        (select s.suppress_alarm from servers s where s.id = a.server_id) as suppress_alarm`);
+    for (const r of unsnoozed.rows) {
+      result.unsnoozed.push(r.id);
+      transitions.push({ alertId: r.id, type: 'firing', note: 'The snooze ended and the condition still holds.', notify: r.suppress_alarm === 'no', groupId: r.group_id });
+    }
+
+    // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
+    //    does maintenance), start one for each new condition without an open alert, keep the rest.
+    //    The same statement finds the grace periods that are over.
+    const pending = await tx.execute<{ cleared: number; started: number; due: [string, string][] | string }>(sql`
+      with t as (${holdingNow}),
+      cleared as (
+        delete from alert_pending p
+        where not exists (select 1 from t where t.rule_id = p.rule_id and t.subject = p.subject)
+        returning 1
+      ),
+      started as (
+        insert into alert_pending (rule_id, subject, server_id, since)
+        select t.rule_id, t.subject, t.server_id, ${now} from t
+        where not exists (select 1 from alert_pending p where p.rule_id = t.rule_id and p.subject = t.subject)
+          and not exists (
+          select 1 from alerts a
+          where a.server_id = t.server_id and a.rule_id = t.rule_id and a.subject = t.subject and a.status in ('firing', 'snoozed')
+        )
+        on conflict (rule_id, subject) do nothing
+        returning 1
+      )
+      select (select count(*) from cleared)::int as cleared, (select count(*) from started)::int as started,
+        coalesce((
+          select json_agg(json_build_array(t.rule_id, t.subject))
+          from t join alert_pending p on p.rule_id = t.rule_id and p.subject = t.subject
+          where p.since + make_interval(secs => t.time_limit) <= ${now}
+        ), '[]'::json) as due`);
+    result.pendingCleared = Number(pending.rows[0]?.cleared ?? 0);
+    result.pendingStarted = Number(pending.rows[0]?.started ?? 0);
+
+    // 4. Conditions that held for their whole grace period open an alert.
+    const rawDue = pending.rows[0]?.due ?? [];
+    const dueKeys: [string, string][] = typeof rawDue === 'string' ? JSON.parse(rawDue) : rawDue;
+    if (!dueKeys.length) {
+      await recordTransitions(tx, at, transitions);
+      return result;
+    }
+    const due = await tx.execute<DueCondition>(sql`
+      select p.rule_id, p.subject, p.server_id, p.since, r.name, r.type, r.metric, r.threshold, r.time_limit, r.severity,
+             r.notification_group_id, s.hostname, s.ipaddress, s.agent_port, s.operating_system, s.cpu_usage, s.memory_usage,
+             s.disk_usage, s.last_error, s.suppress_alarm
+      from alert_pending p
+      join alert_rules r on r.id = p.rule_id
+      join servers s on s.id = p.server_id
+      where (p.rule_id, p.subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))`);
+    if (due.rows.length) {
+      for (const part of chunked(due.rows, 500)) {
+        const opened = await tx
+          .insert(alerts)
+          .values(
+            part.map((c) => {
+              const text = describe(c);
+              return {
+                serverId: c.server_id,
+                ruleId: c.rule_id,
+                subject: c.subject,
+                hostname: c.hostname,
+                instance: c.ipaddress,
+                type: c.type,
+                severity: c.severity,
+                status: 'firing' as const,
+                createdAt: at,
+                updatedAt: at,
+                ...text,
+              };
+            }),
+          )
+          // Another open alert for the same rule and subject (a reopened one) wins; no duplicate.
+          .onConflictDoNothing()
+          .returning({ id: alerts.id, ruleId: alerts.ruleId, subject: alerts.subject });
+        const byKey = new Map(part.map((c) => [`${c.rule_id}\u0000${c.subject}`, c]));
+        for (const o of opened) {
+          const c = byKey.get(`${o.ruleId}\u0000${o.subject}`)!;
+          result.fired.push(o.id);
+          transitions.push({ alertId: o.id, type: 'firing', note: null, notify: c.suppress_alarm === 'no', groupId: c.notification_group_id });
+        }
+      }
+      await tx.execute(sql`
+        delete from alert_pending
+        where (rule_id, subject) in (select * from unnest(${sql.param(due.rows.map((c) => c.rule_id))}::uuid[], ${sql.param(due.rows.map((c) => c.subject))}::text[]))`);
+    }
+
+    await recordTransitions(tx, at, transitions);
+    return result;
+  }
+}
