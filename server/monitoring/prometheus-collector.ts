@@ -46,7 +46,11 @@ function byInstance(items: VectorItem[]): Map<string, Map<string, number>> {
  */
 function servicesOf(os: Os, rows: VectorItem[], atMs: number): ServiceState[] | null {
   if (rows.length === 0) return null;
-  const scrape: Scrape = new Map([[SERVICE_METRIC[os], rows.map((r) => ({ labels: r.metric, value: r.value }))]]);
+  const isStartMode = (r: VectorItem) => r.metric['opsdeck_kind'] === 'start_mode';
+  const scrape: Scrape = new Map([
+    [SERVICE_METRIC[os], rows.filter((r) => !isStartMode(r)).map((r) => ({ labels: r.metric, value: r.value }))],
+    ['windows_service_start_mode', rows.filter(isStartMode).map((r) => ({ labels: r.metric, value: r.value }))],
+  ]);
   const { derived } = deriveScrape(os, scrape, atMs);
   return derived.servicesExposed ? derived.services : null;
 }

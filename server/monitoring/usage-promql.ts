@@ -121,7 +121,10 @@ export const FLEET_STATE_QUERY = tagged({ up: 'max by (instance) (up)', scrapedA
  */
 export function fleetServicesQuery(os: Os): string {
   const rows = os === 'windows' ? 'windows_service_state' : `node_systemd_unit_state{name=~${promqlString('.+\\.service')}}`;
-  return `max by (instance, name, state) (${rows} == 1) or 0 * max by (instance, name) (${rows})`;
+  const states = `max by (instance, name, state) (${rows} == 1) or 0 * max by (instance, name) (${rows})`;
+  if (os === 'linux') return states;
+  // Windows: also each service's start mode (tagged), so a stopped manual service is `stopped`, not down.
+  return `${states} or label_replace(max by (instance, name, start_mode) (windows_service_start_mode == 1), "opsdeck_kind", "start_mode", "", "")`;
 }
 
 /** The metric whose rows fleetServicesQuery returns, to hand them to linux.ts / windows.ts. */
