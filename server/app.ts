@@ -8,6 +8,7 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
 import { loadSession, readToken } from './http/session';
+import { registerAlerts } from './routes/alerts';
 import { registerAuth } from './routes/auth';
 import { registerCommandHistory } from './routes/command-history';
 import { registerMonitoring } from './routes/monitoring';
@@ -78,6 +79,7 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerCommandHistory(app, db);
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
+  registerAlerts(app, database, config.alerting);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

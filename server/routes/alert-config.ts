@@ -1,0 +1,185 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { thresholdMetrics, updateAlertConfigSchema, type AlertConfig, type AlertRule } from '../contract/alerts';
+import { listQuerySchema } from '../contract/common';
+import { createDefaultRulesIfMissing, DEFAULT_RULES } from '../alerting/defaults';
+import type { Db } from '../db/client';
+import { alertConfigs, alertRules, notificationGroups, servers } from '../db/schema';
+import { badRequest, conflict, fromZod, notFound } from '../http/errors';
+import { requirePermission } from '../http/session';
+import { filterCondition, UUID, type FilterSpec } from './resource';
+
+type ConfigRow = typeof alertConfigs.$inferSelect;
+type RuleRow = typeof alertRules.$inferSelect;
+
+function ruleToApi(row: RuleRow): AlertRule {
+  return {
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    metric: row.metric,
+    enabled: row.enabled,
+    timeLimit: row.timeLimit,
+    threshold: row.threshold,
+    severity: row.severity,
+    notificationGroup: row.notificationGroupId,
+  };
+}
+
+async function withRules(db: Db, configs: ConfigRow[]): Promise<AlertConfig[]> {
+  if (!configs.length) return [];
+  const rules = await db
+    .select()
+    .from(alertRules)
+    .where(
+      inArray(
+        alertRules.configId,
+        configs.map((c) => c.id),
+      ),
+    )
+    .orderBy(asc(alertRules.position), asc(alertRules.name));
+  return configs.map((c) => ({
+    _id: c.id,
+    serverId: c.serverId,
+    rules: rules.filter((r) => r.configId === c.id).map(ruleToApi),
+    createdAt: c.createdAt.toISOString(),
+    updatedAt: c.updatedAt.toISOString(),
+  }));
+}
+
+async function findConfig(db: Db, id: string): Promise<ConfigRow> {
+  const row = UUID.test(id) ? (await db.select().from(alertConfigs).where(eq(alertConfigs.id, id)).limit(1))[0] : undefined;
+  if (!row) throw notFound(`No alert config with id "${id}"`);
+  return row;
+}
+
+const filterable: Record<string, FilterSpec> = {
+  serverId: { column: alertConfigs.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+};
+const sortable = { createdAt: alertConfigs.createdAt, updatedAt: alertConfigs.updatedAt };
+
+/** SPEC §7 alert-config calls: get (by serverId), create defaults, update with the full config, reset. */
+export function registerAlertConfig(app: FastifyInstance, db: Db): void {
+  app.post('/api/alert-config/get-alert-config/all', { preHandler: requirePermission('read') }, async (request) => {
+    const parsed = listQuerySchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const q = parsed.data;
+    const conditions: SQL[] = [];
+    for (const [field, value] of Object.entries(q.filter ?? {})) {
+      const spec = filterable[field];
+      if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
+      conditions.push(filterCondition(field, spec, value));
+    }
+    const sort = q.sort ?? { by: 'createdAt', direction: 'asc' as const };
+    const column = sortable[sort.by as keyof typeof sortable];
+    if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const [rows, total] = await Promise.all([
+      db
+        .select()
+        .from(alertConfigs)
+        .where(where)
+        .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(alertConfigs.id))
+        .limit(q.pageSize)
+        .offset((q.pageNumber - 1) * q.pageSize),
+      db.select({ n: count() }).from(alertConfigs).where(where),
+    ]);
+    return { result: { data: await withRules(db, rows), count: Number(total[0]?.n ?? 0) } };
+  });
+
+  app.post<{ Params: { serverId: string } }>(
+    '/api/alert-config/create-default-alert-rules/:serverId',
+    { preHandler: requirePermission('rules.write') },
+    async (request, reply) => {
+      const { serverId } = request.params;
+      const server = UUID.test(serverId) ? (await db.select({ id: servers.id }).from(servers).where(eq(servers.id, serverId)).limit(1))[0] : undefined;
+      if (!server) throw notFound(`No server with id "${serverId}"`);
+      const made = await createDefaultRulesIfMissing(db, serverId);
+      if (!made.length) throw conflict('This server already has an alert config');
+      const config = (await db.select().from(alertConfigs).where(eq(alertConfigs.serverId, serverId)))[0]!;
+      reply.status(201);
+      return { result: (await withRules(db, [config]))[0] };
+    },
+  );
+
+  app.patch<{ Params: { id: string } }>('/api/alert-config/update-alert-config/:id', { preHandler: requirePermission('rules.write') }, async (request) => {
+    const parsed = updateAlertConfigSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const input = parsed.data;
+    const config = await findConfig(db, request.params.id);
+    if (input._id !== undefined && input._id !== config.id) throw badRequest('_id does not match the config in the address', '_id');
+    if (input.serverId !== undefined && input.serverId !== config.serverId) throw badRequest('serverId: the server of a config cannot change', 'serverId');
+    const existing = await db.select().from(alertRules).where(eq(alertRules.configId, config.id));
+    const byId = new Map(existing.map((r) => [r.id, r]));
+    const seen = new Set<string>();
+    const groupIds = new Set<string>();
+    input.rules.forEach((rule, i) => {
+      const at = `rules.${i}`;
+      const current = byId.get(rule._id);
+      if (!current) throw badRequest(`${at}._id: this config has no rule "${rule._id}"`, `${at}._id`);
+      if (seen.has(rule._id)) throw badRequest(`${at}._id: rule "${current.name}" is listed twice`, `${at}._id`);
+      seen.add(rule._id);
+      if (rule.name !== undefined && rule.name !== current.name) throw badRequest(`${at}.name: a rule's name cannot change`, `${at}.name`);
+      if (rule.type !== undefined && rule.type !== current.type) throw badRequest(`${at}.type: a rule's type cannot change`, `${at}.type`);
+      if (rule.metric !== undefined && rule.metric !== current.metric) throw badRequest(`${at}.metric: a rule's metric cannot change`, `${at}.metric`);
+      const needsThreshold = thresholdMetrics.includes(current.metric);
+      if (needsThreshold && rule.threshold === null) throw badRequest(`${at}.threshold: ${current.name} needs a threshold`, `${at}.threshold`);
+      if (!needsThreshold && rule.threshold !== null) throw badRequest(`${at}.threshold: ${current.name} has no threshold (send null)`, `${at}.threshold`);
+      if (rule.notificationGroup !== null) {
+        if (!UUID.test(rule.notificationGroup)) throw badRequest(`${at}.notificationGroup: no notification group with id "${rule.notificationGroup}"`, `${at}.notificationGroup`);
+        groupIds.add(rule.notificationGroup);
+      }
+    });
+    if (seen.size !== existing.length) throw badRequest(`rules: send the full config (${existing.length} rules, each once)`, 'rules');
+    if (groupIds.size) {
+      const found = new Set((await db.select({ id: notificationGroups.id }).from(notificationGroups).where(inArray(notificationGroups.id, [...groupIds]))).map((g) => g.id));
+      const i = input.rules.findIndex((r) => r.notificationGroup !== null && !found.has(r.notificationGroup));
+      if (i >= 0) throw badRequest(`rules.${i}.notificationGroup: no notification group with id "${input.rules[i]!.notificationGroup}"`, `rules.${i}.notificationGroup`);
+    }
+    const now = new Date();
+    await db.transaction(async (tx) => {
+      for (const rule of input.rules) {
+        await tx
+          .update(alertRules)
+          .set({
+            description: rule.description,
+            enabled: rule.enabled,
+            timeLimit: rule.timeLimit,
+            threshold: rule.threshold,
+            severity: rule.severity,
+            notificationGroupId: rule.notificationGroup,
+            updatedAt: now,
+          })
+          .where(eq(alertRules.id, rule._id));
+      }
+      await tx.update(alertConfigs).set({ updatedAt: now }).where(eq(alertConfigs.id, config.id));
+    });
+    return { result: (await withRules(db, [await findConfig(db, config.id)]))[0] };
+  });
+
+  app.patch<{ Params: { id: string } }>('/api/alert-config/reset-alert-rules/:id', { preHandler: requirePermission('rules.write') }, async (request) => {
+    const body = request.body;
+    if (body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0)) throw badRequest('reset-alert-rules takes an empty body');
+    const config = await findConfig(db, request.params.id);
+    const now = new Date();
+    const defaults = JSON.stringify(DEFAULT_RULES.map((r, position) => ({ ...r, position })));
+    await db.transaction(async (tx) => {
+      // Rules keep their ids (open alerts stay attached); extra rules go, missing defaults come back.
+      await tx.execute(sql`
+        delete from alert_rules
+        where config_id = ${config.id} and name not in (select d.name from jsonb_to_recordset(${defaults}::jsonb) as d(name text))`);
+      await tx.execute(sql`
+        insert into alert_rules (config_id, server_id, name, description, type, metric, time_limit, threshold, severity, position, enabled, notification_group_id, updated_at)
+        select ${config.id}::uuid, ${config.serverId}::uuid, d.name, d.description, d.type, d.metric, d."timeLimit", d.threshold, d.severity, d.position, true, null, ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${defaults}::jsonb)
+          as d(name text, description text, type text, metric text, "timeLimit" int, threshold int, severity text, position int)
+        on conflict (config_id, name) do update set
+          description = excluded.description, type = excluded.type, metric = excluded.metric, time_limit = excluded.time_limit,
+          threshold = excluded.threshold, severity = excluded.severity, position = excluded.position, enabled = true,
+          notification_group_id = null, updated_at = excluded.updated_at`);
+      await tx.update(alertConfigs).set({ updatedAt: now }).where(eq(alertConfigs.id, config.id));
+    });
+    return { result: (await withRules(db, [await findConfig(db, config.id)]))[0] };
+  });
+}

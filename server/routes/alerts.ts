@@ -1,0 +1,198 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { AlertEvaluator } from '../alerting/evaluator';
+import { recordTransitions } from '../alerting/lifecycle';
+import { updateAlertSchema, type Alert, type AlertDetail, type TimelineEvent } from '../contract/alerts';
+import { listQuerySchema } from '../contract/common';
+import type { AlertingSettings } from '../config';
+import type { Database, Db } from '../db/client';
+import { alertEvents, alertRules, alerts, servers } from '../db/schema';
+import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors';
+import { requirePermission } from '../http/session';
+import { registerAlertConfig } from './alert-config';
+import { registerNotificationGroups } from './notification-groups';
+import { escapeLike, filterCondition, UUID, type FilterSpec } from './resource';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    alerting: AlertEvaluator;
+  }
+}
+
+type AlertRow = typeof alerts.$inferSelect;
+type EventRow = typeof alertEvents.$inferSelect;
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function alertToApi(row: AlertRow): Alert {
+  return {
+    _id: row.id,
+    id: row.id,
+    serverId: row.serverId,
+    ruleId: row.ruleId,
+    hostname: row.hostname,
+    instance: row.instance,
+    ipaddress: row.instance,
+    alertname: row.alertname,
+    description: row.description,
+    type: row.type,
+    severity: row.severity,
+    status: row.status,
+    summary: row.summary,
+    mountpoint: row.mountpoint,
+    volume: row.volume,
+    service: row.service,
+    value: row.value,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    resolvedAt: iso(row.resolvedAt),
+    snoozedUntil: iso(row.snoozedUntil),
+  };
+}
+
+function eventToApi(row: EventRow): TimelineEvent {
+  return {
+    _id: row.id,
+    type: row.type,
+    timestamp: row.at.toISOString(),
+    note: row.note,
+    by: row.username ? { _id: row.userId, username: row.username } : null,
+  };
+}
+
+async function detail(db: Db, row: AlertRow): Promise<AlertDetail> {
+  const events = await db.select().from(alertEvents).where(eq(alertEvents.alertId, row.id)).orderBy(asc(alertEvents.at), asc(alertEvents.type));
+  return { ...alertToApi(row), timeline: events.map(eventToApi) };
+}
+
+async function findAlert(db: Db, id: string): Promise<AlertRow> {
+  const row = UUID.test(id) ? (await db.select().from(alerts).where(eq(alerts.id, id)).limit(1))[0] : undefined;
+  if (!row) throw notFound(`No alert with id "${id}"`);
+  return row;
+}
+
+const filterable: Record<string, FilterSpec> = {
+  serverId: { column: alerts.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+  status: { column: alerts.status, ops: ['eq', 'in'] },
+  hostname: { column: alerts.hostname, lower: alerts.hostnameLc as never, ops: ['contains', 'eq'] },
+  createdAt: { column: alerts.createdAt, ops: ['between'], kind: 'date' },
+  severity: { column: alerts.severity, ops: ['eq', 'in'] },
+  alertname: { column: alerts.alertname, ops: ['contains', 'eq', 'in'] },
+  type: { column: alerts.type, ops: ['eq', 'in'] },
+  instance: { column: alerts.instance, ops: ['contains', 'eq'] },
+};
+const sortable = {
+  createdAt: alerts.createdAt,
+  updatedAt: alerts.updatedAt,
+  severity: alerts.severity,
+  status: alerts.status,
+  hostname: alerts.hostnameLc as never,
+  alertname: alerts.alertname,
+};
+
+/**
+ * SPEC §7 alerts, alert-config and notification-groups, and the evaluator, started and stopped
+ * with the app (docs/alerting.md).
+ */
+export function registerAlerts(app: FastifyInstance, database: Database, settings: AlertingSettings): void {
+  const { db } = database;
+  const evaluator = new AlertEvaluator(database, settings, app.log.child({ module: 'alerting' }));
+  app.decorate('alerting', evaluator);
+  app.addHook('onReady', async () => evaluator.start());
+  app.addHook('onClose', async () => evaluator.stop());
+
+  app.post('/api/alerts/all', { preHandler: requirePermission('read') }, async (request) => {
+    const parsed = listQuerySchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const q = parsed.data;
+    const conditions: SQL[] = [];
+    for (const [field, value] of Object.entries(q.filter ?? {})) {
+      const spec = filterable[field];
+      if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
+      conditions.push(filterCondition(field, spec, value));
+    }
+    const search = q.search?.trim();
+    if (search) conditions.push(sql`${alerts.searchLc} like ${`%${escapeLike(search.toLowerCase())}%`}`);
+    const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
+    const column = sortable[sort.by as keyof typeof sortable];
+    if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const order = [sort.direction === 'desc' ? desc(column) : asc(column), desc(alerts.id)];
+    const offset = (q.pageNumber - 1) * q.pageSize;
+    const countAll = async () => Number((await db.select({ n: count() }).from(alerts).where(where))[0]?.n ?? 0);
+    if (!where) {
+      const [rows, total] = await Promise.all([db.select().from(alerts).orderBy(...order).limit(q.pageSize).offset(offset), countAll()]);
+      return { result: { data: rows.map(alertToApi), count: total } };
+    }
+    const rows = await db
+      .select({ row: alerts, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(alerts)
+      .where(where)
+      .orderBy(...order)
+      .limit(q.pageSize)
+      .offset(offset);
+    const total = rows[0]?.total ?? (offset > 0 ? await countAll() : 0);
+    return { result: { data: rows.map((r) => alertToApi(r.row)), count: total } };
+  });
+
+  app.get('/api/alerts', { preHandler: requirePermission('read') }, async (request) => {
+    const raw = (request.query as { id?: string | string[] }).id;
+    const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => UUID.test(id));
+    if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
+    if (!ids.length) return { result: [] };
+    return { result: (await db.select().from(alerts).where(inArray(alerts.id, ids))).map(alertToApi) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/alerts/:id', { preHandler: requirePermission('read') }, async (request) => {
+    return { result: await detail(db, await findAlert(db, request.params.id)) };
+  });
+
+  app.patch<{ Params: { id: string } }>('/api/alerts/:id', { preHandler: requirePermission('alerts.triage') }, async (request) => {
+    const parsed = updateAlertSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const input = parsed.data;
+    const user = request.user!;
+    await findAlert(db, request.params.id);
+    const at = new Date();
+    try {
+      await db.transaction(async (tx) => {
+        const [row] = await tx.select().from(alerts).where(eq(alerts.id, request.params.id)).for('update');
+        if (!row) throw notFound(`No alert with id "${request.params.id}"`);
+        const snoozedUntil = input.status === 'snoozed' && input.snoozeSeconds ? new Date(at.getTime() + input.snoozeSeconds * 1000) : null;
+        const changed = input.status !== row.status;
+        await tx
+          .update(alerts)
+          .set({
+            status: input.status,
+            updatedAt: at,
+            snoozedUntil,
+            resolvedAt: input.status === 'resolved' ? (changed ? at : row.resolvedAt) : null,
+          })
+          .where(eq(alerts.id, row.id));
+        const [context] = await tx
+          .select({ groupId: alertRules.notificationGroupId, suppressAlarm: servers.suppressAlarm })
+          .from(servers)
+          .leftJoin(alertRules, eq(alertRules.id, sql`${row.ruleId}::uuid`))
+          .where(eq(servers.id, row.serverId));
+        // The same status again (or a new snooze length) is a note on the timeline.
+        const type = changed || input.status === 'snoozed' ? input.status : 'playbook_action';
+        await recordTransitions(tx as unknown as Db, at, [
+          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify: changed && context?.suppressAlarm !== 'yes', groupId: context?.groupId ?? null },
+        ]);
+      });
+    } catch (error) {
+      if (pgCode(error) === '23505') throw conflict('This server already has an open alert for the same rule; resolve that one first', 'status');
+      throw error;
+    }
+    return { result: await detail(db, await findAlert(db, request.params.id)) };
+  });
+
+  app.delete<{ Params: { id: string } }>('/api/alerts/:id', { preHandler: requirePermission('alerts.delete') }, async (request) => {
+    const row = await findAlert(db, request.params.id);
+    // The timeline and unsent notifications go by cascade.
+    await db.delete(alerts).where(eq(alerts.id, row.id));
+    return { result: { _id: row.id } };
+  });
+
+  registerAlertConfig(app, db);
+  registerNotificationGroups(app, db);
+}
