@@ -16,13 +16,16 @@ export function liveRefetchMs(scrapeIntervalSeconds: number | undefined): number
  * pause while the page is hidden and catch up when it shows again.
  */
 export function useChartWindow(view: { range: RangeValue; from?: number; to?: number; refresh: RefreshInterval }): { from: number; to: number } {
-  const [now, setNow] = useState(() => Date.now());
+  const key = `${view.range}|${view.from ?? ''}|${view.to ?? ''}`;
+  const [state, setState] = useState(() => ({ key, now: Date.now() }));
+  // A new range starts its window in this very render, so the charts ask once, not twice.
+  let now = state.now;
+  if (state.key !== key) {
+    now = Date.now();
+    setState({ key, now });
+  }
   const custom = view.range === 'custom';
   const every = refreshMs(view.refresh);
-
-  useEffect(() => {
-    setNow(Date.now());
-  }, [view.range, view.from, view.to]);
 
   useEffect(() => {
     if (custom) return;
@@ -30,7 +33,7 @@ export function useChartWindow(view: { range: RangeValue; from?: number; to?: nu
     const tick = () => {
       if (typeof document !== 'undefined' && document.hidden) return;
       last = Date.now();
-      setNow(last);
+      setState((s) => ({ ...s, now: last }));
     };
     const t = setInterval(tick, every);
     const onVisible = () => {

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { serverSelectorQueryOptions, serverUpStatusQueryOptions } from '../../api/servers';
 import { ComboBox } from '../../components/ui/combo-box';
@@ -34,10 +34,16 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
   const [pending, setPending] = useState<boolean | null>(null);
   const maintenance = pending ?? server.suppressAlarm === 'yes';
 
-  const toggle = async (on: boolean) => {
+  // Not disabled while the change is on its way: a disabled switch drops the keyboard focus.
+  // A second flip in the meantime waits for the first and then asks for its own state.
+  const chain = useRef<Promise<unknown>>(Promise.resolve());
+  const toggle = (on: boolean) => {
     setPending(on);
-    await run('server.toggle-maintenance', { server: server._id, mode: on ? 'on' : 'off' });
-    setPending(null);
+    const next = chain.current.then(() => run('server.toggle-maintenance', { server: server._id, mode: on ? 'on' : 'off' }));
+    chain.current = next;
+    void next.then(() => {
+      if (chain.current === next) setPending(null);
+    });
   };
 
   return (
@@ -63,7 +69,7 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
       </div>
       <div className="ml-auto flex flex-wrap items-center gap-4">
         <span title={canToggle === true ? 'Maintenance suppresses this server’s alarms' : canToggle}>
-          <Switch isSelected={maintenance} onChange={(on) => void toggle(on)} isDisabled={canToggle !== true || pending !== null}>
+          <Switch isSelected={maintenance} onChange={toggle} isDisabled={canToggle !== true}>
             Maintenance
           </Switch>
         </span>

@@ -26,7 +26,7 @@ export function TimeRangeBar({ view, window }: { view: ServerView; window: { fro
 
   return (
     <div className="space-y-2">
-      <div role="toolbar" aria-label="Time range" className="flex flex-wrap items-center gap-2">
+      <div role="group" aria-label="Time range" className="flex flex-wrap items-center gap-2">
         <Segmented
           aria-label="Range"
           size="sm"
