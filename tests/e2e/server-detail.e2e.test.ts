@@ -103,6 +103,8 @@ describe('server detail', () => {
     await eventually(() => cpu.getAttribute('aria-valuetext')).toMatch(/^\d+(\.\d)?%$/);
     await eventually(() => page.getByRole('meter', { name: 'Memory', exact: true }).getAttribute('aria-valuetext')).toMatch(/^\d+(\.\d)?%$/);
     await eventually(() => page.getByRole('meter', { name: 'Disk', exact: true }).getAttribute('aria-valuetext')).toMatch(/^\d+(\.\d)?%$/);
+    // SPEC §9 gauge colours: db-01 runs with its memory above 80 % (red); web-01 is calm.
+    expect(await cpu.getAttribute('data-tone')).toBe('ok');
     const uptime = page.locator('[data-figure="Uptime"]');
     await eventually(() => uptime.textContent()).toMatch(/\d+d \d+h/);
     const first = await uptime.textContent();
@@ -121,6 +123,7 @@ describe('server detail', () => {
     await commandLine(page, 'server.show db-01');
     await page.waitForURL((u) => u.pathname === `/servers/show/${ids['db-01']}`);
     await shown(page.getByRole('heading', { level: 1, name: 'db-01' }));
+    await eventually(() => page.getByRole('meter', { name: 'Memory', exact: true }).getAttribute('data-tone')).toBe('error');
     await palette(page, 'Show server', ['api-01']);
     await page.waitForURL((u) => u.pathname === `/servers/show/${ids['api-01']}`);
     await shown(page.getByRole('heading', { level: 1, name: 'api-01' }));
@@ -373,6 +376,12 @@ describe('server detail', () => {
     expect(await basic.getAttribute('height')).toBe('400');
     expect(await page.locator('iframe[title="CPU Cores"]').getAttribute('height')).toBe('200');
     expect(await page.locator('[data-panel] canvas').count()).toBe(0);
+    // The frames follow the colour mode.
+    await commandLine(page, 'ui.toggle-dark-mode');
+    await eventually(async () => new URL((await basic.getAttribute('src'))!).searchParams.get('theme')).toBe('dark');
+    await commandLine(page, 'ui.toggle-dark-mode');
+    await eventually(async () => new URL((await basic.getAttribute('src'))!).searchParams.get('theme')).toBe('light');
+    await page.keyboard.press('Escape');
     await page.unroute('**/api/monitoring/config');
     await page.unroute(`${grafana}/**`);
   });

@@ -60,6 +60,7 @@ export function Gauge({ label, value, min = 0, max = 100, display, tone, caption
       aria-valuemax={max}
       aria-valuenow={value === null ? undefined : Math.min(max, Math.max(min, value))}
       aria-valuetext={display}
+      data-tone={tone}
       className={cx('relative mx-auto aspect-[10/8] h-full max-h-full max-w-full', className)}
     >
       <svg viewBox="0 6 100 80" className="h-full w-full" aria-hidden>
@@ -101,6 +102,7 @@ export function BarGauge({ items, min = 0, max = 100, className }: { items: read
               aria-valuemax={max}
               aria-valuenow={item.value === null ? undefined : Math.min(max, Math.max(min, item.value))}
               aria-valuetext={item.display}
+              data-tone={item.tone}
               className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
             >
               <div className={cx('h-full rounded-full', toneFill[item.tone])} style={{ width: `${share * 100}%` }} />

@@ -1,6 +1,6 @@
 import type { Story } from '@ladle/react';
 import { useState } from 'react';
-import { formatAxisTicks, formatChartTime, formatChartValue } from '../../lib/chart-format';
+import { axisIncrements, formatAxisTicks, formatChartTime, formatChartValue } from '../../lib/chart-format';
 import { Segmented } from './segmented';
 import { TimeSeriesChart } from './time-series-chart';
 
@@ -43,6 +43,26 @@ export const CpuShare: Story = () => (
       series={['System', 'User', 'Iowait'].map((label, i) => ({ label, values: wave(i, 0.3 - i * 0.1) }))}
       formatValue={(v) => formatChartValue(v, 'share')}
       formatTicks={(t) => formatAxisTicks(t, 'share')}
+      formatTime={(s) => formatChartTime(s, 'utc')}
+    />
+  </div>
+);
+
+/** Bytes: ticks step in whole GB (yIncrements), not in decimal 9.3 GB steps. */
+export const MemoryBytes: Story = () => (
+  <div className="max-w-xl">
+    <TimeSeriesChart
+      ariaLabel="Memory Basic"
+      height={240}
+      timeZone="utc"
+      timestamps={timestamps}
+      series={[
+        { label: 'RAM Total', values: timestamps.map(() => 40 * 1024 ** 3) },
+        { label: 'RAM Used', values: wave(0, 30 * 1024 ** 3) },
+      ]}
+      yIncrements={axisIncrements('bytes')}
+      formatValue={(v) => formatChartValue(v, 'bytes')}
+      formatTicks={(t) => formatAxisTicks(t, 'bytes')}
       formatTime={(s) => formatChartTime(s, 'utc')}
     />
   </div>
