@@ -61,6 +61,8 @@ export interface AlertingSettings {
   evalIntervalS: number;
   /** Give active, agent-configured servers without an alert config the default rules on each tick. */
   autoDefaults: boolean;
+  /** Figures scraped longer ago than this neither open nor resolve alerts. */
+  staleAfterS: number;
 }
 
 export interface Config {
@@ -106,7 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
-    alerting: { enabled: true, evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true },
+    alerting: { enabled: true, evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
     uiDir: 'dist',
   };
 }

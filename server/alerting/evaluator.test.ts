@@ -4,7 +4,7 @@ import { openDatabase, type Database } from '../db/client';
 import { createDefaultRulesIfMissing } from './defaults';
 import { AlertEvaluator } from './evaluator';
 
-const settings = { enabled: false, evalIntervalS: 15, autoDefaults: true };
+const settings = { enabled: false, evalIntervalS: 15, autoDefaults: true, staleAfterS: 60 };
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 const T0 = Date.parse('2026-01-01T00:00:00Z');
 
@@ -19,8 +19,11 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
   const at = (seconds: number) => {
     clock = T0 + seconds * 1000;
   };
-  const tick = async (seconds?: number) => {
+  /** What monitoring does on each scrape: a server that answers has fresh figures. */
+  const scrape = () => q(`update servers set last_scraped_at = $1 where state = 'up'`, [new Date(clock)]);
+  const tick = async (seconds?: number, { scraped = true } = {}) => {
     if (seconds !== undefined) at(seconds);
+    if (scraped) await scrape();
     const r = await evaluator.tick();
     expect(r).not.toBeNull();
     return r!;
@@ -229,6 +232,22 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await eventsOf(rows[0]!.id)).at(-1)).toMatchObject({ type: 'resolved', note: 'The rule was disabled.' });
   });
 
+  it('stale figures (no scrape for longer than staleAfterS) neither open nor resolve alerts', async () => {
+    const id = await server({ cpu_usage: 95 });
+    await tick(0);
+    // The collector stops: the row keeps its last figures.
+    await tick(120, { scraped: false });
+    await tick(400, { scraped: false });
+    expect(await alertsOf(id)).toEqual([]);
+    // Fresh again: a whole grace period from here.
+    await tick(415);
+    expect((await tick(715)).fired).toHaveLength(1);
+    await set(id, { cpu_usage: 5 });
+    await tick(800, { scraped: false });
+    expect((await alertsOf(id))[0]).toMatchObject({ status: 'firing' });
+    expect((await tick(815)).resolved).toHaveLength(1);
+  });
+
   it('a restart in the middle of a grace period neither loses nor duplicates it', async () => {
     const id = await server({ cpu_usage: 95 });
     await tick(0);
@@ -264,8 +283,10 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     await tick(15);
     const times: number[] = [];
     for (let i = 2; i < 8; i++) {
+      at(i * 15);
+      await scrape();
       const started = performance.now();
-      await tick(i * 15);
+      expect(await evaluator.tick()).not.toBeNull();
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
@@ -285,9 +306,11 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
       try {
         const id = await server({ cpu_usage: 95 });
         at(0);
+        await scrape();
         const [a, b] = await Promise.all([evaluator.tick(), other.tick()]);
         expect([a, b].filter((r) => r === null)).toHaveLength(1);
         at(300);
+        await scrape();
         const [c, d] = await Promise.all([evaluator.tick(), other.tick()]);
         expect([c, d].filter((r) => r === null)).toHaveLength(1);
         expect(await alertsOf(id)).toHaveLength(1);
@@ -297,6 +320,7 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
         await leader.stop();
         await set(id, { cpu_usage: 5 });
         at(315);
+        await scrape();
         const e = await follower.tick();
         expect(e?.resolved).toHaveLength(1);
       } finally {

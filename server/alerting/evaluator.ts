@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { AlertingSettings } from '../config';
@@ -107,21 +107,23 @@ const LOWEST_THRESHOLD = Math.min(...thresholdChoices);
  * Conditions that hold now, for every enabled rule of every active, agent-configured server that
  * is not in maintenance: one row per rule and subject ('' server-wide, '/' the root filesystem,
  * a service name), with the rule's grace period. Figures are trusted only from a server that is
- * up; `> threshold` as SPEC's "above 90". Only servers that are down or above the lowest
+ * up and only when fresh (a down server's last figures stay on its row); `> threshold` as
+ * SPEC's "above 90". Only servers that are down or above the lowest
  * threshold somewhere, and only services that are down, reach the rules: a healthy fleet costs
  * one pass over the servers.
  */
-const holdingNow = sql`
+const holdingNow = (fresh: SQL) => sql`
   with candidates as materialized (
     select s.id, s.operating_system, s.state, s.cpu_usage, s.memory_usage, s.disk_usage
     from servers s
     where s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no'
-      and (s.state = 'down' or (s.state = 'up' and greatest(s.cpu_usage, s.memory_usage, s.disk_usage) > ${LOWEST_THRESHOLD}))
+      and (s.state = 'down' or (s.state = 'up' and s.last_scraped_at >= ${fresh} and greatest(s.cpu_usage, s.memory_usage, s.disk_usage) > ${LOWEST_THRESHOLD}))
   ), down_services as materialized (
     select sv.server_id, sv.service_name
     from services sv
     join servers s on s.id = sv.server_id
     where sv.status = 'down' and s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no' and s.state = 'up'
+      and s.last_scraped_at >= ${fresh}
   )
   select r.id as rule_id, r.server_id, r.time_limit,
          case when r.metric = 'disk' and s.operating_system = 'linux' then '/' else '' end as subject
@@ -166,7 +168,9 @@ export class AlertEvaluator {
   start(): void {
     if (!this.settings.enabled || !this.stopped) return;
     this.stopped = false;
-    this.schedule(0);
+    // The first tick waits one interval, so monitoring's first pass has refreshed the rows a
+    // stop left behind (a host marked down an hour ago is not down for an hour).
+    this.schedule(this.settings.evalIntervalS * 1000);
   }
 
   async stop(): Promise<void> {
@@ -200,6 +204,8 @@ export class AlertEvaluator {
 
   private async evaluate(tx: Db, at: Date): Promise<TickResult> {
     const now = sql`${at.toISOString()}::timestamptz`;
+    // Figures older than this say nothing (a stuck collector, the first tick after a long stop).
+    const fresh = sql`${new Date(at.getTime() - this.settings.staleAfterS * 1000).toISOString()}::timestamptz`;
     const result: TickResult = { fired: [], resolved: [], unsnoozed: [], pendingStarted: 0, pendingCleared: 0, defaultsCreated: 0 };
     // Servers that became agent-configured by any path (API, demo fleet, scripts) get the default
     // rules; once a minute or so is soon enough, and saves an anti-join over the fleet per tick.
@@ -219,7 +225,7 @@ export class AlertEvaluator {
         left join services sv on r.metric = 'service_down' and sv.server_id = a.server_id and sv.service_name = a.subject
         where a.status in ('firing', 'snoozed') and (
           r.id is null or not r.enabled or (
-            s.status = 'active' and s.is_agent_configured and s.state = 'up' and case r.metric
+            s.status = 'active' and s.is_agent_configured and s.state = 'up' and s.last_scraped_at >= ${fresh} and case r.metric
               when 'instance_down' then true
               when 'cpu' then s.cpu_usage <= r.threshold
               when 'memory' then s.memory_usage <= r.threshold
@@ -253,7 +259,7 @@ export class AlertEvaluator {
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
     //    The same statement finds the grace periods that are over.
     const pending = await tx.execute<{ cleared: number; started: number; due: [string, string][] | string }>(sql`
-      with t as (${holdingNow}),
+      with t as (${holdingNow(fresh)}),
       cleared as (
         delete from alert_pending p
         where not exists (select 1 from t where t.rule_id = p.rule_id and t.subject = p.subject)

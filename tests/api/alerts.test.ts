@@ -32,11 +32,13 @@ describe.each(await backends())('alerts, alert config and notification groups on
   };
   /** Fires real alerts through the evaluator: the server's CPU above 90% for the default 300 s. */
   const fire = async (serverId: string, rule = 'cpu_usage') => {
-    await t.database.query(`update servers set state = 'up', ${rule} = 97 where id = $1`, [serverId]);
     let clock = Date.now() - 400_000;
-    const evaluator = new AlertEvaluator(t.database, { enabled: false, evalIntervalS: 15, autoDefaults: false }, quiet, () => clock);
+    const scrape = () => t.database.query(`update servers set state = 'up', ${rule} = 97, last_scraped_at = $2 where id = $1`, [serverId, new Date(clock)]);
+    const evaluator = new AlertEvaluator(t.database, { enabled: false, evalIntervalS: 15, autoDefaults: false, staleAfterS: 60 }, quiet, () => clock);
+    await scrape();
     await evaluator.tick();
     clock += 300_000;
+    await scrape();
     const r = await evaluator.tick();
     await evaluator.stop();
     const [id] = await t.database.query<{ id: string }>(`select id from alerts where server_id = $1 and status = 'firing' order by created_at desc limit 1`, [serverId]);
