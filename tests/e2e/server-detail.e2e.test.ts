@@ -425,6 +425,18 @@ describe('server detail', () => {
     expect(await page.getByRole('tab').count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Server Utilization' }).count()).toBe(0);
 
+    // Neither is offered by Switch Server (SPEC §7: active, agent-configured servers only).
+    const selector = page.getByRole('combobox', { name: 'Switch Server' });
+    for (const name of ['fresh', 'banned']) {
+      await selector.click();
+      await selector.fill(name);
+      await shown(page.getByText('No active, configured servers match'));
+      await page.keyboard.press('Escape');
+    }
+    await selector.fill('web');
+    await shown(page.getByRole('option', { name: /web-01/ }));
+    await page.keyboard.press('Escape');
+
     await page.goto('/servers/show/00000000-0000-4000-8000-000000000000');
     await shown(page.getByRole('heading', { name: 'Server not found' }));
   });
