@@ -1,5 +1,6 @@
 import type { MonitoringConfig, Server } from '../../../server/contract/servers';
 import { cx } from '../../components/ui/cx';
+import { Skeleton } from '../../components/ui/skeleton';
 import { useDarkClass } from '../../components/ui/use-dark-class';
 import { grafanaPanelUrl } from '../../lib/grafana-embed';
 import { panelHeight, panelsFor, type PanelInfo } from '../../lib/server-panels';
@@ -22,7 +23,12 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
   const grafanaUrl = config?.grafanaUrl ?? null;
 
   const render = (p: PanelInfo) =>
-    grafanaUrl ? (
+    // Until the settings say built-in or Grafana, a placeholder of the panel's size: no flash of the wrong kind.
+    !config ? (
+      <div key={p.id} aria-hidden className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" style={{ height: panelHeight(p.kind, p.tall) }}>
+        <Skeleton className="h-full w-full" />
+      </div>
+    ) : grafanaUrl ? (
       <GrafanaPanel key={p.id} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
     ) : (
       <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} />
