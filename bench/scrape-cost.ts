@@ -26,7 +26,11 @@ import { ScrapeCollector, type ScrapeSettings, type Target } from '../server/mon
 import { processCpuSeconds, promScalar, sleep, spawnFleet, spawnPrometheus } from './lib/processes';
 import { machineLoad, numberOption } from './lib/options';
 
-const quietLog = { warn: () => {}, error: (obj: object, msg: string) => console.error(msg, obj) };
+const problems: string[] = [];
+const quietLog = {
+  warn: (obj: object, msg: string) => void problems.push(`${msg}: ${String((obj as { err?: Error }).err?.message ?? '')}`),
+  error: (obj: object, msg: string) => console.error(msg, obj),
+};
 const settings: ScrapeSettings = { intervalS: 15, timeoutS: 10, concurrency: 32, retentionHours: 24 };
 
 /** The collector over a fixed target list, its writer dropping everything: fetch, parse and derive only. */
@@ -50,7 +54,7 @@ export interface SideResult {
 
 async function measureRounds(collector: ScrapeCollector, rounds: number, warmup = 2): Promise<SideResult> {
   for (let i = 0; i < warmup; i++) await collector.tick();
-  if (collector.stats.failures) throw new Error(`${collector.stats.failures} scrapes failed during warm-up`);
+  if (collector.stats.failures) throw new Error(`${collector.stats.failures} scrapes failed during warm-up: ${problems.slice(0, 3).join('; ') || 'no answer'}`);
   const samples0 = collector.stats.samples;
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
