@@ -80,6 +80,9 @@ const filterable: Record<string, FilterSpec> = {
   type: { column: alerts.type, ops: ['eq', 'in'] },
   instance: { column: alerts.instance, ops: ['contains', 'eq'] },
 };
+/** Above this many matches a filtered list walks the sort index instead of sorting the matches. */
+const DENSE_MATCHES = 5000;
+
 const sortable = {
   createdAt: alerts.createdAt,
   updatedAt: alerts.updatedAt,
@@ -123,6 +126,15 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
       const [rows, total] = await Promise.all([db.select().from(alerts).orderBy(...order).limit(q.pageSize).offset(offset), countAll()]);
       return { result: { data: rows.map(alertToApi), count: total } };
     }
+    // Count first, then pick the page by how many match. Many matches (status resolved, a wide
+    // date range) lie dense along the sort index, so walking it finds a page at once; few
+    // matches may sit at its far end, so those are fetched by their own indexes and sorted.
+    const total = await countAll();
+    if (total === 0 || offset >= total) return { result: { data: [], count: total } };
+    if (total > DENSE_MATCHES) {
+      const rows = await db.select().from(alerts).where(where).orderBy(...order).limit(q.pageSize).offset(offset);
+      return { result: { data: rows.map(alertToApi), count: total } };
+    }
     const rows = await db
       .select({ row: alerts, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(alerts)
@@ -130,7 +142,6 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
       .orderBy(...order)
       .limit(q.pageSize)
       .offset(offset);
-    const total = rows[0]?.total ?? (offset > 0 ? await countAll() : 0);
     return { result: { data: rows.map((r) => alertToApi(r.row)), count: total } };
   });
 

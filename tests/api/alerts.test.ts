@@ -216,6 +216,23 @@ describe.each(await backends())('alerts, alert config and notification groups on
       }
     });
 
+    it('pages a filter with many matches (walking the sort index) in the same order as a few', async () => {
+      const s = await server('many-alerts-01');
+      await t.database.query(
+        `insert into alerts (server_id, subject, hostname, instance, alertname, type, severity, status, created_at)
+         select $1, 'bulk-' || g, 'many-alerts-01', '10.0.0.1', 'service_down', 'service_down_alert', 'info', 'resolved', timestamptz '2024-01-01' + g * interval '1 minute'
+         from generate_series(1, 5100) g`,
+        [s._id],
+      );
+      const page = await t.call('POST', '/api/alerts/all', { cookie: admin, body: { pageNumber: 3, pageSize: 100, filter: { serverId: s._id, status: 'resolved' } } });
+      expect(page.body.result.count).toBe(5100);
+      const minutes = page.body.result.data.map((a: { createdAt: string }) => (Date.parse(a.createdAt) - Date.parse('2024-01-01T00:00:00Z')) / 60_000);
+      expect(minutes).toEqual(Array.from({ length: 100 }, (_, i) => 5100 - 200 - i));
+      const beyond = await t.call('POST', '/api/alerts/all', { cookie: admin, body: { pageNumber: 100, pageSize: 100, filter: { serverId: s._id } } });
+      expect(beyond.body.result).toEqual({ data: [], count: 5100 });
+      await t.database.query('delete from alerts where server_id = $1', [s._id]);
+    });
+
     it('gets an alert with its timeline; an update needs a status and a note and records who wrote it', async () => {
       const s = await server();
       await defaults(s._id);
