@@ -248,6 +248,20 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await tick(815)).resolved).toHaveLength(1);
   });
 
+  it('runs on its own every interval once started, and stop() waits for a running tick and ends the loop', async () => {
+    const looping = new AlertEvaluator(database, { ...settings, enabled: true, evalIntervalS: 0.05 }, quiet);
+    const [row] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('loop', '10.98.0.1', 'linux', true) returning id`);
+    looping.start();
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && (await q('select 1 from alert_configs where server_id = $1', [row!.id])).length === 0) await new Promise((r) => setTimeout(r, 20));
+    await looping.stop();
+    expect(await q('select 1 from alert_configs where server_id = $1', [row!.id])).toHaveLength(1);
+    // Stopped: a server configured now gets nothing from this evaluator.
+    const [later] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('loop-2', '10.98.0.2', 'linux', true) returning id`);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await q('select 1 from alert_configs where server_id = $1', [later!.id])).toEqual([]);
+  });
+
   it('a restart in the middle of a grace period neither loses nor duplicates it', async () => {
     const id = await server({ cpu_usage: 95 });
     await tick(0);
