@@ -1,5 +1,8 @@
 import type { Database } from '../db/client';
 
+/** Seconds per rollup bucket. */
+export const ROLLUP_S = 300;
+
 interface Layout {
   keys: string[];
   index: Map<string, number>;
@@ -29,6 +32,8 @@ export class MetricStore {
   private layouts = new Map<string, Layout>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
+  /** undefined: not read from the database yet. */
+  private rolledUntilMs: number | null | undefined;
 
   constructor(private readonly database: Database) {}
 
@@ -118,11 +123,24 @@ export class MetricStore {
     if (!known.length || !timestamps.length) return { timestamps, values };
     // Column numbers come from our own layout (integers), never from the request.
     const selects = known.map(([c], j) => `avg(values[${c + 1}])::float8 as v${j}`).join(', ');
+    // Steps of whole five-minute buckets read the rollups up to where they are written and raw
+    // samples after that: a day is 288 rows instead of 5,760 scattered across the table.
+    const rolledUntil = step % ROLLUP_S === 0 ? await this.rolledUntil() : null;
     const rows = await this.database.query<Record<string, number | null>>(
-      `select (floor(extract(epoch from ts) / $4) * $4)::float8 as t, ${selects}
-       from metric_samples where server_id = $1 and ts >= $2 and ts <= $3
-       group by 1 order by 1`,
-      [serverId, new Date(start * 1000), new Date(toMs), step],
+      rolledUntil === null
+        ? `select (floor(extract(epoch from ts) / $4) * $4)::float8 as t, ${selects}
+           from metric_samples where server_id = $1 and ts >= $2 and ts <= $3
+           group by 1 order by 1`
+        : `select (floor(extract(epoch from ts) / $4) * $4)::float8 as t, ${selects}
+           from (
+             select bucket as ts, values from metric_rollups where server_id = $1 and bucket >= $2 and bucket < $5 and bucket <= $3
+             union all
+             select ts, values from metric_samples where server_id = $1 and ts >= greatest($2::timestamptz, $5::timestamptz) and ts <= $3
+           ) x
+           group by 1 order by 1`,
+      rolledUntil === null
+        ? [serverId, new Date(start * 1000), new Date(toMs), step]
+        : [serverId, new Date(start * 1000), new Date(toMs), step, new Date(rolledUntil)],
     );
     for (const row of rows) {
       const slot = Math.round(((row.t as number) - start) / step);
@@ -134,13 +152,69 @@ export class MetricStore {
     return { timestamps, values };
   }
 
-  /** Delete samples older than the retention; returns how many rows went. */
+  /**
+   * Where the rollups end (unix ms, a bucket boundary): every bucket before it is written.
+   * Null when there is nothing to roll up yet.
+   */
+  async rolledUntil(): Promise<number | null> {
+    if (this.rolledUntilMs === undefined) {
+      const [last] = await this.database.query<{ t: number | null }>('select (extract(epoch from max(bucket)) * 1000)::float8 as t from metric_rollups');
+      if (last?.t != null) this.rolledUntilMs = last.t + ROLLUP_S * 1000;
+      else {
+        const [first] = await this.database.query<{ t: number | null }>('select (extract(epoch from min(ts)) * 1000)::float8 as t from metric_samples');
+        this.rolledUntilMs = first?.t != null ? Math.floor(first.t / (ROLLUP_S * 1000)) * ROLLUP_S * 1000 : null;
+      }
+    }
+    return this.rolledUntilMs;
+  }
+
+  /**
+   * Average the closed five-minute buckets not rolled up yet (at most `maxBuckets` per call) into
+   * metric_rollups. A bucket counts as closed a minute after it ends, so late flushes land first.
+   * Returns how many buckets were written.
+   */
+  async rollup(nowMs: number, maxBuckets = 12): Promise<number> {
+    await this.flush();
+    const from = await this.rolledUntil();
+    if (from === null) {
+      this.rolledUntilMs = undefined; // samples may have arrived since: look again next time
+      return 0;
+    }
+    const closed = Math.floor((nowMs - 60_000) / (ROLLUP_S * 1000)) * ROLLUP_S * 1000;
+    const to = Math.min(closed, from + maxBuckets * ROLLUP_S * 1000);
+    if (to <= from) return 0;
+    await this.database.query(
+      `insert into metric_rollups (server_id, bucket, values)
+       select server_id, bucket, array_agg(v order by idx) from (
+         select s.server_id, to_timestamp(floor(extract(epoch from s.ts) / ${ROLLUP_S}) * ${ROLLUP_S}) as bucket, u.idx, avg(u.v)::real as v
+         from metric_samples s, unnest(s.values) with ordinality as u(v, idx)
+         where s.ts >= $1 and s.ts < $2
+         group by 1, 2, 3
+       ) g
+       group by 1, 2
+       on conflict (server_id, bucket) do update set values = excluded.values`,
+      [new Date(from), new Date(to)],
+    );
+    this.rolledUntilMs = to;
+    return (to - from) / (ROLLUP_S * 1000);
+  }
+
+  /**
+   * Delete samples and rollups older than the retention; returns how many sample rows went.
+   * VACUUM afterwards: PGlite runs no autovacuum, and without it the freed space is never reused.
+   */
   async prune(olderThanMs: number): Promise<number> {
     const rows = await this.database.query<{ n: number }>(
       'with gone as (delete from metric_samples where ts < $1 returning 1) select count(*)::int as n from gone',
       [new Date(olderThanMs)],
     );
-    return rows[0]?.n ?? 0;
+    await this.database.query('delete from metric_rollups where bucket < $1', [new Date(olderThanMs)]);
+    const n = rows[0]?.n ?? 0;
+    if (n > 0) {
+      await this.database.query('vacuum metric_samples');
+      await this.database.query('vacuum metric_rollups');
+    }
+    return n;
   }
 
   /** Drop the cached layout of a deleted server (its rows go with the server by cascade). */

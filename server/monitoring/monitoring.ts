@@ -1,6 +1,6 @@
 import type { MonitoringSettings } from '../config';
 import type { Database } from '../db/client';
-import { MetricStore } from './metric-store';
+import { MetricStore, ROLLUP_S } from './metric-store';
 import { ObservationWriter } from './observations';
 import { pickSeries, type PanelDef } from './panels';
 import { prometheusChart } from './prometheus-charts';
@@ -98,7 +98,9 @@ export class Monitoring {
 
   /** The step a chart gets when it asks for none: about 300 points, never finer than the scrape interval. */
   defaultStep(fromMs: number, toMs: number): number {
-    return Math.max(this.settings.scrapeIntervalS, Math.ceil((toMs - fromMs) / 1000 / 300));
+    const step = Math.max(this.settings.scrapeIntervalS, Math.ceil((toMs - fromMs) / 1000 / 300));
+    // From 12 hours up, whole five-minute buckets, which the store answers from its rollups.
+    return step >= 140 ? Math.ceil(step / ROLLUP_S) * ROLLUP_S : step;
   }
 
   /** One panel's lines over [from, to] from the embedded store (Prometheus mode: from PromQL). */

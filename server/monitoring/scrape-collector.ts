@@ -86,6 +86,7 @@ export class ScrapeCollector {
   private queue: ((granted: boolean) => void)[] = [];
   private timer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
+  private rollupTimer: NodeJS.Timeout | null = null;
   /** Rounds not finished yet (a round lasts until its slowest target answers or times out). */
   private rounds = new Set<Promise<void>>();
   /** A round is still reading the target list: the next one is skipped, not piled up behind it. */
@@ -111,6 +112,7 @@ export class ScrapeCollector {
     round();
     this.timer = setInterval(round, this.settings.intervalS * 1000);
     this.pruneTimer = setInterval(() => void this.prune(), 10 * 60_000);
+    this.rollupTimer = setInterval(() => void this.rollup(), 60_000);
     void this.prune();
   }
 
@@ -119,7 +121,8 @@ export class ScrapeCollector {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     if (this.pruneTimer) clearInterval(this.pruneTimer);
-    this.timer = this.pruneTimer = null;
+    if (this.rollupTimer) clearInterval(this.rollupTimer);
+    this.timer = this.pruneTimer = this.rollupTimer = null;
     this.aborter.abort();
     this.queue.splice(0).forEach((wake) => wake(false));
     await Promise.all(this.rounds);
@@ -241,6 +244,15 @@ export class ScrapeCollector {
     }
     await this.writer.store?.flush();
   }
+  /** Five-minute averages for long chart ranges (MetricStore.rollup), a few hours' backlog per minute. */
+  private async rollup(): Promise<void> {
+    try {
+      await this.writer.store?.rollup(Date.now(), 36);
+    } catch (error) {
+      this.log.error({ err: error }, 'Could not roll up metric samples');
+    }
+  }
+
   private async prune(): Promise<void> {
     try {
       await this.writer.store?.prune(Date.now() - this.settings.retentionHours * 3_600_000);

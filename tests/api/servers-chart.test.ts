@@ -91,12 +91,37 @@ describe.each(await backends())('chart API on $name', (backend) => {
   it('defaults the step to about 300 points and leaves gaps as null', async () => {
     const res = await chart(ids.linux, { panel: 20, from: now - 24 * HOUR, to: now });
     const data = res.body.result;
-    expect(data.timestamps[1] - data.timestamps[0]).toBe(288);
+    // 24 h / 300 points = 288 s, rounded up to the five-minute rollup buckets.
+    expect(data.timestamps[1] - data.timestamps[0]).toBe(300);
     const values: (number | null)[] = data.series[0].values;
     // Only the last two hours have samples.
     expect(values[0]).toBeNull();
     expect(values.at(-1)).not.toBeNull();
     expect(values.filter((v) => v !== null).length).toBeLessThan(30);
+  });
+
+  it('answers long ranges from five-minute rollups with the same figures as the raw samples', async () => {
+    const store = t.app.monitoring.store;
+    const query = { panel: 84, from: now - 3 * HOUR, to: now, step: 300 };
+    const raw = (await chart(ids.linux, query)).body.result;
+    expect(await store.rollup(now + 10 * 60_000, 1000)).toBeGreaterThan(20);
+    const rows = await t.database.query<{ n: number }>('select count(*)::int as n from metric_rollups where server_id = $1', [ids.linux]);
+    expect(rows[0]!.n).toBeGreaterThanOrEqual(24);
+    // Now the same chart reads the rollups; remove the raw samples to prove it.
+    await t.database.query('delete from metric_samples where server_id = $1 and ts < $2', [ids.linux, new Date(now - 5 * 60_000)]);
+    const rolled = (await chart(ids.linux, query)).body.result;
+    expect(rolled.timestamps).toEqual(raw.timestamps);
+    expect(rolled.series.map((s: { label: string }) => s.label)).toEqual(raw.series.map((s: { label: string }) => s.label));
+    rolled.series.forEach((s: { values: (number | null)[] }, i: number) =>
+      s.values.forEach((v, j) => {
+        const r = raw.series[i].values[j];
+        if (r === null) expect(v).toBeNull();
+        else expect(Math.abs(v! - r), `${raw.series[i].label} @${j}`).toBeLessThanOrEqual(Math.abs(r) * 1e-4 + 1e-9);
+      }),
+    );
+    // Pruning takes rollups with it.
+    await store.prune(now + HOUR);
+    expect(await t.database.query('select 1 from metric_rollups where server_id = $1', [ids.linux])).toEqual([]);
   });
 
   it('refuses bad input with a 400 naming the field, and unknown servers with 404', async () => {
