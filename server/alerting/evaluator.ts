@@ -186,6 +186,9 @@ export class AlertEvaluator {
     this.timer = setTimeout(() => {
       const started = Date.now();
       this.running = this.tick()
+        .then((r) => {
+          if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
+        })
         .catch((err) => this.log.error({ err }, 'Alert evaluation failed'))
         .finally(() => {
           this.running = null;
