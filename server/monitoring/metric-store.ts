@@ -171,32 +171,41 @@ export class MetricStore {
   /**
    * Average the closed five-minute buckets not rolled up yet (at most `maxBuckets` per call) into
    * metric_rollups. A bucket counts as closed a minute after it ends, so late flushes land first.
-   * Returns how many buckets were written.
+   * Each bucket is averaged `serversPerChunk` servers at a time with a turn of the event loop in
+   * between: PGlite runs in this process, and one statement over the whole fleet would hold
+   * every request up for most of a second. Returns how many buckets were written.
    */
-  async rollup(nowMs: number, maxBuckets = 12): Promise<number> {
+  async rollup(nowMs: number, maxBuckets = 3, serversPerChunk = 25): Promise<number> {
     await this.flush();
     const from = await this.rolledUntil();
     if (from === null) {
       this.rolledUntilMs = undefined; // samples may have arrived since: look again next time
       return 0;
     }
-    const closed = Math.floor((nowMs - 60_000) / (ROLLUP_S * 1000)) * ROLLUP_S * 1000;
-    const to = Math.min(closed, from + maxBuckets * ROLLUP_S * 1000);
+    const bucketMs = ROLLUP_S * 1000;
+    const closed = Math.floor((nowMs - 60_000) / bucketMs) * bucketMs;
+    const to = Math.min(closed, from + maxBuckets * bucketMs);
     if (to <= from) return 0;
-    await this.database.query(
-      `insert into metric_rollups (server_id, bucket, values)
-       select server_id, bucket, array_agg(v order by idx) from (
-         select s.server_id, to_timestamp(floor(extract(epoch from s.ts) / ${ROLLUP_S}) * ${ROLLUP_S}) as bucket, u.idx, avg(u.v)::real as v
-         from metric_samples s, unnest(s.values) with ordinality as u(v, idx)
-         where s.ts >= $1 and s.ts < $2
-         group by 1, 2, 3
-       ) g
-       group by 1, 2
-       on conflict (server_id, bucket) do update set values = excluded.values`,
-      [new Date(from), new Date(to)],
-    );
-    this.rolledUntilMs = to;
-    return (to - from) / (ROLLUP_S * 1000);
+    const ids = (await this.database.query<{ server_id: string }>('select server_id from metric_series order by server_id')).map((r) => r.server_id);
+    for (let bucket = from; bucket < to; bucket += bucketMs) {
+      for (let i = 0; i < ids.length; i += serversPerChunk) {
+        await this.database.query(
+          `insert into metric_rollups (server_id, bucket, values)
+           select server_id, $1::timestamptz, array_agg(v order by idx) from (
+             select s.server_id, u.idx, avg(u.v)::real as v
+             from metric_samples s, unnest(s.values) with ordinality as u(v, idx)
+             where s.server_id = any($3::uuid[]) and s.ts >= $1 and s.ts < $2
+             group by 1, 2
+           ) g
+           group by 1
+           on conflict (server_id, bucket) do update set values = excluded.values`,
+          [new Date(bucket), new Date(bucket + bucketMs), ids.slice(i, i + serversPerChunk)],
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      this.rolledUntilMs = bucket + bucketMs;
+    }
+    return (to - from) / bucketMs;
   }
 
   /**

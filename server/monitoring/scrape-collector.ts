@@ -244,10 +244,10 @@ export class ScrapeCollector {
     }
     await this.writer.store?.flush();
   }
-  /** Five-minute averages for long chart ranges (MetricStore.rollup), a few hours' backlog per minute. */
+  /** Five-minute averages for long chart ranges (MetricStore.rollup): a backlog catches up at 15 minutes a minute. */
   private async rollup(): Promise<void> {
     try {
-      await this.writer.store?.rollup(Date.now(), 36);
+      await this.writer.store?.rollup(Date.now());
     } catch (error) {
       this.log.error({ err: error }, 'Could not roll up metric samples');
     }
