@@ -16,6 +16,7 @@ import { servers, services } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
+import { createDefaultRulesIfMissing } from '../alerting/defaults';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
 import { escapeLike, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
@@ -142,8 +143,12 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
         };
       },
       async after(created) {
-        // A server registered with a running exporter shows figures at once, not after a tick.
-        if (created.isAgentConfigured) monitoring.refreshSoon(created.id);
+        // A server registered with a running exporter shows figures at once, not after a tick,
+        // and has its default alert rules (issue 4) from the start.
+        if (created.isAgentConfigured) {
+          monitoring.refreshSoon(created.id);
+          await createDefaultRulesIfMissing(db, created.id);
+        }
       },
     },
     update: {

@@ -120,6 +120,14 @@ describe.each(await backends())('alerts, alert config and notification groups on
   });
 
   describe('alert config', () => {
+    it('a server registered with its agent configured gets the default rules at once', async () => {
+      const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: 'rules-at-once', ipaddress: '10.66.0.9', operating_system: 'linux', isAgentConfigured: true } });
+      expect(res.status).toBe(201);
+      const got = await t.call('POST', '/api/alert-config/get-alert-config/all', { cookie: admin, body: { pageSize: 100, filter: { serverId: res.body.result._id } } });
+      expect(got.body.result.data).toHaveLength(1);
+      expect(got.body.result.data[0].rules).toHaveLength(6);
+    });
+
     it('has none until defaults are created; then the documented six rules; a second create is a 409', async () => {
       const s = await server();
       const get = () => t.call('POST', '/api/alert-config/get-alert-config/all', { cookie: cookies.get('user'), body: { pageNumber: 1, pageSize: 100, filter: { serverId: s._id } } });
