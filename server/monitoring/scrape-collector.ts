@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import http from 'node:http';
 import type { Database } from '../db/client';
 import { deriveScrape } from './derive';
@@ -104,6 +105,8 @@ export class ScrapeCollector {
   start(): void {
     this.stopped = false;
     this.aborter = new AbortController();
+    // Every scrape in flight listens on this one signal (SCRAPE_CONCURRENCY of them, by design).
+    setMaxListeners(0, this.aborter.signal);
     const round = () => {
       if (this.stopped || this.readingTargets) return;
       const done: Promise<void> = this.tick().finally(() => this.rounds.delete(done));
