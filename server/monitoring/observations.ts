@@ -2,58 +2,149 @@ import type { Database } from '../db/client';
 import type { MetricStore } from './metric-store';
 import type { ServiceState, Usage } from './types';
 
+/** The server-row columns a reading fills, in the order of the batched UPDATE's VALUES list. */
+const USAGE_COLUMNS = [
+  ['cpu_usage', 'cpuUsage'],
+  ['memory_usage', 'memoryUsage'],
+  ['disk_usage', 'diskUsage'],
+  ['network_usage', 'networkUsage'],
+  ['swap_usage', 'swapUsage'],
+  ['uptime', 'uptime'],
+  ['cpu_load1', 'cpuLoad1'],
+  ['cpu_load5', 'cpuLoad5'],
+  ['cpu_load15', 'cpuLoad15'],
+  ['cpu_cores', 'cpuCores'],
+  ['memory_saturation', 'memorySaturation'],
+  ['memory_total', 'memoryTotal'],
+  ['swap_total', 'swapTotal'],
+] as const satisfies readonly (readonly [string, keyof Usage])[];
+
+/** Rows per UPDATE: 16 parameters each stays far below PostgreSQL's 65,535 per statement. */
+const CHUNK = 1000;
+
+/**
+ * What is still to be written onto one server's row. Readings of the same state fold into one:
+ * the latest figures win, and `since` keeps the first reading's time for state_changed_at.
+ */
+type PendingRow = { state: 'up'; since: number; at: number; usage: (number | null)[] } | { state: 'down'; since: number; error: string };
+
 /**
  * Writes what a collector saw (its own scrape, or a read from Prometheus) onto the server rows
  * and service records, so every screen and API reads one place whichever collector runs.
+ *
+ * Collectors queue their readings (`queueUp`, `queueDown`) and `flush` once per round: a round
+ * of 200 servers is one `UPDATE … FROM (VALUES …)` instead of 200 statements, which were most of
+ * the pipeline's CPU on PGlite (docs/benchmarks.md, issue 3). `up` and `down` write at once.
  */
 export class ObservationWriter {
   /** The service states last written per server, to write only changes. */
   private lastServices = new Map<string, Map<string, string>>();
+  private pending = new Map<string, PendingRow>();
+  private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly database: Database,
     readonly store: MetricStore | null,
   ) {}
 
+  /** The exporter answered: the server is up with these figures. Written before this resolves. */
   async up(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: Record<string, number>): Promise<void> {
-    const at = new Date(atMs);
-    await this.database.query(
-      `update servers set
-         state = 'up',
-         state_changed_at = case when state = 'up' then state_changed_at else $2 end,
-         last_scraped_at = $2, last_error = null,
-         cpu_usage = $3, memory_usage = $4, disk_usage = $5, network_usage = $6, swap_usage = $7, uptime = $8,
-         cpu_load1 = $9, cpu_load5 = $10, cpu_load15 = $11, cpu_cores = $12, memory_saturation = $13,
-         memory_total = $14, swap_total = $15
-       where id = $1`,
-      [
-        serverId,
-        at,
-        usage.cpuUsage,
-        usage.memoryUsage,
-        usage.diskUsage,
-        usage.networkUsage,
-        usage.swapUsage,
-        usage.uptime,
-        usage.cpuLoad1,
-        usage.cpuLoad5,
-        usage.cpuLoad15,
-        usage.cpuCores,
-        usage.memorySaturation,
-        usage.memoryTotal,
-        usage.swapTotal,
-      ].map((v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)),
-    );
-    if (services) await this.writeServices(serverId, at, services);
+    await this.queueUp(serverId, atMs, usage, services, series);
+    await this.flush();
+  }
+
+  /** The exporter did not answer: the server is down (its last figures stay, dated by lastScrapedAt). Written before this resolves. */
+  async down(serverId: string, atMs: number, error: string): Promise<void> {
+    await this.queueDown(serverId, atMs, error);
+    await this.flush();
+  }
+
+  /**
+   * `up`, with the server row left for the next `flush`. Services are written now (only their
+   * changes, so rarely anything) and chart samples go to the store's own buffer.
+   */
+  async queueUp(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: Record<string, number>): Promise<void> {
+    const values = USAGE_COLUMNS.map(([, field]) => {
+      const v = usage[field];
+      return typeof v === 'number' && Number.isFinite(v) ? v : null;
+    });
+    await this.queue(serverId, { state: 'up', since: atMs, at: atMs, usage: values });
+    if (services) await this.writeServices(serverId, new Date(atMs), services);
     if (series && this.store) await this.store.append(serverId, atMs, series);
   }
 
-  /** The exporter did not answer: the server is down (its last figures stay, dated by lastScrapedAt). */
-  async down(serverId: string, atMs: number, error: string): Promise<void> {
-    await this.database.query(
-      `update servers set state = 'down', state_changed_at = case when state = 'down' then state_changed_at else $2 end, last_error = $3 where id = $1`,
-      [serverId, new Date(atMs), error.slice(0, 500)],
-    );
+  /** `down`, with the server row left for the next `flush`. */
+  async queueDown(serverId: string, atMs: number, error: string): Promise<void> {
+    await this.queue(serverId, { state: 'down', since: atMs, error: error.slice(0, 500) });
+  }
+
+  private async queue(serverId: string, row: PendingRow): Promise<void> {
+    let prev = this.pending.get(serverId);
+    // A change of state is written before the new reading is queued, so a server's row goes
+    // through its states in the order they were seen and state_changed_at stays exact.
+    while (prev && prev.state !== row.state) {
+      await this.flush();
+      prev = this.pending.get(serverId);
+    }
+    this.pending.set(serverId, prev ? { ...row, since: prev.since } : row);
+  }
+
+  /**
+   * Write every queued row: at most one UPDATE for the servers up and one for those down (more
+   * past 1,000 servers). A server deleted meanwhile matches no row and is skipped. Safe to call
+   * concurrently: writes go one after another, in the order they were queued.
+   */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing.catch(() => undefined);
+    if (!this.pending.size) return;
+    const batch = [...this.pending];
+    this.pending = new Map();
+    this.flushing = this.write(batch).finally(() => {
+      this.flushing = null;
+    });
+    await this.flushing;
+  }
+
+  private async write(batch: [string, PendingRow][]): Promise<void> {
+    const ups = batch.filter((e): e is [string, Extract<PendingRow, { state: 'up' }>] => e[1].state === 'up');
+    const downs = batch.filter((e): e is [string, Extract<PendingRow, { state: 'down' }>] => e[1].state === 'down');
+    const iso = (ms: number) => new Date(ms).toISOString();
+    for (let i = 0; i < ups.length; i += CHUNK) {
+      const params: unknown[] = [];
+      // Every VALUES parameter is cast: its type would otherwise be inferred from the first
+      // row only, and drivers differ in how they send untyped ones.
+      const rows = ups.slice(i, i + CHUNK).map(([id, r]) => {
+        const n = params.push(id, iso(r.since), iso(r.at), ...r.usage) - USAGE_COLUMNS.length - 3;
+        const usage = USAGE_COLUMNS.map((_, j) => `$${n + 4 + j}::float8`);
+        return `($${n + 1}::uuid, $${n + 2}::timestamptz, $${n + 3}::timestamptz, ${usage.join(', ')})`;
+      });
+      await this.database.query(
+        `update servers set
+           state = 'up',
+           state_changed_at = case when servers.state = 'up' then servers.state_changed_at else v.since end,
+           last_scraped_at = v.at, last_error = null,
+           ${USAGE_COLUMNS.map(([c]) => `${c} = v.${c}`).join(', ')}
+         from (values ${rows.join(', ')}) as v(id, since, at, ${USAGE_COLUMNS.map(([c]) => c).join(', ')})
+         where servers.id = v.id`,
+        params,
+      );
+    }
+    for (let i = 0; i < downs.length; i += CHUNK) {
+      const params: unknown[] = [];
+      const rows = downs.slice(i, i + CHUNK).map(([id, r]) => {
+        const n = params.push(id, iso(r.since), r.error);
+        return `($${n - 2}::uuid, $${n - 1}::timestamptz, $${n}::text)`;
+      });
+      await this.database.query(
+        `update servers set
+           state = 'down',
+           state_changed_at = case when servers.state = 'down' then servers.state_changed_at else v.since end,
+           last_error = v.error
+         from (values ${rows.join(', ')}) as v(id, since, error)
+         where servers.id = v.id`,
+        params,
+      );
+    }
   }
 
   private async writeServices(serverId: string, at: Date, services: ServiceState[]): Promise<void> {
@@ -81,7 +172,9 @@ export class ObservationWriter {
     this.lastServices.set(serverId, next);
   }
 
+  /** A deleted or re-pointed server: what was queued for it is about a target it no longer has. */
   forget(serverId: string): void {
+    this.pending.delete(serverId);
     this.lastServices.delete(serverId);
     this.store?.forget(serverId);
   }

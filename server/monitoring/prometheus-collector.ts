@@ -183,20 +183,25 @@ export class PrometheusCollector {
     if (this.unreachable) this.log.warn({}, 'Prometheus answers again');
     this.unreachable = false;
     const now = Date.now();
-    for (const target of targets) {
-      if (this.stopped) return;
-      const reading = readings.get(target.instance);
-      try {
-        if (!reading) {
-          await this.writer.down(target.id, now, `Prometheus has no target ${target.instance}: is it discovering servers from /api/prometheus/targets?`);
-        } else if (!reading.up) {
-          await this.writer.down(target.id, reading.scrapedAtMs ?? now, `Prometheus could not scrape ${target.instance}`);
-        } else {
-          await this.writer.up(target.id, reading.scrapedAtMs ?? now, reading.usage, reading.services);
+    try {
+      for (const target of targets) {
+        if (this.stopped) return;
+        const reading = readings.get(target.instance);
+        try {
+          if (!reading) {
+            await this.writer.queueDown(target.id, now, `Prometheus has no target ${target.instance}: is it discovering servers from /api/prometheus/targets?`);
+          } else if (!reading.up) {
+            await this.writer.queueDown(target.id, reading.scrapedAtMs ?? now, `Prometheus could not scrape ${target.instance}`);
+          } else {
+            await this.writer.queueUp(target.id, reading.scrapedAtMs ?? now, reading.usage, reading.services);
+          }
+        } catch (error) {
+          this.log.error({ err: error, server: target.id }, 'Could not record a reading from Prometheus');
         }
-      } catch (error) {
-        this.log.error({ err: error, server: target.id }, 'Could not record a reading from Prometheus');
       }
+    } finally {
+      // One UPDATE for the whole fleet; written before the read resolves, so scrapeNow's callers see it.
+      await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write the readings from Prometheus'));
     }
   }
 }

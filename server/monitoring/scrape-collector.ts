@@ -35,6 +35,8 @@ export interface Logger {
 }
 
 const MAX_BODY = 16 * 1024 * 1024;
+/** How long a round's server rows wait for its slowest targets before being written anyway. */
+const ROUND_SETTLE_MS = 2000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo' });
 
 /**
@@ -129,6 +131,7 @@ export class ScrapeCollector {
     this.aborter.abort();
     this.queue.splice(0).forEach((wake) => wake(false));
     await Promise.all(this.rounds);
+    await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write server rows'));
     await this.writer.store?.flush().catch(() => undefined);
   }
 
@@ -153,10 +156,21 @@ export class ScrapeCollector {
     }
     const live = new Set(targets.map((t) => t.id));
     for (const id of this.memory.keys()) if (!live.has(id)) this.memory.delete(id);
-    // A slow target only delays this flush; the next round (which skips it) writes what the
-    // others brought meanwhile.
-    await Promise.all(targets.map((t) => this.scrapeWhenFree(t)));
+    // Server rows are written together when the round ends (one statement, not one per
+    // target), and once earlier if a slow target still holds the round: the others' rows then
+    // wait ROUND_SETTLE_MS, not the whole timeout. Samples wait for the end of the round.
+    const all = Promise.all(targets.map((t) => this.scrapeWhenFree(t)));
+    let settle: NodeJS.Timeout | undefined;
+    const early = new Promise<void>((resolve) => (settle = setTimeout(resolve, ROUND_SETTLE_MS)));
+    if ((await Promise.race([all.then(() => 'done' as const), early])) !== 'done') await this.flushRows();
+    clearTimeout(settle);
+    await all;
+    await this.flushRows();
     await this.writer.store?.flush().catch((error) => this.log.error({ err: error }, 'Could not write metric samples'));
+  }
+
+  private async flushRows(): Promise<void> {
+    await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write server rows'));
   }
 
   /** Takes one of `concurrency` slots; false when the collector stopped while waiting. */
@@ -184,7 +198,7 @@ export class ScrapeCollector {
     try {
       if (!(await this.acquire())) return;
       try {
-        if (!this.stopped) await this.scrape(target);
+        if (!this.stopped) await this.collect(target);
       } finally {
         this.release();
       }
@@ -193,8 +207,14 @@ export class ScrapeCollector {
     }
   }
 
-  /** Scrape one target now and record the outcome (also used by tests and `scrapeNow`). */
+  /** Scrape one target now and record the outcome, written when this resolves (used by tests and `scrapeNow`). */
   async scrape(target: Target): Promise<void> {
+    await this.collect(target);
+    await this.flushRows();
+  }
+
+  /** Scrape one target and queue the outcome for the round's flush. */
+  private async collect(target: Target): Promise<void> {
     const started = Date.now();
     const generation = this.generation.get(target.id) ?? 0;
     // The server was deleted or re-pointed meanwhile: this answer is about a target it no longer has.
@@ -223,7 +243,7 @@ export class ScrapeCollector {
       }
       const { derived, memory } = deriveScrape(target.os, parsed.scrape, started, this.memory.get(target.id));
       this.memory.set(target.id, memory);
-      await this.writer.up(target.id, started, derived.usage, derived.servicesExposed ? derived.services : null, derived.series);
+      await this.writer.queueUp(target.id, started, derived.usage, derived.servicesExposed ? derived.services : null, derived.series);
     } catch (error) {
       this.stats.failures++;
       this.log.warn({ err: error, server: target.id }, 'Could not use a scrape');
@@ -231,7 +251,7 @@ export class ScrapeCollector {
   }
 
   private async markDown(target: Target, atMs: number, reason: string): Promise<void> {
-    await this.writer.down(target.id, atMs, reason).catch((e) => this.log.error({ err: e, server: target.id }, 'Could not record a failed scrape'));
+    await this.writer.queueDown(target.id, atMs, reason).catch((e) => this.log.error({ err: e, server: target.id }, 'Could not record a failed scrape'));
   }
 
   /** Scrape one server now (a new or re-pointed one); skipped if its scrape is already under way. */
