@@ -33,10 +33,20 @@ const quietLog = {
 };
 const settings: ScrapeSettings = { intervalS: 15, timeoutS: 10, concurrency: 32, retentionHours: 24 };
 
+/** The real writer, noting why a scrape failed (the collector records that on the row only). */
+class NotingWriter extends ObservationWriter {
+  override async queueDown(serverId: string, atMs: number, error: string): Promise<void> {
+    problems.push(error);
+    await super.queueDown(serverId, atMs, error);
+  }
+}
+
 /** The collector over a fixed target list, its writer dropping everything: fetch, parse and derive only. */
 class ParseOnlyCollector extends ScrapeCollector {
   constructor(private readonly list: Target[]) {
-    const writer = { store: null, up: async () => {}, down: async () => {}, forget: () => {} } as unknown as ObservationWriter;
+    const noop = async () => {};
+    const down = async (_id: string, _at: number, error: string) => void problems.push(error);
+    const writer = { store: null, up: noop, queueUp: noop, down, queueDown: down, flush: noop, forget: () => {} } as unknown as ObservationWriter;
     super(null as unknown as Database, writer, settings, quietLog);
   }
 
@@ -82,7 +92,10 @@ export async function runScrapeCostBench(opts: { hosts: number; rounds: number; 
 
     const database = await openDatabase({ dataDir });
     await registerDemoFleet(database, live);
-    const full = new ScrapeCollector(database, new ObservationWriter(database, new MetricStore(database)), settings, quietLog);
+    // PGlite's initdb holds the event loop for seconds, while the fleet closes the collector's
+    // idle keep-alive sockets (5 s): reused before the loop has seen them close, they hang up.
+    await sleep(6000);
+    const full = new ScrapeCollector(database, new NotingWriter(database, new MetricStore(database)), settings, quietLog);
     const withStore = await measureRounds(full, opts.rounds);
     await full.stop();
     await database.close();
