@@ -3,17 +3,20 @@
  * each hold 24 h of scrapes at 15 s (1.15 M rows, bench/lib/history.ts). Target (issue 3 §9):
  * under 50 ms.
  *
- * Measured two ways on the same PGlite data folder, one request at a time:
- *  - MetricStore.query, at the step the chart route picks for 24 h when it is given none
- *    (about 300 points: 288 s);
- *  - `GET /api/servers/chart/:id?panel=77&from&to` through the real app (Fastify inject:
- *    routing, session, validation, panel lookup, the query, serialisation).
- * "Cold" rotates over different servers, so each request reads pages PGlite has not cached yet
- * (opening a server's charts); "warm" repeats one server (refreshing them).
- * It then builds a 5-minute rollup of the same rows in a scratch table and times the same
- * chart from it, the fix this benchmark led to (see docs/benchmarks.md).
+ * On a copy of the seeded data folder:
+ *  1. the five-minute rollups are made again from the samples, as the console's rollup job
+ *     would (MetricStore.rollup over all 288 buckets at once), timing it and watching the event
+ *     loop with a 5 ms interval (PGlite runs in this process: a long statement stalls requests);
+ *  2. the database is closed and reopened (nothing cached by PGlite, as after a restart);
+ *  3. one request at a time: `GET /api/servers/chart/:id?panel=77&from&to` through the real app
+ *     (Fastify inject: routing, session, validation, panel lookup, the query, serialisation) at
+ *     the default step (Monitoring.defaultStep: 300 s for 24 h, so rollups), then
+ *     MetricStore.query at 300 s (rollups) and at 288 s (raw samples: the pre-rollup chart).
+ * "Cold" rotates over servers not asked for yet (opening a server's charts); "warm" repeats one
+ * (refreshing them). CPU per request is process.cpuUsage() around it: it holds up when other
+ * work loads the machine, wall-clock times do not.
  *
- * `npx tsx bench/chart-query.ts [--requests 50]`
+ * `npx tsx bench/chart-query.ts [--requests 40]`
  */
 import { buildApp } from '../server/app';
 import { hashPassword } from '../server/auth/password';
@@ -26,8 +29,9 @@ import { machineLoad, numberOption } from './lib/options';
 
 const PANEL_77_KEYS = ['system', 'user', 'iowait', 'irq', 'other', 'idle'].map((mode) => `cpu_share{mode="${mode}"}`);
 const DAY_MS = 86_400_000;
-/** What Monitoring.defaultStep gives 24 h at a 15 s scrape interval: about 300 points. */
-const STEP_S = Math.max(15, Math.ceil(DAY_MS / 1000 / 300));
+/** The step before rollups: about 300 points for 24 h, read from raw samples. */
+const RAW_STEP_S = Math.ceil(DAY_MS / 1000 / 300);
+const ROLLUP_STEP_S = 300;
 
 export interface Timing {
   p50Ms: number;
@@ -60,111 +64,106 @@ async function timeEach<T>(items: T[], run: (item: T) => Promise<void>): Promise
   return times;
 }
 
+/** Interval callbacks every `everyMs`: the longest time the event loop did not get to one. */
+function watchEventLoop(everyMs = 5) {
+  let last = performance.now();
+  const gaps: number[] = [];
+  const timer = setInterval(() => {
+    const now = performance.now();
+    gaps.push(now - last - everyMs);
+    last = now;
+  }, everyMs);
+  return () => {
+    clearInterval(timer);
+    gaps.sort((a, b) => a - b);
+    return { worstMs: +(gaps[gaps.length - 1] ?? 0).toFixed(1), p99Ms: +(gaps[Math.floor(gaps.length * 0.99)] ?? 0).toFixed(1), over50ms: gaps.filter((g) => g > 50).length };
+  };
+}
+
 /**
- * The proposed fix, measured: a table of 5-minute averages per server (what MetricStore would
- * write as each 5-minute bucket closes), filled here in time order as the console would write
- * it, then the same chart read from it.
+ * The console's rollup job over the whole seeded day at once: the rollups cached with the seed
+ * are emptied first (TRUNCATE, so no dead rows stay behind) and written again in bucket order,
+ * every server's row of a bucket together, as a live console writes them.
  */
-async function buildRollup(database: Database): Promise<number> {
+async function rollUp(database: Database, endMs: number) {
+  await database.query('truncate metric_rollups');
+  const store = new MetricStore(database);
+  const stop = watchEventLoop();
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  await database.query('create table bench_rollup_5m (server_id uuid not null, bucket timestamptz not null, values real[] not null, primary key (server_id, bucket))');
-  // Stand-in values: the sample at each bucket's start (an element-wise average of 20 arrays has
-  // the same width and storage, and costs minutes to compute in PGlite). Written in bucket
-  // order, so rows land on disk as a live console would write them, all servers interleaved.
-  await database.query(`
-    insert into bench_rollup_5m (server_id, bucket, values)
-    select server_id, ts, values from metric_samples
-    where extract(epoch from ts)::bigint % 300 = 0
-    order by ts, server_id`);
-  await database.query('analyze bench_rollup_5m');
-  return Math.round((performance.now() - t0) / 100) / 10;
+  const buckets = await store.rollup(endMs + 3_600_000, 1000);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const stall = stop();
+  const [{ rows } = { rows: 0 }] = await database.query<{ rows: number }>('select count(*)::int as rows from metric_rollups');
+  await database.query('vacuum analyze metric_rollups');
+  return { buckets, rows, seconds: +seconds.toFixed(1), cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(1), stall };
 }
 
-async function rollupQuery(database: Database, store: MetricStore, serverId: string, fromMs: number, toMs: number): Promise<number> {
-  const keys = await store.keys(serverId);
-  const cols = PANEL_77_KEYS.map((k) => keys.indexOf(k)).filter((c) => c >= 0);
-  const rows = await database.query(
-    `select extract(epoch from bucket)::float8 as t, ${cols.map((c, j) => `values[${c + 1}]::float8 as v${j}`).join(', ')}
-     from bench_rollup_5m where server_id = $1 and bucket >= $2 and bucket <= $3 order by bucket`,
-    [serverId, new Date(fromMs), new Date(toMs)],
-  );
-  return rows.length;
-}
-
-export async function runChartQueryBench(opts: { requests: number; rollup: boolean }, log = console.log) {
+export async function runChartQueryBench(opts: { requests: number }, log = console.log) {
   const history = await historyDataDir({ servers: 200, hours: 24, stepS: 15 }, log);
-  const database = await openDatabase({ dataDir: history.dataDir });
+  let database = await openDatabase({ dataDir: history.dataDir });
   try {
     const linux = (await database.query<{ id: string }>(`select id from servers where operating_system = 'linux' order by hostname`)).map((r) => r.id);
-    if (linux.length < opts.requests * 2) throw new Error(`need ${opts.requests * 2} Linux servers, have ${linux.length}`);
+    const n = opts.requests;
+    if (linux.length < n * 3 + 1) throw new Error(`need ${n * 3 + 1} Linux servers, have ${linux.length}`);
+    const [routeServers, rollupServers, rawServers] = [linux.slice(0, n), linux.slice(n, 2 * n), linux.slice(2 * n, 3 * n)];
     const toMs = history.endMs;
     const fromMs = toMs - DAY_MS;
-    const store = new MetricStore(database);
-    let points = 0;
-    const storeCold = await timeEach(linux.slice(0, opts.requests), async (id) => {
-      const w = await store.query(id, PANEL_77_KEYS, fromMs, toMs, STEP_S);
-      points = w.timestamps.length;
-      if (w.values[0]!.every((v) => v === null)) throw new Error(`no data for ${id}`);
-    });
-    const storeWarm = await timeEach(new Array<string>(opts.requests).fill(linux[0]!), async (id) => {
-      await store.query(id, PANEL_77_KEYS, fromMs, toMs, STEP_S);
-    });
-    const plan = await database.query<{ 'QUERY PLAN': string }>(
-      `explain (analyze, buffers) select (floor(extract(epoch from ts) / $4) * $4)::float8 as t, avg(values[2])::float8
-       from metric_samples where server_id = $1 and ts >= $2 and ts <= $3 group by 1 order by 1`,
-      [linux[opts.requests * 2 - 1], new Date(fromMs), new Date(toMs), STEP_S],
-    );
-    const planText = plan.map((r) => r['QUERY PLAN']).join('\n');
-    const heapBlocks = Number(/Heap Blocks: exact=(\d+)/.exec(planText)?.[1] ?? NaN);
 
-    // The HTTP route, once it exists in this checkout.
+    log('rolling up the seeded day…');
+    const rollup = await rollUp(database, history.endMs);
+    await database.close();
+    database = await openDatabase({ dataDir: history.dataDir });
+
+    // The route first, on a database nothing has read from yet.
     const hash = await hashPassword('bench-password');
     const [admin] = await database.db.insert(users).values({ username: 'bench-chart', email: 'bench-chart@example.com', phonenumber: '', passwordHash: hash, role: 'admin' }).returning();
     const app = await buildApp(testConfig(), { database });
-    let route: { cold: Timing; warm: Timing } | { missing: string };
+    let route: { cold: Timing; warm: Timing; stepS: number; points: number };
     try {
       const signin = await app.inject({ method: 'POST', url: '/api/auth/signin', headers: { 'x-requested-with': 'opsdeck' }, payload: { email: admin!.email, password: 'bench-password' } });
       const cookie = `opsdeck_session=${signin.cookies.find((c) => c.name === 'opsdeck_session')!.value}`;
+      let body: { result?: { timestamps: number[]; series: { values: (number | null)[] }[] } } = {};
       const get = async (id: string) => {
         const res = await app.inject({ method: 'GET', url: `/api/servers/chart/${id}?panel=77&from=${fromMs}&to=${toMs}`, headers: { cookie } });
-        if (res.statusCode !== 200) throw Object.assign(new Error(`HTTP ${res.statusCode}: ${res.body.slice(0, 200)}`), { status: res.statusCode });
+        if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${res.body.slice(0, 200)}`);
+        body = res.json();
       };
-      try {
-        await get(linux[opts.requests]!);
-        const cold = await timeEach(linux.slice(opts.requests + 1, opts.requests * 2 + 1), get);
-        const warm = await timeEach(new Array<string>(opts.requests).fill(linux[opts.requests]!), get);
-        route = { cold: summary(cold), warm: summary(warm) };
-      } catch (error) {
-        if ((error as { status?: number }).status !== 404) throw error;
-        route = { missing: (error as Error).message };
-      }
+      // One request on a server measured nowhere: the session, the catalog and the plans.
+      await get(linux[linux.length - 1]!);
+      const cold = await timeEach(routeServers, get);
+      const timestamps = body.result?.timestamps ?? [];
+      if (!body.result?.series[0]?.values.some((v) => v !== null)) throw new Error(`the chart of ${routeServers[n - 1]} has no data: ${JSON.stringify(body).slice(0, 200)}`);
+      const warm = await timeEach(new Array<string>(n).fill(routeServers[0]!), get);
+      route = { cold: summary(cold), warm: summary(warm), stepS: (timestamps[1] ?? 0) - (timestamps[0] ?? 0), points: timestamps.length };
     } finally {
       await app.close();
     }
 
-    let rollup: { buildSeconds: number; cold: Timing; warm: Timing; rows: number } | undefined;
-    if (opts.rollup) {
-      const buildSeconds = await buildRollup(database);
-      let rows = 0;
-      // Servers none of the runs above touched, so their pages are not cached yet.
-      const fresh = linux.slice(opts.requests * 2 + 1).concat(linux).slice(0, opts.requests);
-      const cold = await timeEach(fresh, async (id) => {
-        rows = await rollupQuery(database, store, id, fromMs, toMs);
-      });
-      const warm = await timeEach(new Array<string>(opts.requests).fill(linux[0]!), async (id) => {
-        await rollupQuery(database, store, id, fromMs, toMs);
-      });
-      rollup = { buildSeconds, cold: summary(cold), warm: summary(warm), rows };
-    }
+    const store = new MetricStore(database);
+    const queryAt = (stepS: number) => async (id: string) => {
+      const w = await store.query(id, PANEL_77_KEYS, fromMs, toMs, stepS);
+      if (w.values[0]!.every((v) => v === null)) throw new Error(`no data for ${id} at step ${stepS}`);
+    };
+    const rolled = { cold: summary(await timeEach(rollupServers, queryAt(ROLLUP_STEP_S))), warm: summary(await timeEach(new Array<string>(n).fill(rollupServers[0]!), queryAt(ROLLUP_STEP_S))) };
+    const raw = { cold: summary(await timeEach(rawServers, queryAt(RAW_STEP_S))), warm: summary(await timeEach(new Array<string>(n).fill(rawServers[0]!), queryAt(RAW_STEP_S))) };
+
+    const pages = async (table: string, at: string, stepS: number) => {
+      const plan = await database.query<{ 'QUERY PLAN': string }>(
+        `explain (analyze, buffers) select (floor(extract(epoch from ${at}) / $4) * $4)::float8 as t, avg(values[2])::float8
+         from ${table} where server_id = $1 and ${at} >= $2 and ${at} <= $3 group by 1 order by 1`,
+        [linux[linux.length - 2], new Date(fromMs), new Date(toMs), stepS],
+      );
+      return Number(/Heap Blocks: exact=(\d+)/.exec(plan.map((r) => r['QUERY PLAN']).join('\n'))?.[1] ?? NaN);
+    };
     return {
       seeded: history.seededNow ? `made in ${history.seedSeconds} s` : 'from the cache',
-      stepS: STEP_S,
-      points,
-      store: { cold: summary(storeCold), warm: summary(storeWarm) },
-      heapBlocksPerQuery: heapBlocks,
-      route,
       rollup,
-      planText,
+      route,
+      rolled,
+      raw,
+      heapPages: { rollups: await pages('metric_rollups', 'bucket', ROLLUP_STEP_S), samples: await pages('metric_samples', 'ts', RAW_STEP_S) },
     };
   } finally {
     await database.close();
@@ -173,21 +172,17 @@ export async function runChartQueryBench(opts: { requests: number; rollup: boole
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = await runChartQueryBench({ requests: numberOption('--requests', 50), rollup: !process.argv.includes('--no-rollup') });
+  const r = await runChartQueryBench({ requests: numberOption('--requests', 40) });
   const fmt = (t: Timing) => `p50 ${t.p50Ms} ms, p95 ${t.p95Ms} ms, max ${t.maxMs} ms; CPU p50 ${t.cpuP50Ms} ms, p95 ${t.cpuP95Ms} ms (${t.n} requests)`;
-  console.log(`24 h chart, panel 77 (6 series), one server of 200 with 24 h at 15 s; step ${r.stepS} s = ${r.points} points; history ${r.seeded} (target < 50 ms); ${machineLoad()}`);
-  console.log(`  MetricStore.query, cold (a new server each time): ${fmt(r.store.cold)}`);
-  console.log(`  MetricStore.query, warm (the same server again):  ${fmt(r.store.warm)}`);
-  if ('missing' in r.route) console.log(`  GET /api/servers/chart/:id: not measured, the route is not there yet (${r.route.missing})`);
-  else {
-    console.log(`  GET /api/servers/chart/:id?panel=77, cold:        ${fmt(r.route.cold)}`);
-    console.log(`  GET /api/servers/chart/:id?panel=77, warm:        ${fmt(r.route.warm)}`);
-  }
-  console.log(`  one query reads ${r.heapBlocksPerQuery} heap pages for 5,760 rows: each server's rows are spread over the table, interleaved with the other servers'`);
-  if (r.rollup) {
-    console.log(`  with a 5-minute rollup table (${r.rollup.rows} rows per 24 h chart; built from the samples in ${r.rollup.buildSeconds} s):`);
-    console.log(`    cold: ${fmt(r.rollup.cold)}`);
-    console.log(`    warm: ${fmt(r.rollup.warm)}`);
-  }
-  if (process.argv.includes('--plan')) console.log(r.planText);
+  const ru = r.rollup;
+  console.log(`24 h chart, panel 77 (6 series), one server of 200 with 24 h at 15 s; history ${r.seeded} (target < 50 ms); ${machineLoad()}`);
+  console.log(`  rollup of the day (MetricStore.rollup, ${ru.buckets} buckets, ${ru.rows} rows): ${ru.seconds} s, ${ru.cpuSeconds} CPU s; event loop held up at most ${ru.stall.worstMs} ms (p99 ${ru.stall.p99Ms} ms, ${ru.stall.over50ms} stalls over 50 ms)`);
+  console.log(`  then the database reopened (nothing cached):`);
+  console.log(`  GET /api/servers/chart/:id?panel=77, step ${r.route.stepS} s = ${r.route.points} points, cold: ${fmt(r.route.cold)}`);
+  console.log(`  GET /api/servers/chart/:id?panel=77, warm:        ${fmt(r.route.warm)}`);
+  console.log(`  MetricStore.query step ${ROLLUP_STEP_S} s (rollups), cold:  ${fmt(r.rolled.cold)}`);
+  console.log(`  MetricStore.query step ${ROLLUP_STEP_S} s (rollups), warm:  ${fmt(r.rolled.warm)}`);
+  console.log(`  MetricStore.query step ${RAW_STEP_S} s (raw samples), cold: ${fmt(r.raw.cold)}`);
+  console.log(`  MetricStore.query step ${RAW_STEP_S} s (raw samples), warm: ${fmt(r.raw.warm)}`);
+  console.log(`  heap pages one server's day reads: ${r.heapPages.rollups} of metric_rollups (288 rows), ${r.heapPages.samples} of metric_samples (5,760 rows)`);
 }

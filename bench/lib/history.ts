@@ -3,7 +3,8 @@
  * metric_samples, shaped like what the console itself writes. Each server's layout (its
  * metric_series keys) comes from deriving two renders of its simulated exporter, so arrays have
  * the real widths (57 to ~75 values); the values come from a small pool of random arrays of
- * each width (their content does not change how PostgreSQL stores or reads them).
+ * each width (their content does not change how PostgreSQL stores or reads them). The day is
+ * rolled up into metric_rollups as well, as a running console would have it.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { registerDemoFleet, type RegisteredHost } from '../../server/demo/regist
 import { createSimulatedHost } from '../../server/demo/simulator';
 import { deriveScrape } from '../../server/monitoring/derive';
 import { parseExposition } from '../../server/monitoring/exposition';
+import { MetricStore } from '../../server/monitoring/metric-store';
 
 export interface HistoryOptions {
   servers: number;
@@ -41,7 +43,7 @@ export function placeholderHosts(count: number): RegisteredHost[] {
 
 /**
  * Registers `servers` demo hosts and writes `hours` of samples every `stepS` seconds up to
- * `endMs` for each. One INSERT … SELECT per batch of servers: generate_series on the
+ * `endMs` for each, then their five-minute rollups. One INSERT … SELECT per batch of servers: generate_series on the
  * database side is far faster than a million round trips.
  */
 export async function seedHistory(database: Database, opts: HistoryOptions, endMs: number, log = (_: string) => {}): Promise<void> {
@@ -78,6 +80,10 @@ export async function seedHistory(database: Database, opts: HistoryOptions, endM
   // Sets the hint bits a live table's rows get on their first read. PGlite runs no autovacuum
   // (a standalone backend), so without this the first chart over a page would also write it.
   await database.query('vacuum analyze metric_samples');
+  // Every closed five-minute bucket, in bucket order as the console's rollup job writes them.
+  log('  rolling up five-minute buckets');
+  await new MetricStore(database).rollup(endMs + 3_600_000, 1000);
+  await database.query('vacuum analyze metric_rollups');
 }
 
 export interface SeededHistory {
@@ -90,7 +96,7 @@ export interface SeededHistory {
   remove: () => void;
 }
 
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
 /** A cached seed older than this is made again, so a console started on it prunes nothing. */
 const MAX_AGE_MS = 20 * 3_600_000;
 
