@@ -43,7 +43,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo
  * GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable
  * reason. `signal` ends the request early (the collector stopping).
  */
-export function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+export async function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  const started = Date.now();
+  try {
+    return await fetchOnce(host, port, timeoutMs, signal);
+  } catch (error) {
+    // A kept-alive socket the exporter closed while idle fails at once ("socket hang up",
+    // ECONNRESET): that says nothing about the exporter, so ask again on a fresh connection.
+    const left = timeoutMs - (Date.now() - started);
+    if ((error as { staleSocket?: boolean }).staleSocket && left > 0 && !signal?.aborted) return fetchOnce(host, port, left, signal);
+    throw error;
+  }
+}
+
+function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
       if (response.statusCode !== 200) {
@@ -66,9 +79,17 @@ export function fetchMetrics(host: string, port: number, timeoutMs: number, sign
     request.on('error', (error: NodeJS.ErrnoException) => {
       const reason =
         error.code === 'ECONNREFUSED' ? `Connection refused at ${host}:${port}` : error.code === 'EHOSTUNREACH' ? `Host ${host} is unreachable` : error.message;
-      reject(new Error(reason));
+      const staleSocket = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
+      reject(Object.assign(new Error(reason), { staleSocket }));
     });
   });
+}
+
+/** The collector's stop signal: every scrape in flight listens on it (SCRAPE_CONCURRENCY of them, by design). */
+function stopSignal(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /**
@@ -94,7 +115,7 @@ export class ScrapeCollector {
   private rounds = new Set<Promise<void>>();
   /** A round is still reading the target list: the next one is skipped, not piled up behind it. */
   private readingTargets = false;
-  private aborter = new AbortController();
+  private aborter = stopSignal();
   private stopped = false;
 
   constructor(
@@ -106,9 +127,7 @@ export class ScrapeCollector {
 
   start(): void {
     this.stopped = false;
-    this.aborter = new AbortController();
-    // Every scrape in flight listens on this one signal (SCRAPE_CONCURRENCY of them, by design).
-    setMaxListeners(0, this.aborter.signal);
+    this.aborter = stopSignal();
     const round = () => {
       if (this.stopped || this.readingTargets) return;
       const done: Promise<void> = this.tick().finally(() => this.rounds.delete(done));

@@ -1,0 +1,53 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { fetchMetrics } from './scrape-collector';
+
+// A raw exporter that answers the first request on each connection and hangs up on the
+// second, like an exporter closing an idle kept-alive socket just as it is reused.
+let server: Server;
+let port = 0;
+let connections = 0;
+const sockets = new Set<Socket>();
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    connections++;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    let requests = 0;
+    let buffer = '';
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString();
+      while (buffer.includes('\r\n\r\n')) {
+        buffer = buffer.slice(buffer.indexOf('\r\n\r\n') + 4);
+        if (++requests > 1) {
+          socket.destroy();
+          return;
+        }
+        const body = 'up 1\n';
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\nConnection: keep-alive\r\n\r\n${body}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as { port: number }).port;
+});
+
+afterAll(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+it('asks again on a fresh connection when a kept-alive socket was closed under it', async () => {
+  expect(await fetchMetrics('127.0.0.1', port, 2000)).toBe('up 1\n');
+  expect(await fetchMetrics('127.0.0.1', port, 2000)).toBe('up 1\n');
+  expect(connections).toBe(2);
+});
+
+it('does not retry a refused connection', async () => {
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const deadPort = (closed.address() as { port: number }).port;
+  await new Promise((resolve) => closed.close(resolve));
+  await expect(fetchMetrics('127.0.0.1', deadPort, 2000)).rejects.toThrow(`Connection refused at 127.0.0.1:${deadPort}`);
+});
