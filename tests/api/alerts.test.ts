@@ -15,8 +15,10 @@ describe.each(await backends())('alerts, alert config and notification groups on
   const cookies = new Map<Who, string | undefined>();
   let admin: string;
 
+  // Registered without a configured agent, so no default rules exist until a test creates them
+  // (a server registered agent-configured gets them at once: see 'alert config' below).
   const server = async (hostname = `alert-host-${octet}`) => {
-    const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname, ipaddress: nextIp(), operating_system: 'linux', isAgentConfigured: true } });
+    const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname, ipaddress: nextIp(), operating_system: 'linux' } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.result as { _id: string; hostname: string; ipaddress: string };
   };
@@ -33,7 +35,9 @@ describe.each(await backends())('alerts, alert config and notification groups on
   /** Fires real alerts through the evaluator: the server's CPU above 90% for the default 300 s. */
   const fire = async (serverId: string, rule = 'cpu_usage') => {
     let clock = Date.now() - 400_000;
-    const scrape = () => t.database.query(`update servers set state = 'up', ${rule} = 97, last_scraped_at = $2 where id = $1`, [serverId, new Date(clock)]);
+    // The agent gets configured as a scrape would find it (registering it configured would have
+    // created its rules already; the tests create them explicitly).
+    const scrape = () => t.database.query(`update servers set is_agent_configured = true, state = 'up', ${rule} = 97, last_scraped_at = $2 where id = $1`, [serverId, new Date(clock)]);
     const evaluator = new AlertEvaluator(t.database, { enabled: false, evalIntervalS: 15, autoDefaults: false, staleAfterS: 60 }, quiet, () => clock);
     await scrape();
     await evaluator.tick();
