@@ -30,6 +30,15 @@ export const configSchema = z.object({
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
   ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//i, 'SMTP_URL must start with smtp:// or smtps://')
+    .optional()
+    .or(z.literal('')),
+  MAIL_FROM: z.string().min(1).default('Opsdeck <opsdeck@localhost>'),
+  SLACK_BOT_TOKEN: z.string().optional(),
+  SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  PUBLIC_URL: z.string().url().optional().or(z.literal('')),
 });
 
 export interface MonitoringSettings {
@@ -65,6 +74,24 @@ export interface AlertingSettings {
   staleAfterS: number;
 }
 
+/** Sending alert notifications (server/alerting/delivery.ts, docs/alerting.md "Delivery"). */
+export interface DeliverySettings {
+  /** false: no delivery loop (tests); the worker's deliver() still works when called. */
+  enabled: boolean;
+  /** Seconds between looks at the outbox. */
+  pollIntervalS: number;
+  /** smtp:// or smtps:// URL with credentials; unset: email deliveries are skipped. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** Unset: Slack deliveries are skipped. */
+  slackBotToken?: string;
+  slackApiUrl: string;
+  /** Where the console is reached; links in messages start with it. */
+  publicUrl: string;
+  /** Wait before each retry of a failed channel; one more failure than this list is long gives up. */
+  retryDelaysS: number[];
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -79,6 +106,7 @@ export interface Config {
   monitoring: MonitoringSettings;
   demo: DemoSettings;
   alerting: AlertingSettings;
+  delivery: DeliverySettings;
   /** Where the built UI lives; undefined serves no UI (API-only tests). */
   uiDir?: string;
 }
@@ -109,6 +137,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
     alerting: { enabled: true, evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
+    delivery: {
+      enabled: true,
+      pollIntervalS: 1,
+      smtpUrl: e.SMTP_URL || undefined,
+      mailFrom: e.MAIL_FROM,
+      slackBotToken: e.SLACK_BOT_TOKEN || undefined,
+      slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
+      publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      retryDelaysS: [30, 120, 600, 1800],
+    },
     uiDir: 'dist',
   };
 }
@@ -123,6 +161,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     monitoring: { ...base.monitoring, enabled: false },
     demo: { ...base.demo, enabled: false },
     alerting: { ...base.alerting, enabled: false },
+    delivery: { ...base.delivery, enabled: false },
     ...overrides,
   };
 }

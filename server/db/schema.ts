@@ -331,3 +331,34 @@ export const alertOutbox = pgTable(
   },
   (t) => [index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`)],
 );
+
+/**
+ * The delivery log (issue 4 §4): one row per attempt to send an outbox row on one channel.
+ * It is also the worker's memory: a channel with a `sent` row is never sent again for that
+ * outbox row (after a restart too), and a `failed` row with `retry_at` holds the outbox row
+ * back until then. docs/alerting.md "Delivery".
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    outboxId: uuid('outbox_id')
+      .notNull()
+      .references(() => alertOutbox.id, { onDelete: 'cascade' }),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    channel: text('channel', { enum: ['email', 'slack'] }).notNull(),
+    /** Email: the addresses of this attempt, comma-separated; Slack: the channel. */
+    target: text('target').notNull(),
+    /** 1 for the first try of this channel, counting up with each retry. */
+    attempt: integer('attempt').notNull(),
+    outcome: text('outcome', { enum: ['sent', 'failed', 'skipped'] }).notNull(),
+    error: text('error'),
+    /** A failed attempt that will be retried: when. Null once the worker gave up. */
+    retryAt: at('retry_at'),
+    at: at('at').notNull().defaultNow(),
+  },
+  (t) => [index('alert_deliveries_outbox_idx').on(t.outboxId), index('alert_deliveries_alert_idx').on(t.alertId, t.at)],
+);
