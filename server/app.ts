@@ -15,11 +15,13 @@ import { registerMonitoring } from './routes/monitoring';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
 import { Monitoring } from './monitoring/monitoring';
+import { DeliveryWorker } from './alerting/delivery';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
     monitoring: Monitoring;
+    delivery: DeliveryWorker;
   }
 }
 
@@ -37,10 +39,17 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   app.decorate('database', database);
   const monitoring = new Monitoring(database, config.monitoring, app.log.child({ module: 'monitoring' }));
   app.decorate('monitoring', monitoring);
-  app.addHook('onReady', async () => monitoring.start());
-  // Stop collecting before the database goes.
+  // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
+  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }));
+  app.decorate('delivery', delivery);
+  app.addHook('onReady', async () => {
+    monitoring.start();
+    delivery.start();
+  });
+  // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
     await monitoring.stop();
+    await delivery.stop();
     if (!deps.database) await database.close();
   });
   app.decorateRequest('user', null);

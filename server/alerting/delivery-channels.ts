@@ -1,0 +1,83 @@
+import nodemailer from 'nodemailer';
+import type { EmailMessage, SlackMessage } from './delivery-messages';
+
+/** What the SMTP server said about each recipient of one message. */
+export interface EmailResult {
+  accepted: string[];
+  /** Refused recipients with the server's reason; the others got the message. */
+  rejected: { address: string; error: string }[];
+}
+
+export interface Mailer {
+  /** One message to all `to`; throws when nothing was accepted (connection, auth, every recipient refused). */
+  send(to: string[], message: EmailMessage): Promise<EmailResult>;
+  close(): void;
+}
+
+type AddressLike = string | { address: string };
+const addressOf = (a: AddressLike) => (typeof a === 'string' ? a : a.address);
+
+/** Errors say what the server answered, in one line, without credentials. */
+export function describeError(error: unknown): string {
+  const e = error as { message?: string; response?: string; code?: string };
+  const text = e?.response || e?.message || String(error);
+  return text.replace(/\s+/g, ' ').trim().slice(0, 500);
+}
+
+/**
+ * SMTP through nodemailer. Timeouts are far below nodemailer's defaults (2 min connect, 10 min
+ * idle): a hung server must not hold the outbox row (and on PostgreSQL its row lock) for long.
+ */
+export function smtpMailer(url: string, from: string): Mailer {
+  const transport = nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+  return {
+    async send(to, message) {
+      try {
+        const info = await transport.sendMail({ from, to, subject: message.subject, text: message.text });
+        const errors = ((info as { rejectedErrors?: { recipient?: string; response?: string; message?: string }[] }).rejectedErrors ?? []).map((e) => ({
+          address: e.recipient ?? '',
+          error: describeError(e),
+        }));
+        const rejected = (info.rejected as AddressLike[]).map(addressOf).map((address) => ({ address, error: errors.find((e) => e.address === address)?.error ?? 'Recipient refused' }));
+        return { accepted: (info.accepted as AddressLike[]).map(addressOf), rejected };
+      } catch (error) {
+        throw new Error(describeError(error));
+      }
+    },
+    close: () => transport.close(),
+  };
+}
+
+export interface SlackTarget {
+  apiUrl: string;
+  token: string;
+  channel: string;
+}
+
+/**
+ * Slack Web API chat.postMessage. Slack answers HTTP 200 with `{ok: false, error}` when it
+ * refuses (channel_not_found, not_in_channel, invalid_auth …): that is a failure too.
+ */
+export async function postSlack(target: SlackTarget, message: SlackMessage, timeoutMs = 10_000): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(`${target.apiUrl}/chat.postMessage`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ channel: target.channel, text: message.text, blocks: message.blocks, unfurl_links: false }),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    const cause = (error as { cause?: unknown }).cause;
+    throw new Error(`Slack could not be reached: ${describeError(cause ?? error)}`);
+  }
+  const body = await res.text().catch(() => '');
+  if (!res.ok) throw new Error(`Slack answered HTTP ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+  let parsed: { ok?: boolean; error?: string } = {};
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    throw new Error(`Slack answered something that is not JSON: ${body.slice(0, 200)}`);
+  }
+  if (parsed.ok !== true) throw new Error(`Slack refused the message: ${parsed.error ?? 'no reason given'}`);
+}

@@ -1,0 +1,293 @@
+import { eq } from 'drizzle-orm';
+import type pg from 'pg';
+import type { DeliverySettings } from '../config';
+import type { Database, Db } from '../db/client';
+import { alertDeliveries, alertEvents, alerts, notificationGroups } from '../db/schema';
+import { describeError, postSlack, smtpMailer, type Mailer } from './delivery-channels';
+import { alertLink, emailMessage, slackMessage, type Transition } from './delivery-messages';
+import type { EvaluatorLogger } from './evaluator';
+
+type Channel = 'email' | 'slack';
+type DeliveryRow = typeof alertDeliveries.$inferSelect;
+type GroupRow = typeof notificationGroups.$inferSelect;
+
+interface OutboxRow {
+  id: string;
+  alert_id: string;
+  transition: Transition;
+  notification_group_id: string | null;
+}
+
+/** A claimed outbox row; `release` ends the claim, marking the row processed or leaving it for a retry. */
+interface Claim {
+  row: OutboxRow;
+  release(processed: boolean): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+export interface DeliverResult {
+  /** Outbox rows looked at in this pass. */
+  rows: number;
+  sent: number;
+  failed: number;
+  skipped: number;
+}
+
+/** Rows one pass looks at, at most; the next pass continues. */
+const ROWS_PER_PASS = 100;
+
+/**
+ * Due rows, oldest first: not processed, no failed channel waiting for its retry time, and no
+ * older unprocessed row of the same alert (a resolved message never overtakes its firing one,
+ * even while that one waits for a retry or is being sent by another process).
+ */
+const DUE = `
+  select o.id, o.alert_id, o.transition, o.notification_group_id
+  from alert_outbox o
+  where o.processed_at is null
+    and not (o.id = any($2::uuid[]))
+    and not exists (select 1 from alert_deliveries d where d.outbox_id = o.id and d.retry_at > $1::timestamptz)
+    and not exists (
+      select 1 from alert_outbox p
+      where p.alert_id = o.alert_id and p.processed_at is null and (p.created_at, p.id) < (o.created_at, o.id)
+    )
+  order by o.created_at, o.id
+  limit 1`;
+
+/**
+ * Sends what the evaluator and operators queued in `alert_outbox` (docs/alerting.md "Delivery"):
+ * email to the notification group's list and a Slack message to its channel, one delivery per
+ * channel and outbox row, each attempt logged in `alert_deliveries` and on the alert's timeline.
+ *
+ * A channel's success is committed before the next channel is tried, so a restart never sends it
+ * again; a crash between a send and its record can resend that one channel (at least once, never
+ * lost). On PostgreSQL each row is claimed with `for no key update skip locked` in a transaction
+ * held while it is sent, so two processes never send the same row; the records are written on
+ * other connections (the key-share lock of their foreign key does not conflict with the claim).
+ * PGlite is one process: the worker's own guard keeps passes from overlapping.
+ */
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<DeliverResult> | null = null;
+  private stopped = true;
+  /** Set by stop(): a pass in progress finishes its row and ends. */
+  private closing = false;
+  private readonly mailer: Mailer | null;
+
+  constructor(
+    readonly database: Database,
+    readonly settings: DeliverySettings,
+    private readonly log: EvaluatorLogger,
+    /** The clock; tests move it by hand. */
+    private readonly now: () => number = Date.now,
+  ) {
+    this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : null;
+  }
+
+  start(): void {
+    if (!this.settings.enabled || !this.stopped) return;
+    this.stopped = false;
+    this.closing = false;
+    this.schedule(this.settings.pollIntervalS * 1000);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.closing = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => {});
+    this.mailer?.close();
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.deliver()
+        .catch((err) => this.log.error({ err }, 'Alert delivery failed'))
+        .finally(() => this.schedule(this.settings.pollIntervalS * 1000));
+    }, delayMs);
+    this.timer.unref?.();
+  }
+
+  /** One pass over the due outbox rows; a call while a pass runs waits for that pass. */
+  deliver(): Promise<DeliverResult> {
+    this.running ??= this.pass().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async pass(): Promise<DeliverResult> {
+    const result: DeliverResult = { rows: 0, sent: 0, failed: 0, skipped: 0 };
+    const seen: string[] = [];
+    while (result.rows < ROWS_PER_PASS && !this.closing) {
+      const claim = await this.claim(seen);
+      if (!claim) break;
+      seen.push(claim.row.id);
+      result.rows++;
+      try {
+        const processed = await this.process(claim.row, result);
+        await claim.release(processed);
+      } catch (err) {
+        // One row that cannot be handled (its alert deleted under it, a database error) must not
+        // hold up the others: it is tried again on the next pass.
+        await claim.abandon();
+        this.log.error({ err, outboxId: claim.row.id }, 'Could not deliver an alert notification');
+      }
+    }
+    if (result.sent || result.failed || result.skipped) this.log.info({ ...result }, 'Alert notifications delivered');
+    return result;
+  }
+
+  private async claim(seen: string[]): Promise<Claim | null> {
+    const at = new Date(this.now()).toISOString();
+    if (this.database.kind === 'pglite') {
+      const [row] = await this.database.query<OutboxRow>(DUE, [at, seen]);
+      if (!row) return null;
+      const release = async (processed: boolean) => {
+        if (processed) await this.database.query('update alert_outbox set processed_at = $2 where id = $1', [row.id, new Date(this.now())]);
+      };
+      return { row, release, abandon: async () => {} };
+    }
+    const pool = (this.database.db as unknown as { $client: pg.Pool }).$client;
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query<OutboxRow>(`${DUE} for no key update of o skip locked`, [at, seen]);
+      const row = rows[0];
+      if (!row) {
+        await client.query('commit');
+        client.release();
+        return null;
+      }
+      return {
+        row,
+        release: async (processed) => {
+          try {
+            if (processed) await client.query('update alert_outbox set processed_at = $2 where id = $1', [row.id, new Date(this.now())]);
+            await client.query('commit');
+          } finally {
+            client.release();
+          }
+        },
+        abandon: async () => {
+          await client.query('rollback').catch(() => {});
+          client.release();
+        },
+      };
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      client.release();
+      throw error;
+    }
+  }
+
+  /** Sends one outbox row on each channel that still needs it; true when no channel waits for a retry. */
+  private async process(row: OutboxRow, result: DeliverResult): Promise<boolean> {
+    const { db } = this.database;
+    const [alert] = await db.select().from(alerts).where(eq(alerts.id, row.alert_id));
+    if (!alert) return true;
+    // No group (the rule has none, or it was deleted since): nothing to send, nothing to log.
+    const [group] = row.notification_group_id ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, row.notification_group_id)) : [];
+    if (!group) return true;
+    const log = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
+    const link = alertLink(this.settings.publicUrl, alert.id);
+    let waiting = false;
+    for (const channel of channelsOf(group)) {
+      const previous = log.filter((d) => d.channel === channel);
+      if (finished(previous)) continue;
+      const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
+      const record = (outcome: DeliveryRow['outcome'], target: string, error: string | null = null) => this.record(row, channel, attempt, outcome, target, error, result);
+      if (channel === 'email') {
+        const sentTo = new Set(previous.filter((d) => d.outcome === 'sent').flatMap((d) => splitTargets(d.target).map((a) => a.toLowerCase())));
+        const to = group.emailList.filter((a) => !sentTo.has(a.toLowerCase()));
+        if (!this.mailer) await record('skipped', group.emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.');
+        else if (!group.emailList.length) await record('skipped', '', 'The notification group has no email addresses.');
+        else if (to.length) {
+          try {
+            const sent = await this.mailer.send(to, emailMessage(alert, row.transition, link));
+            if (sent.accepted.length) await record('sent', sent.accepted.join(', '));
+            if (sent.rejected.length) waiting = (await record('failed', sent.rejected.map((r) => r.address).join(', '), sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; '))) || waiting;
+          } catch (error) {
+            waiting = (await record('failed', to.join(', '), describeError(error))) || waiting;
+          }
+        }
+      } else {
+        const target = group.slackChannel?.trim() ?? '';
+        if (!this.settings.slackBotToken) await record('skipped', target, 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.');
+        else if (!target) await record('skipped', '', 'The notification group has no Slack channel.');
+        else {
+          try {
+            await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, row.transition, link));
+            await record('sent', target);
+          } catch (error) {
+            waiting = (await record('failed', target, describeError(error))) || waiting;
+          }
+        }
+      }
+    }
+    return !waiting;
+  }
+
+  /**
+   * Logs one attempt and puts it on the alert's timeline, together. Returns true when a failed
+   * attempt will be retried.
+   */
+  private async record(row: OutboxRow, channel: Channel, attempt: number, outcome: DeliveryRow['outcome'], target: string, error: string | null, result: DeliverResult): Promise<boolean> {
+    const at = new Date(this.now());
+    const delays = this.settings.retryDelaysS;
+    const retry = outcome === 'failed' && attempt <= delays.length;
+    const retryAt = retry ? new Date(at.getTime() + delays[attempt - 1]! * 1000) : null;
+    result[outcome]++;
+    const note = timelineNote({ channel, transition: row.transition, attempt, outcome, target, error, retryAt, maxAttempts: delays.length + 1 });
+    await this.database.db.transaction(async (tx) => {
+      await tx.insert(alertDeliveries).values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel, target, attempt, outcome, error, retryAt, at });
+      await (tx as unknown as Db).insert(alertEvents).values({ alertId: row.alert_id, type: 'playbook_action', at, note });
+    });
+    if (outcome === 'failed') {
+      const fields = { alertId: row.alert_id, channel, target, attempt, error };
+      if (retry) this.log.warn({ ...fields, retryAt }, 'Alert notification failed; will retry');
+      else this.log.error(fields, `Alert notification failed ${attempt} times; gave up`);
+    }
+    return retry;
+  }
+}
+
+function channelsOf(group: GroupRow): Channel[] {
+  return [...(group.emailEnabled ? (['email'] as const) : []), ...(group.slackEnabled ? (['slack'] as const) : [])];
+}
+
+const splitTargets = (target: string) => target.split(', ').filter(Boolean);
+
+/**
+ * A channel is finished for an outbox row when it was skipped, when the worker gave up on it,
+ * or (Slack) once it was sent. Email is finished when its last attempt left nobody to retry:
+ * a partly refused message records `sent` for the accepted addresses and `failed` for the rest.
+ */
+function finished(previous: DeliveryRow[]): boolean {
+  if (!previous.length) return false;
+  if (previous.some((d) => d.outcome === 'skipped' || (d.outcome === 'failed' && !d.retryAt))) return true;
+  const last = Math.max(...previous.map((d) => d.attempt));
+  return !previous.some((d) => d.attempt === last && d.outcome === 'failed');
+}
+
+function timelineNote(d: {
+  channel: Channel;
+  transition: Transition;
+  attempt: number;
+  outcome: DeliveryRow['outcome'];
+  target: string;
+  error: string | null;
+  retryAt: Date | null;
+  maxAttempts: number;
+}): string {
+  const what = d.channel === 'email' ? 'Email' : 'Slack message';
+  const to = d.target ? ` to ${d.channel === 'email' ? d.target : `Slack ${d.target}`}` : '';
+  const about = `${d.transition} notification`;
+  const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+  if (d.outcome === 'sent') return `${what} sent${to} (${about}${d.attempt > 1 ? `, attempt ${d.attempt}` : ''}).`;
+  if (d.outcome === 'skipped') return `${what} not sent (${about}): ${d.error}`;
+  const then = d.retryAt ? `Next try at ${d.retryAt.toISOString()}.` : `Gave up after ${d.attempt} attempts.`;
+  return `${what}${to} failed (${about}, attempt ${d.attempt} of ${d.maxAttempts}): ${code(d.error ?? 'unknown error')}. ${then}`;
+}
