@@ -18,6 +18,22 @@ export const queryKeys = {
     services: (q: ListQuery) => ['servers', 'services', q] as const,
     chart: (id: string, panel: number, from: number, to: number) => ['servers', 'chart', id, panel, from, to] as const,
   },
+  alerts: {
+    all: ['alerts'] as const,
+    list: (q: ListQuery) => ['alerts', 'list', q] as const,
+    one: (id: string) => ['alerts', 'one', id] as const,
+  },
+  alertConfig: {
+    all: ['alert-config'] as const,
+    server: (serverId: string) => ['alert-config', 'server', serverId] as const,
+  },
+  notificationGroups: {
+    all: ['notification-groups'] as const,
+    list: (q: ListQuery) => ['notification-groups', 'list', q] as const,
+    one: (id: string) => ['notification-groups', 'one', id] as const,
+    selector: (text: string) => ['notification-groups', 'selector', text] as const,
+  },
+  analytics: { all: ['analytics'] as const },
   monitoringConfig: ['monitoring', 'config'] as const,
   commandHistory: {
     all: ['command-history'] as const,

@@ -1,0 +1,18 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { AlertDetail, Alert, UpdateAlert } from '../../server/contract/alerts';
+import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import { api as defaultApi, type Api } from './client';
+import { queryKeys } from './query-keys';
+
+const id = (s: string) => encodeURIComponent(s);
+
+/** SPEC §7 Alerts: list (filters serverId, status, hostname contains, createdAt between, search), get, update with a note, delete. */
+export const listAlerts = (api: Api, q: ListQuery) => api.post<ListResult<Alert>>('alerts/all', q);
+export const getAlert = (api: Api, alertId: string) => api.get<OneResult<AlertDetail>>(`alerts/${id(alertId)}`);
+export const updateAlert = (api: Api, alertId: string, body: UpdateAlert) => api.patch<OneResult<AlertDetail>>(`alerts/${id(alertId)}`, body);
+export const deleteAlert = (api: Api, alertId: string) => api.delete<OneResult<{ _id: string }>>(`alerts/${id(alertId)}`);
+
+export const alertsListQueryOptions = (q: ListQuery) =>
+  queryOptions({ queryKey: queryKeys.alerts.list(q), queryFn: () => listAlerts(defaultApi, q) });
+export const alertQueryOptions = (alertId: string) =>
+  queryOptions({ queryKey: queryKeys.alerts.one(alertId), queryFn: () => getAlert(defaultApi, alertId), retry: false });
