@@ -1,3 +1,11 @@
+import { alertCommands } from './alert/all';
+import { alertsCommands } from './alerts/all';
+import { groupCommands } from './group/all';
+import { rulesCommands } from './rules/all';
+import { dashboardCommands } from './dashboard/all';
+import { widgetCommands } from './widget/all';
+import { agentCommands } from './agent/all';
+import { incidentCommands } from './incident/all';
 import { historyCommands } from './history/all';
 import { navCommands } from './nav/all';
 import { paletteCommands } from './palette/all';
@@ -8,7 +16,7 @@ import { sessionCommands } from './session/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...historyCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands] as const;
 
 export type CommandId = (typeof allCommands)[number]['id'];
 

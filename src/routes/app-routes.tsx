@@ -5,6 +5,10 @@ import { currentUser, rootRoute } from './root';
 import { usersSearchSchema } from '../features/users/users-search';
 import { serverRoutes } from './server-routes';
 import { serverDetailRoute } from './server-detail-route';
+import { dashboardRoute } from './dashboard-route';
+import { notificationRoutes } from './notification-routes';
+import { notificationGroupRoutes } from './notification-group-routes';
+import { pinnedWidgetRoutes } from './pinned-widget-routes';
 
 /** Everything behind sign-in. An unauthenticated visitor goes to /session-expired (SPEC §2). */
 export const appLayoutRoute = createRoute({
@@ -17,12 +21,6 @@ export const appLayoutRoute = createRoute({
   },
   component: lazyRouteComponent(() => import('../app/app-layout'), 'AppLayout'),
 });
-
-const titlePage = (title: string) => {
-  const Component = lazyRouteComponent(() => import('../features/shell/title-page'), 'TitlePage');
-  return () => <Component title={title} />;
-};
-const page = (path: string, title: string) => createRoute({ getParentRoute: () => appLayoutRoute, path, component: titlePage(title) });
 
 const usersRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
@@ -42,22 +40,13 @@ const userCreateRoute = createRoute({
   component: lazyRouteComponent(() => import('../features/users/create-user-modal'), 'CreateUserRoute'),
 });
 
-/** SPEC §2 route table. Screens later issues build show their title until then. */
+/** SPEC §2 route table. Each area declares its routes in its own module; this file joins them. */
 export const appRoutes = [
-  page('/', 'Dashboard'),
+  dashboardRoute(appLayoutRoute),
   ...serverRoutes(appLayoutRoute),
   serverDetailRoute(appLayoutRoute),
-  page('/notifications', 'Notifications'),
-  page('/notifications/create', 'Create Notification'),
-  page('/notifications/edit/$id', 'Edit Notification'),
-  page('/notifications/show/$id', 'Notification'),
-  page('/notification-groups', 'Notification Groups'),
-  page('/notification-groups/create', 'Create Notification Group'),
-  page('/notification-groups/edit/$id', 'Update Notification Group'),
-  page('/notification-groups/show/$id', 'Notification Group'),
-  page('/pinned-widgets', 'Pinned Widgets'),
-  page('/pinned-widgets/create', 'Add New Widget'),
-  page('/pinned-widgets/edit/$id', 'Edit Widget'),
-  page('/pinned-widgets/show/$id', 'Widget'),
+  ...notificationRoutes(appLayoutRoute),
+  ...notificationGroupRoutes(appLayoutRoute),
+  ...pinnedWidgetRoutes(appLayoutRoute),
   usersRoute.addChildren([userShowRoute, userCreateRoute]),
 ];

@@ -12,6 +12,6 @@ export function serverDetailRoute<P extends AnyRoute>(parent: P) {
     path: '/servers/show/$id',
     params: { parse: (p) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p) => p },
     validateSearch: serverDetailSearchSchema,
-    component: lazyRouteComponent(() => import('../features/server-detail/server-detail-page'), 'ServerDetailPage'),
+    component: lazyRouteComponent(() => import('./server-detail-composed'), 'ServerDetailWithTabs'),
   });
 }

@@ -5,10 +5,12 @@ import { MetricTab } from './metric-tab';
 import { ServerGauges } from './server-gauges';
 import { ServicesTab } from './services-tab';
 import { useRunFromUi } from './states';
+import { useServerTabSlots } from './tab-slots';
 
 /** The dashboards of a configured, not suspended server: the gauges, then the tabs of SPEC §2. */
 export function ServerDashboards({ server, view, config }: { server: Server; view: ServerView; config: MonitoringConfig | undefined }) {
   const { run } = useRunFromUi();
+  const slots = useServerTabSlots();
   const tabs = tabsFor(server.operating_system).map((id) => ({ id, label: serverTabLabels[id] }));
   return (
     <>
@@ -19,6 +21,10 @@ export function ServerDashboards({ server, view, config }: { server: Server; vie
             <MetricTab server={server} tab={tab} view={view} config={config} />
           ) : tab === 'services' ? (
             <ServicesTab server={server} view={view} />
+          ) : tab === 'notifications' && slots.notifications ? (
+            <slots.notifications server={server} view={view} />
+          ) : tab === 'alerts-config' && slots.alertsConfiguration ? (
+            <slots.alertsConfiguration server={server} view={view} />
           ) : (
             <ComingWithAlerting tab={tab} />
           )

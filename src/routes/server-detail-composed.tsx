@@ -1,0 +1,16 @@
+import { ServerDetailPage } from '../features/server-detail/server-detail-page';
+import { ServerTabSlotsContext, type ServerTabSlots } from '../features/server-detail/tab-slots';
+
+/**
+ * The server detail with the tabs other features own (STYLE.md: features do not import each
+ * other, routes compose them). Each feature adds its component here.
+ */
+const slots: ServerTabSlots = {};
+
+export function ServerDetailWithTabs() {
+  return (
+    <ServerTabSlotsContext.Provider value={slots}>
+      <ServerDetailPage />
+    </ServerTabSlotsContext.Provider>
+  );
+}
