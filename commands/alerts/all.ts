@@ -1,2 +1,5 @@
+import { resolveMatching } from './resolve-matching';
+import { snoozeMatching } from './snooze-matching';
+
 /** Every command of the "alerts (bulk over a filter)" domain; commands/index.ts collects the domains. */
-export const alertsCommands = [] as const;
+export const alertsCommands = [resolveMatching, snoozeMatching] as const;

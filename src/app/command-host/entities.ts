@@ -1,7 +1,9 @@
 import type { EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
+import { listAlerts } from '../../api/alerts';
 import { listCommandHistory } from '../../api/command-history';
+import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
 
@@ -44,6 +46,24 @@ export const entityProviders: EntityProvider[] = [
       // `search` matches hostname and IP address (server/routes/servers.ts).
       const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
       return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname }));
+    },
+  },
+  {
+    kind: 'alert',
+    visible: (role) => can(role, 'read'),
+    showCommand: { id: 'alert.show', arg: 'alert' },
+    async search(api, text, limit) {
+      // `search` matches hostname, IP, alert name, service and summary (server/routes/alerts.ts); newest first.
+      const { result } = await listAlerts(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'createdAt', direction: 'desc' } });
+      return result.data.map((a) => ({
+        kind: 'alert',
+        id: a._id,
+        title: `${a.alertname.replace(/_/g, ' ')} · ${a.hostname}`,
+        subtitle: `${alertStatusLabels[a.status]} · ${a.severity} · ${new Date(a.createdAt).toLocaleString()}`,
+        value: a._id,
+        // Alert names repeat across hosts and time: only the id is unique on the command line.
+        completion: a._id,
+      }));
     },
   },
   {

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { alertStatusLabels, MAX_NOTE, MAX_SNOOZE_SECONDS, type Alert, type AlertDetail, type AlertStatus } from '../../server/contract/alerts';
+import type { Api } from '../../src/api/client';
+import { ApiError } from '../../src/api/client';
+import { getAlert, listAlerts, updateAlert } from '../../src/api/alerts';
+import { queryKeys } from '../../src/api/query-keys';
+import type { ArgSpec, CommandContext } from '../define-command';
+import { CommandError } from '../registry';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const SHOWN = 5;
+
+export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname' | 'status'>) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname} (${alertStatusLabels[a.status]})`;
+
+/**
+ * `alert` arguments take an id (what the palette and the screens pass) or, on the command line,
+ * words that match exactly one alert (hostname, IP, alert name, service), newest first; several
+ * matches are listed so the person can pick the id.
+ */
+export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> {
+  const value = ref.trim();
+  if (!value) throw new CommandError('Name an alert: its id, or words matching one alert');
+  if (UUID.test(value)) {
+    try {
+      return (await getAlert(api, value)).result;
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 404)) throw err;
+      throw new CommandError(`No alert with id "${value}"`);
+    }
+  }
+  const { result } = await listAlerts(api, { pageNumber: 1, pageSize: SHOWN, search: value, sort: { by: 'createdAt', direction: 'desc' } });
+  if (result.count === 1 && result.data[0]) return (await getAlert(api, result.data[0]._id)).result;
+  if (result.count > 1) {
+    const list = result.data.map((a) => `${alertLabel(a)} \`${a._id}\``).join(', ');
+    const more = result.count > SHOWN ? ` and ${result.count - SHOWN} more` : '';
+    throw new CommandError(`${result.count} alerts match "${value}": ${list}${more}. Use the id.`);
+  }
+  throw new CommandError(`No alert matches "${value}"`);
+}
+
+/** SPEC §5 alert action form: notes are required ('Add Notes'); the API takes them as `log`. */
+export const noteSchema = z.string({ error: 'Add Notes' }).trim().min(1, 'Add Notes').max(MAX_NOTE, `The note is too long (at most ${MAX_NOTE} characters)`);
+export const alertRefSchema = z.string({ error: 'alert is required' }).trim().min(1, 'alert is required');
+
+export const alertArg = { name: 'alert', label: 'Alert', kind: 'entity', entity: 'alert', positional: true } as const satisfies ArgSpec;
+export const noteArg = { name: 'note', label: 'Notes', kind: 'text', placeholder: 'What was done, or why (markdown)' } as const satisfies ArgSpec;
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * "30m", "2h", "1h30m", "1d", "90s" or a bare number of minutes to seconds; undefined for text
+ * that is not a duration. Snoozes last 1 minute to 30 days (the API's limits).
+ */
+export function parseDuration(text: string): number | undefined {
+  const t = text.trim().toLowerCase().replace(/\s+/g, '');
+  if (/^\d+$/.test(t)) return Number(t) * 60;
+  if (!/^(\d+[smhd])+$/.test(t)) return undefined;
+  let total = 0;
+  for (const [, n, u] of t.matchAll(/(\d+)([smhd])/g)) total += Number(n) * UNITS[u!]!;
+  return total;
+}
+
+/** A duration as typed ("30m") or, from a history re-run, the seconds it was parsed to. */
+export const durationSchema = z.union([z.string(), z.number()], { error: 'Give a duration like 30m, 2h, 1h30m or 1d' }).transform((v, ctx) => {
+  const s = typeof v === 'number' ? v : parseDuration(v);
+  if (s === undefined || !Number.isInteger(s)) {
+    ctx.addIssue({ code: 'custom', message: 'Give a duration like 30m, 2h, 1h30m or 1d' });
+    return z.NEVER;
+  }
+  if (s < 60 || s > MAX_SNOOZE_SECONDS) {
+    ctx.addIssue({ code: 'custom', message: 'A snooze lasts from 1 minute to 30 days' });
+    return z.NEVER;
+  }
+  return s;
+});
+
+export function formatDuration(seconds: number): string {
+  const parts: string[] = [];
+  let rest = seconds;
+  for (const [u, n] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (rest >= n) {
+      parts.push(`${Math.floor(rest / n)}${u}`);
+      rest %= n;
+    }
+  }
+  return parts.join(' ') || '0s';
+}
+
+/** One status change (or note) through the API, then the lists and this alert refresh. */
+export async function setAlertStatus(ctx: CommandContext, alert: AlertDetail, status: AlertStatus, note: string, snoozeSeconds?: number): Promise<AlertDetail> {
+  const { result } = await updateAlert(ctx.api, alert._id, { status, log: note, ...(snoozeSeconds ? { snoozeSeconds } : {}) });
+  await ctx.invalidate(queryKeys.alerts.all);
+  return result;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { deleteAlert as deleteAlertCall } from '../../src/api/alerts';
+import { queryKeys } from '../../src/api/query-keys';
+import { defineCommand } from '../define-command';
+import { alertArg, alertLabel, alertRefSchema, resolveAlert } from './alert-fields';
+
+export const deleteAlert = defineCommand({
+  id: 'alert.delete',
+  title: 'Delete alert',
+  category: 'Alerts',
+  description: 'Delete an alert with its timeline and delivery log.',
+  input: z.object({ alert: alertRefSchema }),
+  args: [alertArg],
+  permission: 'alerts.delete',
+  // SPEC §2 alert drawer: 'Delete the alert?' / 'Are you sure to delete this alert?' Yes/No.
+  destructive: { title: 'Delete the alert?', message: () => 'Are you sure to delete this alert?', confirmLabel: 'Yes', cancelLabel: 'No' },
+  // Resolve before asking, so a wrong id answers "No alert …" instead of "Are you sure?".
+  prepare: async ({ alert }, ctx) => ({ alert: (await resolveAlert(ctx.api, alert))._id }),
+  apiCall: ({ alert }) => ({ method: 'DELETE', path: `/api/alerts/${alert}` }),
+  async run({ alert }, ctx) {
+    const found = await resolveAlert(ctx.api, alert);
+    await deleteAlertCall(ctx.api, found._id);
+    await ctx.invalidate(queryKeys.alerts.all);
+    // The drawer of a deleted alert has nothing to show: back to where the list is.
+    const where = ctx.location?.().pathname ?? '';
+    if (where.startsWith(`/notifications/show/${found._id}`)) ctx.navigate('/notifications');
+    return { message: `Deleted alert **${alertLabel(found)}**.`, data: found };
+  },
+});

@@ -1,0 +1,177 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createAppRegistry } from '../../commands';
+import { parseDuration } from '../../commands/alert/alert-fields';
+import { bulkActions, changeAll, collectMatching, confirmQuestion, describeFilter, matchingListFilter } from '../../commands/alerts/matching-filter';
+import type { CommandContext } from '../../commands/define-command';
+import { CommandError } from '../../commands/registry';
+import type { Alert } from '../../server/contract/alerts';
+import type { Api } from '../../src/api/client';
+
+const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
+  _id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  serverId: 's',
+  ruleId: null,
+  hostname: `web-${i}`,
+  instance: '10.0.0.1',
+  ipaddress: '10.0.0.1',
+  alertname: 'high_disk_usage',
+  description: '',
+  type: 'resouce_alert',
+  severity: 'critical',
+  status,
+  summary: '',
+  mountpoint: '/',
+  volume: null,
+  service: null,
+  value: 97,
+  createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+  updatedAt: new Date().toISOString(),
+  resolvedAt: null,
+  snoozedUntil: null,
+});
+
+/**
+ * An alerts API over an in-memory list that honours the list filter the commands send (status
+ * eq/in, hostname contains, severity eq) and paging, and applies PATCHes, so a command that
+ * pages while it changes statuses would visibly skip alerts.
+ */
+function fakeAlertsApi(alerts: Alert[]) {
+  const calls: { method: string; path: string; body?: any }[] = [];
+  const matches = (a: Alert, filter: Record<string, any> = {}) =>
+    Object.entries(filter).every(([field, v]) => {
+      const value = (a as any)[field === 'hostname' ? 'hostname' : field];
+      if (v.eq !== undefined) return value === v.eq;
+      if (v.in) return v.in.includes(value);
+      if (v.contains !== undefined) return String(value).toLowerCase().includes(v.contains.toLowerCase());
+      return value === v;
+    });
+  const api = {
+    post: vi.fn(async (path: string, body: any) => {
+      calls.push({ method: 'POST', path, body });
+      if (path !== 'alerts/all') return { result: {} };
+      const all = alerts.filter((a) => matches(a, body.filter));
+      const start = (body.pageNumber - 1) * body.pageSize;
+      return { result: { data: all.slice(start, start + body.pageSize), count: all.length } };
+    }),
+    patch: vi.fn(async (path: string, body: any) => {
+      calls.push({ method: 'PATCH', path, body });
+      const a = alerts.find((x) => path === `alerts/${x._id}`)!;
+      a.status = body.status;
+      return { result: { ...a, timeline: [] } };
+    }),
+    get: vi.fn(async () => ({ result: {} })),
+    delete: vi.fn(async () => ({ result: {} })),
+  } as unknown as Api;
+  return { api, calls };
+}
+
+function context(api: Api, confirm: (r: { title: string; message: string }) => boolean = () => true): CommandContext & { asked: string[] } {
+  const asked: string[] = [];
+  return {
+    asked,
+    api,
+    user: { _id: '00000000-0000-4000-8000-000000000001', username: 'ann', email: 'ann@x', role: 'user' },
+    navigate: vi.fn(),
+    invalidate: vi.fn(async () => {}),
+    confirm: vi.fn(async (r) => {
+      asked.push(r.message);
+      return confirm(r);
+    }),
+    ui: { colorMode: () => 'light', setColorMode: vi.fn(), open: vi.fn() },
+    session: { signedIn: vi.fn(), signedOut: vi.fn() },
+    run: vi.fn(async () => ({})),
+  };
+}
+
+describe('the matching filter', () => {
+  it('turns host, name, severity and status into the list filter; without a status it takes the open ones', () => {
+    expect(matchingListFilter({ host: 'web', name: 'disk', severity: 'critical' }, bulkActions.resolve)).toEqual({
+      hostname: { contains: 'web' },
+      alertname: { contains: 'disk' },
+      severity: { eq: 'critical' },
+      status: { in: ['firing', 'snoozed'] },
+    });
+    expect(matchingListFilter({ status: 'snoozed' }, bulkActions.resolve)).toEqual({ status: { eq: 'snoozed' } });
+  });
+
+  it('refuses an empty filter and a status the action cannot change', () => {
+    expect(() => matchingListFilter({}, bulkActions.resolve)).toThrow(/at least one of --host/);
+    expect(() => matchingListFilter({ status: 'resolved' }, bulkActions.resolve)).toThrow('Resolve works on Active or Snoozed alerts, not Resolved ones');
+    expect(() => matchingListFilter({ status: 'resolved' }, bulkActions.snooze)).toThrow(CommandError);
+  });
+
+  it('says the count and the filter in words', () => {
+    expect(confirmQuestion(bulkActions.resolve, 12)).toBe('Resolve 12 alerts?');
+    expect(confirmQuestion(bulkActions.snooze, 1)).toBe('Snooze 1 alert?');
+    expect(describeFilter({ host: 'web', severity: 'critical', status: 'firing' })).toBe('host contains “web”, severity critical, status Active');
+  });
+
+  it('collects every page before changing anything, so a status filter does not skip alerts', async () => {
+    const alerts = Array.from({ length: 230 }, (_, i) => alert(i));
+    const { api } = fakeAlertsApi(alerts);
+    const found = await collectMatching(api, { status: { eq: 'firing' } });
+    expect(found).toHaveLength(230);
+    const result = await changeAll(found, async (a) => void (a.status = 'resolved'));
+    expect(result).toEqual({ ok: 230, failed: [] });
+  });
+
+  it('reports failures one by one without stopping', async () => {
+    const alerts = [alert(1), alert(2), alert(3)];
+    const result = await changeAll(alerts, async (a) => {
+      if (a.hostname === 'web-2') throw new Error('conflict');
+    });
+    expect(result.ok).toBe(2);
+    expect(result.failed.map((f) => f.error)).toEqual(['conflict']);
+  });
+
+  it('reads durations', () => {
+    expect(parseDuration('30m')).toBe(1800);
+    expect(parseDuration('1h30m')).toBe(5400);
+    expect(parseDuration('2d')).toBe(172_800);
+    expect(parseDuration('45')).toBe(2700);
+    expect(parseDuration('soon')).toBeUndefined();
+  });
+});
+
+describe('alerts.resolve-matching and alerts.snooze-matching through the gate', () => {
+  it('previews the count in the confirmation, then resolves every match with the note (across pages)', async () => {
+    const alerts = [...Array.from({ length: 120 }, (_, i) => alert(i)), { ...alert(500), hostname: 'db-1' }, alert(501, 'resolved')];
+    const { api, calls } = fakeAlertsApi(alerts);
+    const ctx = context(api);
+    const result = await createAppRegistry().run('alerts.resolve-matching', { host: 'web', note: 'disk cleaned' }, { source: 'cmdline', ctx });
+    expect(ctx.asked).toEqual(['Resolve 120 alerts? (host contains “web”)']);
+    const patches = calls.filter((c) => c.method === 'PATCH');
+    expect(patches).toHaveLength(120);
+    expect(new Set(patches.map((p) => p.path)).size).toBe(120);
+    expect(patches[0]!.body).toEqual({ status: 'resolved', log: 'disk cleaned' });
+    expect(alerts.find((a) => a.hostname === 'db-1')!.status).toBe('firing');
+    expect(result.message).toBe('Resolved 120 alerts matching host contains “web”.');
+  });
+
+  it('changes nothing when the person declines, and says so when nothing matches', async () => {
+    const { api, calls } = fakeAlertsApi([alert(1), alert(2)]);
+    const declined = await createAppRegistry()
+      .run('alerts.snooze-matching', { severity: 'critical', note: 'later', for: '2h' }, { source: 'cmdline', ctx: context(api, () => false) })
+      .catch((e: CommandError) => e);
+    expect((declined as CommandError).outcome).toBe('cancelled');
+    expect(calls.filter((c) => c.method === 'PATCH')).toEqual([]);
+    const ctx = context(api);
+    await expect(createAppRegistry().run('alerts.resolve-matching', { host: 'nothing-here', note: 'x' }, { source: 'cmdline', ctx })).rejects.toThrow('No open alerts match host contains “nothing-here”');
+    expect(ctx.asked).toEqual([]);
+  });
+
+  it('snoozes with the duration in seconds and requires a note', async () => {
+    const alerts = [alert(1), alert(2, 'snoozed')];
+    const { api, calls } = fakeAlertsApi(alerts);
+    const ctx = context(api);
+    await createAppRegistry().run('alerts.snooze-matching', { host: 'web', note: 'maintenance window', for: '30m' }, { source: 'cmdline', ctx });
+    expect(ctx.asked[0]).toBe('Snooze 2 alerts? (host contains “web”; for 30m)');
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
+      { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
+    ]);
+    await expect(createAppRegistry().run('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('note: Add Notes');
+    await expect(createAppRegistry().run('alerts.snooze-matching', { host: 'web', note: 'x', for: 'a while' }, { source: 'cmdline', ctx })).rejects.toThrow(/duration like 30m/);
+  });
+});
