@@ -21,9 +21,6 @@ export const deleteAlert = defineCommand({
     const found = await resolveAlert(ctx.api, alert);
     await deleteAlertCall(ctx.api, found._id);
     await ctx.invalidate(queryKeys.alerts.all);
-    // The drawer of a deleted alert has nothing to show: back to where the list is.
-    const where = ctx.location?.().pathname ?? '';
-    if (where.startsWith(`/notifications/show/${found._id}`)) ctx.navigate('/notifications');
     return { message: `Deleted alert **${alertLabel(found)}**.`, data: found };
   },
 });

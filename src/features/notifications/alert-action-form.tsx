@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { alertStatuses, alertStatusLabels, type AlertDetail, type AlertStatus } from '../../../server/contract/alerts';
+import { Button } from '../../components/ui/button';
+import { Select } from '../../components/ui/select';
+import { TextArea } from '../../components/ui/text-area';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
+
+/** The command each chosen status runs; all of them need a note (SPEC §5). */
+const commandFor: Record<AlertStatus, string> = { firing: 'alert.reopen', resolved: 'alert.resolve', snoozed: 'alert.snooze' };
+
+/** Extension: a snooze may end by itself; 'until' lasts until the alert resolves. */
+const snoozeOptions = [
+  { value: 'until', label: 'Until it resolves' },
+  { value: '1800', label: '30 minutes' },
+  { value: '3600', label: '1 hour' },
+  { value: '14400', label: '4 hours' },
+  { value: '86400', label: '1 day' },
+] as const;
+type SnoozeChoice = (typeof snoozeOptions)[number]['value'];
+
+/** SPEC §2 Action tab: choose status, add notes, Save; 'Update Status' and 'Add Notes' when missing. */
+export function AlertActionForm({ alert, onSaved }: { alert: AlertDetail; onSaved: () => void }) {
+  const runner = useCommandRunner();
+  const [status, setStatus] = useState<AlertStatus | null>(null);
+  const [snoozeFor, setSnoozeFor] = useState<SnoozeChoice>('until');
+  const [notes, setNotes] = useState('');
+  const [errors, setErrors] = useState<{ status?: string; notes?: string; form?: string }>({});
+  const [saving, setSaving] = useState(false);
+  const allowed = runner.check('alert.resolve');
+  useUnsavedChanges(status !== null || notes.trim() !== '');
+
+  const save = async () => {
+    const next = { status: status ? undefined : 'Update Status', notes: notes.trim() ? undefined : 'Add Notes' };
+    setErrors(next);
+    if (next.status || next.notes || !status) return;
+    setSaving(true);
+    try {
+      const input = { alert: alert._id, note: notes, ...(status === 'snoozed' && snoozeFor !== 'until' ? { for: Number(snoozeFor) } : {}) };
+      const result = await runner.run(commandFor[status], input, { source: 'ui' });
+      toast('success', (result.message ?? 'Saved').replace(/\*\*/g, ''));
+      setStatus(null);
+      setNotes('');
+      setSnoozeFor('until');
+      onSaved();
+    } catch (err) {
+      setErrors({ form: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  if (allowed !== true) return <p className="text-sm text-slate-600 dark:text-slate-400">{allowed}</p>;
+  return (
+    <form
+      aria-label="Update alert"
+      noValidate
+      className="flex max-w-lg flex-col gap-4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Now <strong>{alertStatusLabels[alert.status]}</strong>. Choosing the same status adds the notes to the timeline.
+      </p>
+      <Select<AlertStatus>
+        label="Status"
+        placeholder="Select status"
+        isRequired
+        options={alertStatuses.map((s) => ({ value: s, label: alertStatusLabels[s] }))}
+        value={status}
+        onChange={(s) => {
+          setStatus(s);
+          setErrors((e) => ({ ...e, status: undefined }));
+        }}
+        errorMessage={errors.status}
+      />
+      {status === 'snoozed' && <Select<SnoozeChoice> label="Snooze for" options={snoozeOptions} value={snoozeFor} onChange={setSnoozeFor} />}
+      <TextArea
+        label="Notes"
+        placeholder="What was done, or why (markdown)"
+        isRequired
+        value={notes}
+        onChange={(v) => {
+          setNotes(v);
+          if (v.trim()) setErrors((e) => ({ ...e, notes: undefined }));
+        }}
+        errorMessage={errors.notes}
+      />
+      {errors.form && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {errors.form}
+        </p>
+      )}
+      <div>
+        <Button type="submit" variant="primary" isDisabled={saving}>
+          Save
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,157 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { alertTypeLabel, type AlertDetail, type TimelineEvent } from '../../../server/contract/alerts';
+import { alertQueryOptions } from '../../api/alerts';
+import { ApiError } from '../../api/client';
+import { Button } from '../../components/ui/button';
+import { CopyButton } from '../../components/ui/copy-button';
+import { Drawer } from '../../components/ui/drawer';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Tabs } from '../../components/ui/tabs';
+import { toast } from '../../components/ui/toast';
+import { EMPTY } from '../../lib/format';
+import { SafeMarkdown } from '../../lib/markdown';
+import { useCommandRunner } from '../../lib/run-command';
+import { AlertActionForm } from './alert-action-form';
+import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+
+type DrawerTab = 'overview' | 'timeline' | 'action';
+const tabs = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'action', label: 'Action' },
+] as const;
+
+/**
+ * SPEC §2 alert detail drawer (756 px): Overview, Timeline, Action; footer with the trigger time
+ * and Delete Alert. A failed load returns to the list (`onClose`).
+ */
+export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: () => void }) {
+  const runner = useCommandRunner();
+  const query = useQuery(alertQueryOptions(alertId));
+  const [tab, setTab] = useState<DrawerTab>('overview');
+  const deleted = useRef(false);
+  const canDelete = runner.check('alert.delete');
+
+  useEffect(() => {
+    if (!query.isError) return;
+    // After our own delete the refetch 404s: that is the expected end, not an error to report.
+    if (!deleted.current) {
+      const gone = query.error instanceof ApiError && query.error.status === 404;
+      toast(gone ? 'info' : 'error', gone ? 'This alert no longer exists.' : `Could not load the alert: ${query.error.message}`);
+    }
+    onClose();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.isError]);
+
+  const alert = query.data?.result;
+  const remove = async () => {
+    if (!alert) return;
+    deleted.current = true;
+    try {
+      const r = await runner.run('alert.delete', { alert: alert._id }, { source: 'ui' });
+      toast('success', (r.message ?? 'Deleted').replace(/\*\*/g, ''));
+      onClose();
+    } catch {
+      // Declined or refused: the runner has said why; the drawer stays.
+      deleted.current = false;
+    }
+  };
+
+  return (
+    <Drawer
+      title={alert ? `${alertName(alert.alertname)} · ${alert.hostname}` : 'Alert'}
+      ariaLabel={alert ? `Alert ${alertName(alert.alertname)} on ${alert.hostname}` : 'Alert'}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+      footer={
+        alert && (
+          <>
+            <span className="text-sm text-slate-600 dark:text-slate-400">
+              Triggered at <DateTime value={alert.createdAt} />
+            </span>
+            <Button variant="danger" disabledReason={canDelete === true ? false : canDelete} onPress={() => void remove()}>
+              Delete Alert
+            </Button>
+          </>
+        )
+      }
+    >
+      {!alert ? (
+        <div className="space-y-4" aria-busy>
+          <Skeleton className="h-8 w-64" />
+          <Skeleton className="h-10" />
+          <Skeleton className="h-10" />
+          <Skeleton className="h-10" />
+        </div>
+      ) : (
+        <Tabs aria-label="Alert" items={tabs} selectedKey={tab} onSelectionChange={setTab}>
+          {(key) => (key === 'overview' ? <Overview alert={alert} /> : key === 'timeline' ? <Timeline events={alert.timeline} /> : <AlertActionForm alert={alert} onSaved={() => setTab('timeline')} />)}
+        </Tabs>
+      )}
+    </Drawer>
+  );
+}
+
+function Overview({ alert }: { alert: AlertDetail }) {
+  const row = (label: string, value: ReactNode) => (
+    <div className="grid grid-cols-[10rem_1fr] gap-3 border-b border-slate-100 py-2 dark:border-slate-800">
+      <dt className="text-sm text-slate-600 dark:text-slate-400">{label}</dt>
+      <dd className="min-w-0 text-sm">{value ?? EMPTY}</dd>
+    </div>
+  );
+  return (
+    <dl aria-label="Overview">
+      {row('Hostname', alert.hostname)}
+      {row(
+        'Instance',
+        <span className="inline-flex items-center gap-1 font-mono">
+          {alert.instance}
+          <CopyButton value={alert.instance} label={`IP Address ${alert.instance}`} />
+        </span>,
+      )}
+      {row('Name', alertName(alert.alertname))}
+      {row('Description', alert.description ? <SafeMarkdown>{alert.description}</SafeMarkdown> : null)}
+      {row('Severity', <SeverityText severity={alert.severity} />)}
+      {row(
+        'Status',
+        <span className="inline-flex flex-wrap items-center gap-2">
+          <AlertStatusBadge status={alert.status} />
+          {alert.status === 'snoozed' && (
+            <span className="text-slate-600 dark:text-slate-400">{alert.snoozedUntil ? <>until <DateTime value={alert.snoozedUntil} /></> : 'until it resolves'}</span>
+          )}
+        </span>,
+      )}
+      {row('Type', alertTypeLabel(alert.type))}
+      {row('Summary', alert.summary ? <SafeMarkdown>{alert.summary}</SafeMarkdown> : null)}
+      {row('Mountpoint', alert.mountpoint)}
+      {row('Volume', alert.volume)}
+      {row('Service', alert.service)}
+    </dl>
+  );
+}
+
+const eventLabels: Record<TimelineEvent['type'], string> = { firing: 'Triggered', resolved: 'Resolved', snoozed: 'Snoozed', playbook_action: 'Note' };
+const eventDots: Record<TimelineEvent['type'], string> = { firing: 'bg-red-500', resolved: 'bg-green-500', snoozed: 'bg-orange-500', playbook_action: 'bg-blue-500' };
+
+/** SPEC §2 Timeline: Triggered, Snoozed, Resolved (and notes), with the date and who did it. */
+function Timeline({ events }: { events: TimelineEvent[] }) {
+  if (!events.length) return <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>;
+  return (
+    <ol aria-label="Timeline" className="relative ml-2 border-l border-slate-200 dark:border-slate-700">
+      {events.map((e) => (
+        <li key={e._id} className="relative mb-5 pl-5 last:mb-0">
+          <span aria-hidden className={`absolute top-1.5 -left-[5px] h-2.5 w-2.5 rounded-full ${eventDots[e.type]}`} />
+          <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
+            <strong>{eventLabels[e.type]}</strong>
+            <span className="text-slate-600 dark:text-slate-400">
+              <DateTime value={e.timestamp} />
+            </span>
+            <span className="text-slate-600 dark:text-slate-400">by {e.by ? e.by.username : 'Opsdeck'}</span>
+          </div>
+          {e.note && <SafeMarkdown className="mt-1 space-y-1 rounded-md bg-slate-50 p-2 text-sm break-words dark:bg-slate-800/60 [&_p]:my-0">{e.note}</SafeMarkdown>}
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,112 @@
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useMemo, type MouseEvent, type ReactNode } from 'react';
+import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
+import { Button } from '../../components/ui/button';
+import { CopyButton } from '../../components/ui/copy-button';
+import { Skeleton } from '../../components/ui/skeleton';
+import { SafeMarkdown } from '../../lib/markdown';
+import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+
+const features = tableFeatures({});
+
+export interface AlertsTableProps {
+  alerts: Alert[];
+  loading: boolean;
+  onView: (alert: Alert) => void;
+  onDelete: (alert: Alert) => void;
+  /** true, or why the person may not delete alerts. */
+  canDelete: true | string;
+  empty: ReactNode;
+  label: string;
+}
+
+/** SPEC §2: Hostname, IP Address (copyable), status, Alertname, Description, Type, severity, Triggered At, Actions (view, delete). */
+export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empty, label }: AlertsTableProps) {
+  const columns = useMemo<ColumnDef<typeof features, Alert>[]>(
+    () => [
+      { id: 'hostname', header: 'Hostname', cell: ({ row }) => <span className="font-medium">{row.original.hostname}</span> },
+      {
+        id: 'ipaddress',
+        header: 'IP Address',
+        cell: ({ row }) => (
+          <span className="inline-flex items-center gap-1 font-mono whitespace-nowrap">
+            {row.original.instance}
+            <CopyButton value={row.original.instance} label={`IP Address ${row.original.instance}`} />
+          </span>
+        ),
+      },
+      { id: 'status', header: 'Status', cell: ({ row }) => <AlertStatusBadge status={row.original.status} /> },
+      { id: 'alertname', header: 'Alertname', cell: ({ row }) => <span className="whitespace-nowrap">{alertName(row.original.alertname)}</span> },
+      { id: 'description', header: 'Description', cell: ({ row }) => <SafeMarkdown className="line-clamp-2 max-w-xs text-sm [&_p]:my-0">{row.original.description}</SafeMarkdown> },
+      { id: 'type', header: 'Type', cell: ({ row }) => <span className="whitespace-nowrap">{alertTypeLabel(row.original.type)}</span> },
+      { id: 'severity', header: 'Severity', cell: ({ row }) => <SeverityText severity={row.original.severity} /> },
+      { id: 'createdAt', header: 'Triggered At', cell: ({ row }) => <DateTime value={row.original.createdAt} /> },
+      {
+        id: 'actions',
+        header: 'Actions',
+        cell: ({ row }) => {
+          const a = row.original;
+          const name = `${alertName(a.alertname)} on ${a.hostname}`;
+          return (
+            <div className="flex items-center gap-1">
+              <Button variant="ghost" size="sm" onPress={() => onView(a)} aria-label={`View ${name}`}>
+                View
+              </Button>
+              <Button variant="danger-ghost" size="sm" disabledReason={canDelete === true ? false : canDelete} onPress={() => onDelete(a)} aria-label={`Delete ${name}`}>
+                Delete
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    [onView, onDelete, canDelete],
+  );
+  const table = useTable({ features, columns, data: alerts, getRowId: (a) => a._id });
+
+  // A click on a row that is not on a control opens the alert, like the servers table.
+  const openRow = (e: MouseEvent, a: Alert) => {
+    if ((e.target as HTMLElement).closest('a,button,input,[role="button"]')) return;
+    onView(a);
+  };
+
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="w-full text-left text-sm" aria-label={label} aria-busy={loading || undefined}>
+        <thead className="bg-slate-50 dark:bg-slate-900">
+          {table.getHeaderGroups().map((hg) => (
+            <tr key={hg.id}>
+              {hg.headers.map((h) => (
+                <th key={h.id} scope="col" className="px-2 py-2 font-semibold whitespace-nowrap first:pl-3">
+                  {h.column.columnDef.header as string}
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {loading
+            ? Array.from({ length: 5 }, (_, i) => (
+                <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
+                  {columns.map((c) => (
+                    <td key={c.id} className="px-2 py-3 first:pl-3">
+                      <Skeleton className="h-4 w-20" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : table.getRowModel().rows.map((row) => (
+                <tr key={row.id} onClick={(e) => openRow(e, row.original)} className="cursor-pointer border-t border-slate-100 align-top hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className="px-2 py-2 first:pl-3">
+                      {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+        </tbody>
+      </table>
+      {!loading && alerts.length === 0 && empty}
+    </div>
+  );
+}

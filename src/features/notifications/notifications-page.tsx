@@ -1,0 +1,112 @@
+import { getRouteApi, Outlet } from '@tanstack/react-router';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import type { Alert } from '../../../server/contract/alerts';
+import { cx } from '../../components/ui/cx';
+import { Pagination } from '../../components/ui/pagination';
+import { ErrorBanner, EmptyAlerts } from './list-states';
+import { AlertCard, AlertCardSkeleton } from './alert-card';
+import { AlertFilters } from './alert-filters';
+import { AlertsTable } from './alerts-table';
+import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsSearch } from './notifications-search';
+import { useAlertList } from './use-alert-list';
+
+const route = getRouteApi('/app/notifications');
+/** SPEC §2: the card/table switch is hidden on small screens, which always get cards. */
+const PHONE = '(max-width: 639px)';
+const SKELETON_CARDS = 12;
+
+function useIsPhone(): boolean {
+  return useSyncExternalStore(
+    (cb) => {
+      const m = window.matchMedia(PHONE);
+      m.addEventListener('change', cb);
+      return () => m.removeEventListener('change', cb);
+    },
+    () => window.matchMedia(PHONE).matches,
+  );
+}
+
+/** SPEC §2 Notifications: every alert, cards (default) or table, filtered by date range, status and hostname. */
+export function NotificationsPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const isPhone = useIsPhone();
+  const view = isPhone ? 'cards' : (search.view ?? 'cards');
+  const filters = searchToFilters(search);
+  const list = useAlertList(filters);
+  const { query, alerts, total } = list;
+
+  const setSearch = useCallback(
+    (patch: Partial<NotificationsSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
+    [navigate],
+  );
+  const setFilters = useCallback(
+    (patch: Partial<AlertListFilters>) => {
+      const next: Partial<NotificationsSearch> = {};
+      if ('hostname' in patch) next.hostname = patch.hostname;
+      if ('status' in patch) next.alertStatus = patch.status;
+      if ('from' in patch) next.since = patch.from;
+      if ('to' in patch) next.until = patch.to;
+      setSearch(next);
+    },
+    [setSearch],
+  );
+  // SPEC §2: switching between cards and table clears the filters.
+  const setView = (v: 'cards' | 'table') =>
+    v !== view && void navigate({ search: (prev) => ({ page: 1, pageSize: prev.pageSize, alertStatus: 'all' as const, view: v }), replace: true });
+  const view_ = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
+
+  // Deleting the last alert of the last page leaves an empty page: step back to one that has rows.
+  useEffect(() => {
+    if (!query.isFetching && query.isSuccess && alerts.length === 0 && total > 0 && search.page > 1) setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
+  }, [query.isFetching, query.isSuccess, alerts.length, total, search.page, search.pageSize, setSearch]);
+
+  const filtered = hasFilters(filters);
+  const empty = <EmptyAlerts filtered={filtered} onClear={() => setSearch({ hostname: undefined, alertStatus: 'all', since: undefined, until: undefined })} />;
+  const failedWithoutData = query.isError && !query.data;
+  const loading = query.isPending;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Notifications</h1>
+        {!isPhone && (
+          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
+            {(['cards', 'table'] as const).map((v) => (
+              <button
+                key={v}
+                type="button"
+                aria-pressed={view === v}
+                onClick={() => setView(v)}
+                className={cx(
+                  'h-9 px-3 text-sm outline-none first:rounded-l-md last:rounded-r-md focus-visible:ring-2 focus-visible:ring-blue-500',
+                  view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800',
+                )}
+              >
+                {v === 'table' ? 'Table' : 'Cards'}
+              </button>
+            ))}
+          </div>
+        )}
+      </div>
+      <AlertFilters filters={filters} onChange={setFilters} onRefresh={list.refresh} refreshing={list.refreshing} />
+
+      {query.isError && <ErrorBanner message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+
+      {failedWithoutData ? null : view === 'table' ? (
+        <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={view_} onDelete={list.remove} canDelete={list.canDelete} empty={empty} />
+      ) : (
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading || undefined}>
+          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <AlertCardSkeleton key={i} />) : alerts.map((a) => <AlertCard key={a._id} alert={a} onView={view_} />)}
+          {!loading && alerts.length === 0 && <div className="col-span-full">{empty}</div>}
+        </div>
+      )}
+
+      {!failedWithoutData && (
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as NotificationsSearch['pageSize'] }, false)} />
+      )}
+      <Outlet />
+    </div>
+  );
+}
+

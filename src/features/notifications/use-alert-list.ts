@@ -1,0 +1,32 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
+import type { Alert } from '../../../server/contract/alerts';
+import { alertsListQueryOptions } from '../../api/alerts';
+import { useCommandRunner } from '../../lib/run-command';
+import { alertsListQuery, type AlertListFilters } from './notifications-search';
+
+/** New alerts appear without a click; the Refresh button is for the impatient. */
+const REFETCH_MS = 30_000;
+
+/** One list of alerts (the page's or a server's) with the actions both screens offer, run as commands. */
+export function useAlertList(filters: AlertListFilters, serverId?: string) {
+  const runner = useCommandRunner();
+  const query = useQuery({ ...alertsListQueryOptions(alertsListQuery(filters, serverId)), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = useCallback(() => {
+    setRefreshing(true);
+    void runner
+      .run('alerts.refresh', {}, { source: 'ui' })
+      .catch(() => {})
+      .finally(() => setRefreshing(false));
+  }, [runner]);
+  // Declined or refused runs are reported by the command host; nothing more to do here.
+  const remove = useCallback((a: Alert) => void runner.run('alert.delete', { alert: a._id }, { source: 'ui' }).catch(() => {}), [runner]);
+  const alerts = useMemo(() => {
+    // Cards and rows are keyed by _id: an alert can move between pages while paging.
+    const seen = new Map<string, Alert>();
+    for (const a of query.data?.result.data ?? []) if (!seen.has(a._id)) seen.set(a._id, a);
+    return [...seen.values()];
+  }, [query.data]);
+  return { query, alerts, total: query.data?.result.count ?? 0, refresh, refreshing: refreshing || query.isPending, remove, canDelete: runner.check('alert.delete') };
+}
