@@ -10,7 +10,7 @@ import { CommandError } from '../registry';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
-export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname' | 'status'>) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname} (${alertStatusLabels[a.status]})`;
+export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname}`;
 
 /**
  * `alert` arguments take an id (what the palette and the screens pass) or, on the command line,
@@ -31,7 +31,7 @@ export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> 
   const { result } = await listAlerts(api, { pageNumber: 1, pageSize: SHOWN, search: value, sort: { by: 'createdAt', direction: 'desc' } });
   if (result.count === 1 && result.data[0]) return (await getAlert(api, result.data[0]._id)).result;
   if (result.count > 1) {
-    const list = result.data.map((a) => `${alertLabel(a)} \`${a._id}\``).join(', ');
+    const list = result.data.map((a) => `${alertLabel(a)} (${alertStatusLabels[a.status]}) \`${a._id}\``).join(', ');
     const more = result.count > SHOWN ? ` and ${result.count - SHOWN} more` : '';
     throw new CommandError(`${result.count} alerts match "${value}": ${list}${more}. Use the id.`);
   }

@@ -15,6 +15,6 @@ export const resolveAlertCommand = defineCommand({
     const found = await resolveAlert(ctx.api, alert);
     const was = found.status;
     const result = await setAlertStatus(ctx, found, 'resolved', note);
-    return { message: was === 'resolved' ? `**${alertLabel(result)}** was already resolved; the note is on its timeline.` : `Resolved **${alertLabel({ ...result, status: was })}**.`, data: result };
+    return { message: was === 'resolved' ? `**${alertLabel(result)}** was already resolved; the note is on its timeline.` : `Resolved **${alertLabel(result)}**.`, data: result };
   },
 });

@@ -15,6 +15,6 @@ export const snoozeAlert = defineCommand({
     const found = await resolveAlert(ctx.api, alert);
     const result = await setAlertStatus(ctx, found, 'snoozed', note, seconds);
     const how = seconds ? ` for ${formatDuration(seconds)}` : ' until it resolves';
-    return { message: `Snoozed **${alertLabel({ ...result, status: found.status })}**${how}.`, data: result };
+    return { message: `Snoozed **${alertLabel(result)}**${how}.`, data: result };
   },
 });
