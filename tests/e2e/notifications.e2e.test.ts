@@ -198,9 +198,10 @@ describe('notifications', () => {
     const drawer = drawerOf(page, 'critical disk usage', 'e2e-disk-01');
     await drawer.getByRole('tab', { name: 'Timeline' }).click();
     const timeline = drawer.getByRole('list', { name: 'Timeline' });
-    const entries = timeline.getByRole('listitem');
+    // Entries are the list's own items (a note may hold a markdown list of its own).
+    const entries = timeline.locator(':scope > li');
     await shown(entries.filter({ hasText: 'Resolved' }));
-    expect(await entries.count()).toBe(2);
+    expect(await entries.allTextContents()).toHaveLength(2);
     expect(await entries.nth(0).textContent()).toMatch(/^Triggered.*by Opsdeck/);
     const resolved = entries.nth(1);
     expect(await resolved.textContent()).toMatch(/^Resolved.*by admin/);
@@ -252,7 +253,7 @@ describe('notifications', () => {
     await drawer.getByRole('textbox', { name: 'Notes' }).fill('Batch job runs until noon; see <script>alert(1)</script> _runbook_');
     await drawer.getByRole('button', { name: 'Save' }).click();
     // Saved: the timeline shows the snooze with the note, raw HTML dropped, markdown kept.
-    const entries = drawer.getByRole('list', { name: 'Timeline' }).getByRole('listitem');
+    const entries = drawer.getByRole('list', { name: 'Timeline' }).locator(':scope > li');
     await shown(entries.filter({ hasText: 'Snoozed' }));
     const snoozed = entries.filter({ hasText: 'Snoozed' });
     expect(await snoozed.textContent()).toMatch(/by admin/);
@@ -333,14 +334,19 @@ describe('notifications', () => {
       const del = r.getByRole('button', { name: 'Delete instance down on e2e-gone-01' });
       expect(await del.isDisabled()).toBe(true);
       expect(await del.locator('xpath=..').getAttribute('title')).toMatch(/Only Admin or sysadmin/);
-      await r.getByRole('button', { name: 'View instance down on e2e-gone-01' }).click();
-      const drawer = drawerOf(viewer.page, 'instance down', 'e2e-gone-01');
-      expect(await drawer.getByRole('button', { name: 'Delete Alert' }).isDisabled()).toBe(true);
       // A note needs no particular role.
       await commandLine(viewer.page, 'alert.note instance_down --note "Looking at the hypervisor"');
+      await shown(viewer.page.getByText('Added a note to instance down on e2e-gone-01'));
+      await r.getByRole('button', { name: 'View instance down on e2e-gone-01' }).click();
+      const drawer = drawerOf(viewer.page, 'instance down', 'e2e-gone-01');
+      await shown(drawer);
+      expect(await drawer.getByRole('button', { name: 'Delete Alert' }).isDisabled()).toBe(true);
       await drawer.getByRole('tab', { name: 'Timeline' }).click();
-      await shown(drawer.getByRole('listitem').filter({ hasText: 'Looking at the hypervisor' }));
-      expect(await drawer.getByRole('listitem').filter({ hasText: 'Looking at the hypervisor' }).textContent()).toMatch(/^Note.*by viewer/);
+      const note = drawer.getByRole('listitem').filter({ hasText: 'Looking at the hypervisor' });
+      await shown(note);
+      expect(await note.textContent()).toMatch(/^Note.*by viewer/);
+      await viewer.page.keyboard.press('Escape');
+      await gone(drawer);
       // The command line refuses the delete with the reason, and nothing is deleted.
       await commandLine(viewer.page, 'alert.delete instance_down');
       await shown(viewer.page.getByText(/Only Admin or sysadmin accounts can do this/));
