@@ -2,6 +2,7 @@ import type { EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
 import { listCommandHistory } from '../../api/command-history';
+import { listNotificationGroups } from '../../api/notification-groups';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
 
@@ -44,6 +45,23 @@ export const entityProviders: EntityProvider[] = [
       // `search` matches hostname and IP address (server/routes/servers.ts).
       const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
       return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname }));
+    },
+  },
+  {
+    kind: 'group',
+    visible: (role) => can(role, 'read'),
+    showCommand: { id: 'group.show', arg: 'group' },
+    async search(api, text, limit) {
+      // `search` matches the name (server/routes/notification-groups.ts).
+      const { result } = await listNotificationGroups(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
+      return result.data.map((g) => ({
+        kind: 'group',
+        id: g._id,
+        title: g.name,
+        subtitle: `${g.emailList.length} email${g.emailList.length === 1 ? '' : 's'}${g.slackEnabled ? ` · Slack ${g.slackChannel}` : ''}`,
+        value: g._id,
+        completion: g.name,
+      }));
     },
   },
   {
