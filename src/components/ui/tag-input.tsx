@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { FieldError, Input, Label, TextField as AriaTextField } from 'react-aria-components';
 import { Button } from './button';
 import { cx } from './cx';
@@ -28,7 +27,6 @@ export interface TagInputProps {
  * named after it, so a screen reader says "Remove ann@example.com".
  */
 export function TagInput({ label, tags, inputValue, onInputChange, onAdd, onRemove, placeholder, addLabel = 'Enter', errorMessage, description, isDisabled, className }: TagInputProps) {
-  const listId = useId();
   const empty = inputValue.trim() === '';
   return (
     <div className={cx('flex flex-col gap-1', className)}>
@@ -47,7 +45,7 @@ export function TagInput({ label, tags, inputValue, onInputChange, onAdd, onRemo
       >
         <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">{label}</Label>
         <div className="flex gap-2">
-          <Input placeholder={placeholder} aria-describedby={tags.length ? listId : undefined} className={inputClass} />
+          <Input placeholder={placeholder} className={inputClass} />
           <Button onPress={onAdd} isDisabled={isDisabled || empty}>
             {addLabel}
           </Button>
@@ -56,7 +54,7 @@ export function TagInput({ label, tags, inputValue, onInputChange, onAdd, onRemo
       </AriaTextField>
       {description && <p className="text-xs text-slate-500 dark:text-slate-400">{description}</p>}
       {tags.length > 0 && (
-        <ul id={listId} aria-label={label} className="mt-1 flex flex-wrap gap-1.5">
+        <ul aria-label={label} className="mt-1 flex flex-wrap gap-1.5">
           {tags.map((tag) => (
             <li
               key={tag}
