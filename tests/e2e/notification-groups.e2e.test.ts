@@ -377,6 +377,36 @@ describe('notification groups', () => {
     }
   });
 
+  it('shows loading rows, an empty state with a way to create, and a load error with Retry', async () => {
+    const { page } = b;
+    const list = '**/api/notification-groups/all';
+    await page.route(list, async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    await page.goto('/notification-groups');
+    await shown(page.locator('table[aria-busy="true"]'));
+    await shown(row(page, 'E2E Many'));
+    expect(await page.locator('table[aria-busy="true"]').count()).toBe(0);
+    await page.unroute(list);
+
+    await page.route(list, (route) => route.fulfill({ json: { result: { data: [], count: 0 } } }));
+    await page.reload();
+    await shown(page.getByRole('heading', { name: 'No notification groups yet' }));
+    expect(await page.getByRole('link', { name: 'Create Notification Group' }).count()).toBe(2);
+    await page.unroute(list);
+
+    await page.route(list, (route) => route.fulfill({ status: 500, json: { message: 'database unavailable' } }));
+    await page.reload();
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load notification groups.' });
+    await shown(alert, 30_000);
+    await shown(alert.getByText('database unavailable'));
+    await page.unroute(list);
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await gone(alert);
+    await shown(row(page, 'E2E Many'));
+  });
+
   it('lets the user role read groups but not change them, in dark mode too', async () => {
     await admin.createUser({ username: 'e2e-group-reader', email: 'group-reader@example.com', password: 'reader-password', role: 'user' });
     const many = (await findGroup(admin, 'E2E Many'))!;
