@@ -1,2 +1,10 @@
+import { addGroupEmail } from './add-group-email';
+import { createGroup } from './create-group';
+import { deleteGroup } from './delete-group';
+import { editGroup } from './edit-group';
+import { refreshGroups } from './refresh-groups';
+import { removeGroupEmail } from './remove-group-email';
+import { showGroup } from './show-group';
+
 /** Every command of the "group" domain; commands/index.ts collects the domains. */
-export const groupCommands = [] as const;
+export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, refreshGroups] as const;

@@ -4,6 +4,7 @@ import type { Api } from '../../api/client';
 import { listAlerts } from '../../api/alerts';
 import { listCommandHistory } from '../../api/command-history';
 import { alertStatusLabels } from '../../../server/contract/alerts';
+import { listNotificationGroups } from '../../api/notification-groups';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
 
@@ -63,6 +64,23 @@ export const entityProviders: EntityProvider[] = [
         value: a._id,
         // Alert names repeat across hosts and time: only the id is unique on the command line.
         completion: a._id,
+      }));
+    },
+  },
+  {
+    kind: 'group',
+    visible: (role) => can(role, 'read'),
+    showCommand: { id: 'group.show', arg: 'group' },
+    async search(api, text, limit) {
+      // `search` matches the name (server/routes/notification-groups.ts).
+      const { result } = await listNotificationGroups(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
+      return result.data.map((g) => ({
+        kind: 'group',
+        id: g._id,
+        title: g.name,
+        subtitle: `${g.emailList.length} email${g.emailList.length === 1 ? '' : 's'}${g.slackEnabled ? ` · Slack ${g.slackChannel}` : ''}`,
+        value: g._id,
+        completion: g.name,
       }));
     },
   },

@@ -1,0 +1,245 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { NotificationGroup } from '../../../server/contract/alerts';
+import { notificationGroupsListQueryOptions } from '../../api/notification-groups';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchField } from '../../components/ui/search-field';
+import { Skeleton } from '../../components/ui/skeleton';
+import { Switch } from '../../components/ui/switch';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+import { EmailAvatars } from './email-avatars';
+import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
+
+const route = getRouteApi('/app/notification-groups');
+const features = tableFeatures({});
+
+const linkButton = (disabled: boolean) =>
+  cx(
+    'inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white outline-none hover:bg-blue-700 focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+    disabled && 'pointer-events-none opacity-50',
+  );
+
+const dateCell = (iso: string) => (
+  <time dateTime={iso} className="whitespace-nowrap tabular-nums">
+    {new Date(iso).toLocaleString()}
+  </time>
+);
+
+/** SPEC §2 Notification groups list. Actions run the group commands, so they land in the history. */
+export function GroupsPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const runner = useCommandRunner();
+  const query = useQuery({ ...notificationGroupsListQueryOptions(groupsListQuery(search)), placeholderData: keepPreviousData });
+  const canWrite = runner.check('group.create');
+
+  const setSearch = useCallback(
+    (patch: Partial<GroupsSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
+    [navigate],
+  );
+  const setName = useCallback((v: string) => setSearch({ name: v || undefined }), [setSearch]);
+  const sortBy = (by: GroupSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
+  const edit = (g: NotificationGroup) => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (prev) => prev });
+  // The command asks SPEC's confirmation ('Delete Notification Group') through the host's dialog
+  // and refreshes the list by invalidating it.
+  const remove = (g: NotificationGroup) =>
+    void runner
+      .run('group.delete', { group: g._id }, { source: 'ui' })
+      .then(() => toast('success', `Deleted notification group ${g.name}`))
+      .catch(() => {});
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    void runner
+      .run('group.refresh', {}, { source: 'ui' })
+      .catch(() => {})
+      .finally(() => setRefreshing(false));
+  };
+
+  const groups = query.data?.result.data ?? [];
+  const total = query.data?.result.count ?? 0;
+  const loading = query.isPending;
+  const filtered = !!search.name?.trim();
+
+  // Deleting the last group of the last page leaves an empty page: step back to one with rows.
+  useEffect(() => {
+    if (!query.isFetching && query.isSuccess && groups.length === 0 && total > 0 && search.page > 1) setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
+  }, [query.isFetching, query.isSuccess, groups.length, total, search.page, search.pageSize, setSearch]);
+
+  const sortHeader = (label: string, by: GroupSortField) => (
+    <button
+      type="button"
+      className="inline-flex items-center gap-1 text-left font-semibold whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+      onClick={() => sortBy(by)}
+      aria-label={`Sort by ${label}`}
+    >
+      {label}
+      <span aria-hidden className="text-xs text-slate-400">
+        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+      </span>
+    </button>
+  );
+  const plainHeader = (label: string) => <span className="font-semibold whitespace-nowrap">{label}</span>;
+
+  const columns = useMemo<ColumnDef<typeof features, NotificationGroup>[]>(
+    () => [
+      {
+        id: 'name',
+        header: () => sortHeader('Name', 'name'),
+        cell: ({ row }) => (
+          <Link to="/notification-groups/show/$id" params={{ id: row.original._id }} search={true} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
+            {row.original.name}
+          </Link>
+        ),
+      },
+      {
+        id: 'description',
+        header: () => plainHeader('Description'),
+        cell: ({ row }) => <span className="line-clamp-2 max-w-xs text-slate-700 dark:text-slate-300">{row.original.description || <span className="text-slate-400">--</span>}</span>,
+      },
+      {
+        id: 'emailEnabled',
+        header: () => plainHeader('Email Enabled'),
+        // Read-only (SPEC §2): changing it is the Update drawer's job.
+        cell: ({ row }) => <Switch isSelected={row.original.emailEnabled} isReadOnly aria-label={`Email enabled for ${row.original.name}`} />,
+      },
+      { id: 'emailList', header: () => plainHeader('Email List'), cell: ({ row }) => <EmailAvatars emails={row.original.emailList} /> },
+      {
+        id: 'slackEnabled',
+        header: () => plainHeader('Slack Enabled'),
+        cell: ({ row }) => (
+          <span className="inline-flex items-center gap-2" title={row.original.slackChannel ?? undefined}>
+            <Switch isSelected={row.original.slackEnabled} isReadOnly aria-label={`Slack enabled for ${row.original.name}`} />
+          </span>
+        ),
+      },
+      { id: 'createdAt', header: () => sortHeader('Created At', 'createdAt'), cell: ({ row }) => dateCell(row.original.createdAt) },
+      { id: 'updatedAt', header: () => sortHeader('Updated At', 'updatedAt'), cell: ({ row }) => dateCell(row.original.updatedAt) },
+      {
+        id: 'actions',
+        header: () => plainHeader('Actions'),
+        cell: ({ row }) => {
+          const g = row.original;
+          const reason = canWrite === true ? false : canWrite;
+          return (
+            <div className="flex items-center gap-1">
+              <Button variant="ghost" size="sm" disabledReason={reason} onPress={() => edit(g)} aria-label={`Edit ${g.name}`}>
+                Edit
+              </Button>
+              <Button variant="danger-ghost" size="sm" disabledReason={reason} onPress={() => remove(g)} aria-label={`Delete ${g.name}`}>
+                Delete
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [search, canWrite],
+  );
+  const table = useTable({ features, columns, data: groups, getRowId: (g) => g._id });
+
+  const empty = filtered ? (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <p className="text-sm text-slate-600 dark:text-slate-400">No notification groups match “{search.name}”.</p>
+      <Button onPress={() => setName('')}>Clear search</Button>
+    </div>
+  ) : (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <h2 className="text-lg font-semibold">No notification groups yet</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">A group holds the email addresses and Slack channel that alert rules notify.</p>
+      {canWrite === true && (
+        <Link to="/notification-groups/create" search={true} className={linkButton(false)}>
+          Create Notification Group
+        </Link>
+      )}
+    </div>
+  );
+  const failedWithoutData = query.isError && !query.data;
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Notification Groups</h1>
+        <SearchField aria-label="Search by name" placeholder="Search by name" value={search.name ?? ''} onChange={setName} className="w-56" />
+        <Button onPress={refresh} isDisabled={refreshing || loading} aria-label="Refresh">
+          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
+            ⟳
+          </span>
+          Refresh
+        </Button>
+        <span title={canWrite === true ? undefined : canWrite}>
+          <Link to="/notification-groups/create" search={true} disabled={canWrite !== true} className={linkButton(canWrite !== true)}>
+            Create Notification Group
+          </Link>
+        </span>
+      </div>
+
+      {query.isError && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          <span className="mr-auto">
+            <strong>Could not load notification groups.</strong> {query.error.message}
+          </span>
+          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+            Retry
+          </Button>
+        </div>
+      )}
+
+      {!failedWithoutData && (
+        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+          <table className="w-full text-left text-sm" aria-label="Notification Groups" aria-busy={loading || undefined}>
+            <thead className="bg-slate-50 align-top dark:bg-slate-900">
+              {table.getHeaderGroups().map((hg) => (
+                <tr key={hg.id}>
+                  {hg.headers.map((h) => (
+                    <th
+                      key={h.id}
+                      scope="col"
+                      className="px-2 py-2 first:pl-3"
+                      aria-sort={h.column.id === search.sortBy ? (search.sortDir === 'asc' ? 'ascending' : 'descending') : undefined}
+                    >
+                      {typeof h.column.columnDef.header === 'function' ? h.column.columnDef.header(h.getContext()) : null}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <tbody>
+              {loading
+                ? Array.from({ length: 5 }, (_, i) => (
+                    <tr key={i} aria-hidden className="border-t border-slate-100 dark:border-slate-800">
+                      {columns.map((c) => (
+                        <td key={c.id} className="px-2 py-3 first:pl-3">
+                          <Skeleton className="h-4 w-20" />
+                        </td>
+                      ))}
+                    </tr>
+                  ))
+                : table.getRowModel().rows.map((row) => (
+                    <tr key={row.id} className="border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
+                      {row.getAllCells().map((cell) => (
+                        <td key={cell.id} className="px-2 py-2 align-middle first:pl-3">
+                          {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+            </tbody>
+          </table>
+          {!loading && groups.length === 0 && empty}
+        </div>
+      )}
+
+      {!failedWithoutData && (
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as GroupsSearch['pageSize'] }, false)} />
+      )}
+      <Outlet />
+    </div>
+  );
+}
