@@ -1,3 +1,4 @@
+import { AlertsConfigTab } from '../features/alert-rules/alerts-config-tab';
 import { ServerDetailPage } from '../features/server-detail/server-detail-page';
 import { ServerTabSlotsContext, type ServerTabSlots } from '../features/server-detail/tab-slots';
 
@@ -5,7 +6,9 @@ import { ServerTabSlotsContext, type ServerTabSlots } from '../features/server-d
  * The server detail with the tabs other features own (STYLE.md: features do not import each
  * other, routes compose them). Each feature adds its component here.
  */
-const slots: ServerTabSlots = {};
+const slots: ServerTabSlots = {
+  alertsConfiguration: AlertsConfigTab,
+};
 
 export function ServerDetailWithTabs() {
   return (
