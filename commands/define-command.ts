@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Permission, Role } from '../server/contract/permissions';
 import type { Api } from '../src/api/client';
+import type { DraftStore } from '../src/lib/draft-store';
 import type { CommandSource } from './types';
 
 /**
@@ -49,6 +50,11 @@ export interface CommandContext {
    * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).
    */
   location?: () => { pathname: string; search: Record<string, unknown> };
+  /**
+   * Edits an open screen holds until they are saved (the Alerts Configuration tab's rules), so
+   * commands can change them as the screen's own controls do. Absent outside the app.
+   */
+  drafts?: DraftStore;
 }
 
 export interface CommandResult {

@@ -1,3 +1,4 @@
+import { AlertsConfigTab } from '../features/alert-rules/alerts-config-tab';
 import { ServerDetailPage } from '../features/server-detail/server-detail-page';
 import { ServerTabSlotsContext, type ServerTabSlots } from '../features/server-detail/tab-slots';
 import { ServerNotificationsTab } from '../features/notifications/server-notifications-tab';
@@ -8,6 +9,7 @@ import { ServerNotificationsTab } from '../features/notifications/server-notific
  */
 const slots: ServerTabSlots = {
   notifications: ServerNotificationsTab,
+  alertsConfiguration: AlertsConfigTab,
 };
 
 export function ServerDetailWithTabs() {
