@@ -11,6 +11,7 @@ import { loadSession, readToken } from './http/session';
 import { registerAlerts } from './routes/alerts';
 import { registerAuth } from './routes/auth';
 import { registerCommandHistory } from './routes/command-history';
+import { registerIncidentReport } from './routes/incident-report';
 import { registerMonitoring } from './routes/monitoring';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
@@ -89,6 +90,7 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
   registerAlerts(app, database, config.alerting);
+  registerIncidentReport(app, db);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

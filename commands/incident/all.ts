@@ -1,2 +1,4 @@
+import { reportIncident } from './report-incident';
+
 /** Every command of the "incident" domain; commands/index.ts collects the domains. */
-export const incidentCommands = [] as const;
+export const incidentCommands = [reportIncident] as const;

@@ -39,4 +39,8 @@ export const queryKeys = {
     all: ['command-history'] as const,
     list: (q: ListQuery) => ['command-history', 'list', q] as const,
   },
+  incidentReport: {
+    all: ['incident-report'] as const,
+    window: (q: { from: string; to: string; serverId?: string }) => ['incident-report', q] as const,
+  },
 };

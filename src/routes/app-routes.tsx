@@ -9,6 +9,7 @@ import { dashboardRoute } from './dashboard-route';
 import { notificationRoutes } from './notification-routes';
 import { notificationGroupRoutes } from './notification-group-routes';
 import { pinnedWidgetRoutes } from './pinned-widget-routes';
+import { incidentReportRoute } from './incident-report-route';
 
 /** Everything behind sign-in. An unauthenticated visitor goes to /session-expired (SPEC §2). */
 export const appLayoutRoute = createRoute({
@@ -48,5 +49,6 @@ export const appRoutes = [
   ...notificationRoutes(appLayoutRoute),
   ...notificationGroupRoutes(appLayoutRoute),
   ...pinnedWidgetRoutes(appLayoutRoute),
+  incidentReportRoute(appLayoutRoute),
   usersRoute.addChildren([userShowRoute, userCreateRoute]),
 ];

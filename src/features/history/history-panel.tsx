@@ -58,9 +58,23 @@ export function HistoryPanel({ onClose, onError }: { onClose: () => void; onErro
     >
       <header className="flex items-center justify-between border-b border-slate-200 px-5 py-3 dark:border-slate-700">
         <h2 className="text-base font-semibold">Command history</h2>
-        <Button variant="ghost" size="sm" round aria-label="Close" onPress={onClose}>
-          ✕
-        </Button>
+        <div className="flex items-center gap-2">
+          <Button
+            size="sm"
+            onPress={() => {
+              // The report is a page of its own (incident.report navigates); the panel steps aside.
+              runner
+                .run('incident.report', {}, { source: 'ui' })
+                .then(onClose)
+                .catch((err: unknown) => onError(err instanceof Error ? err.message : String(err)));
+            }}
+          >
+            Incident report
+          </Button>
+          <Button variant="ghost" size="sm" round aria-label="Close" onPress={onClose}>
+            ✕
+          </Button>
+        </div>
       </header>
       <div className="flex flex-wrap gap-2 border-b border-slate-200 px-5 py-2 dark:border-slate-700">
         <input id="history-filter-command" aria-label="Filter by command" placeholder="Command" className={inputClass} value={filters.command} onChange={(e) => setFilters({ ...filters, command: e.target.value })} />

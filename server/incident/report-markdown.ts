@@ -1,0 +1,230 @@
+import { commandLineFor } from '../../commands/format-command-line';
+
+/**
+ * The incident report as markdown (issue 5 §4): what an on-call engineer pastes into a
+ * post-mortem. Pure, so the route stays a query and this stays testable with a fixed dataset.
+ * Everything people typed (notes, hostnames, alert names, command inputs, error messages) is
+ * escaped: a note cannot open a heading, a table cell, a code block, a link or HTML.
+ */
+
+export type ReportEventType = 'firing' | 'resolved' | 'snoozed' | 'playbook_action';
+
+export interface ReportEvent {
+  type: ReportEventType;
+  at: Date;
+  note: string | null;
+  /** Who; null when the evaluator did it. */
+  by: string | null;
+}
+
+export interface ReportAlert {
+  id: string;
+  alertname: string;
+  hostname: string;
+  instance: string;
+  severity: string;
+  /** Status now (firing, resolved, snoozed). */
+  status: string;
+  createdAt: Date;
+  resolvedAt: Date | null;
+  /** Oldest first: the alert's whole timeline, also what happened outside the window. */
+  timeline: ReportEvent[];
+}
+
+export interface ReportCommand {
+  at: Date;
+  username: string;
+  command: string;
+  input: unknown;
+  outcome: 'ok' | 'error' | 'cancelled' | 'refused';
+  error: string | null;
+}
+
+export interface ReportData {
+  from: Date;
+  to: Date;
+  /** The server the report is restricted to, or null for all servers. */
+  server: { hostname: string; ipaddress: string } | null;
+  generatedAt: Date;
+  /** Oldest first. */
+  alerts: ReportAlert[];
+  /** Oldest first. */
+  commands: ReportCommand[];
+  /** How many matched in all; more than listed when the report was cut short. */
+  totalAlerts: number;
+  totalCommands: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Escaping
+
+/**
+ * Text on one line: newlines become spaces and every character with inline meaning is
+ * backslash-escaped (CommonMark lets any ASCII punctuation be escaped, and `\|` keeps a pipe
+ * inside a GFM table cell). `#` is escaped too so a heading's closing `#`s stay text.
+ */
+export function escapeInline(text: string): string {
+  return text
+    .replace(/\s*(\r\n?|\n)\s*/g, ' ')
+    .replace(/[\\`*_[\]<>#|~&]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Free text (a note) as the lines of a block quote, line breaks kept: each line escaped as
+ * inline text, then what would start a block at the beginning of a line (list markers, a setext
+ * underline, an ordered-list number, indentation) made plain too. Returned without the `> `.
+ */
+export function escapeBlockLines(text: string): string[] {
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) =>
+      escapeInline(l.trim())
+        .replace(/^([-+=])/, '\\$1')
+        .replace(/^(\d+)([.)])/, '$1\\$2'),
+    );
+  while (lines.length && !lines[0]) lines.shift();
+  while (lines.length && !lines[lines.length - 1]) lines.pop();
+  // A trailing backslash is a hard line break, so consecutive lines do not run together.
+  return lines.map((l, i) => (l && lines[i + 1] ? `${l}\\` : l));
+}
+
+function quote(text: string, indent: string): string[] {
+  return escapeBlockLines(text).map((l) => (l ? `${indent}> ${l}` : `${indent}>`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formatting
+
+/** `2026-11-23 09:10:00`, always UTC. */
+export function formatUtc(d: Date): string {
+  return d.toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** The two largest units: `45s`, `12m 5s`, `1h 5m`, `2d 3h`. */
+export function formatDuration(ms: number): string {
+  let s = Math.max(0, Math.round(ms / 1000));
+  const units: [string, number][] = [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  const parts: string[] = [];
+  for (const [name, size] of units) {
+    const n = Math.floor(s / size);
+    s -= n * size;
+    if (n > 0 || parts.length > 0) parts.push(`${n}${name}`);
+  }
+  const shown = parts.length ? parts.slice(0, 2) : ['0s'];
+  return shown.filter((p, i) => i === 0 || !p.startsWith('0')).join(' ');
+}
+
+const eventLabels: Record<ReportEventType, string> = { firing: 'Triggered', resolved: 'Resolved', snoozed: 'Snoozed', playbook_action: 'Note' };
+const statusLabels: Record<string, string> = { firing: 'Active', resolved: 'Resolved', snoozed: 'Snoozed' };
+const statusLabel = (s: string) => statusLabels[s] ?? s;
+
+/** The evaluator has no account; it shows under the product's name. */
+const SYSTEM = 'Opsdeck';
+
+function inWindow(d: Date, data: ReportData): boolean {
+  return d.getTime() >= data.from.getTime() && d.getTime() <= data.to.getTime();
+}
+
+/** Firing, resolved or snoozed as of the end of the window (a note changes nothing). */
+function statusAtEnd(alert: ReportAlert, to: Date): string {
+  let status = alert.createdAt.getTime() <= to.getTime() ? 'firing' : 'none';
+  for (const e of alert.timeline) if (e.type !== 'playbook_action' && e.at.getTime() <= to.getTime()) status = e.type;
+  return status;
+}
+
+function commandLine(c: ReportCommand): string {
+  const input = c.input && typeof c.input === 'object' && !Array.isArray(c.input) ? (c.input as Record<string, unknown>) : {};
+  const flat = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v]));
+  return commandLineFor(c.command, flat);
+}
+
+function outcomeText(c: ReportCommand): string {
+  return c.error && c.outcome !== 'ok' ? `${c.outcome}: ${c.error}` : c.outcome;
+}
+
+const cell = (text: string) => escapeInline(text) || ' ';
+const alertTitle = (a: ReportAlert) => `${escapeInline(a.alertname)} on ${escapeInline(a.hostname)}`;
+
+// ---------------------------------------------------------------------------------------------
+// The report
+
+export function buildIncidentMarkdown(data: ReportData): string {
+  const out: string[] = [];
+  const scope = data.server ? `${escapeInline(data.server.hostname)} (${escapeInline(data.server.ipaddress)})` : 'all servers';
+  out.push(`# Incident report: ${scope}, ${formatUtc(data.from)} to ${formatUtc(data.to)} UTC`, '');
+  out.push(`Window: ${formatUtc(data.from)} UTC to ${formatUtc(data.to)} UTC (${formatDuration(data.to.getTime() - data.from.getTime())}). Generated ${formatUtc(data.generatedAt)} UTC. All times are UTC.`, '');
+
+  // Summary ------------------------------------------------------------------------------------
+  const fired = data.alerts.filter((a) => inWindow(a.createdAt, data) || a.timeline.some((e) => e.type === 'firing' && inWindow(e.at, data))).length;
+  const resolved = data.alerts.filter((a) => a.timeline.some((e) => e.type === 'resolved' && inWindow(e.at, data))).length;
+  const open = data.alerts.filter((a) => statusAtEnd(a, data.to) !== 'resolved').length;
+  const hosts = [...new Set(data.alerts.map((a) => a.hostname))].sort();
+  const people = new Set<string>(data.commands.map((c) => c.username));
+  for (const a of data.alerts) for (const e of a.timeline) if (e.by && inWindow(e.at, data)) people.add(e.by);
+  const outcomes = (['ok', 'error', 'refused', 'cancelled'] as const).map((o) => [o, data.commands.filter((c) => c.outcome === o).length] as const).filter(([, n]) => n > 0);
+
+  out.push('## Summary', '');
+  out.push(`- **Alerts:** ${data.alerts.length} (${fired} fired in the window, ${resolved} resolved in the window, ${open} still open at its end)`);
+  out.push(`- **Hosts involved:** ${hosts.length ? hosts.map(escapeInline).join(', ') : 'none'}`);
+  out.push(`- **Commands run:** ${data.commands.length}${outcomes.length ? ` (${outcomes.map(([o, n]) => `${n} ${o}`).join(', ')})` : ''}`);
+  out.push(`- **People involved:** ${people.size ? [...people].sort().map(escapeInline).join(', ') : 'none'}`, '');
+  if (data.totalAlerts > data.alerts.length) out.push(`_Only the first ${data.alerts.length} of ${data.totalAlerts} alerts are listed; choose a shorter window or one server to see the rest._`, '');
+  if (data.totalCommands > data.commands.length) out.push(`_Only the first ${data.commands.length} of ${data.totalCommands} commands are listed; choose a shorter window or one server to see the rest._`, '');
+
+  // Alerts -------------------------------------------------------------------------------------
+  out.push('## Alerts', '');
+  if (!data.alerts.length) out.push('No alerts were open in this window.', '');
+  for (const a of data.alerts) {
+    out.push(`### ${alertTitle(a)}`, '');
+    out.push(`- **Host:** ${escapeInline(a.hostname)} (${escapeInline(a.instance)})`);
+    out.push(`- **Severity:** ${escapeInline(a.severity)}`);
+    out.push(`- **Status now:** ${statusLabel(a.status)}`);
+    out.push(`- **Fired:** ${formatUtc(a.createdAt)} UTC`);
+    if (a.status === 'resolved' && a.resolvedAt) {
+      out.push(`- **Resolved:** ${formatUtc(a.resolvedAt)} UTC`);
+      out.push(`- **Duration:** ${formatDuration(a.resolvedAt.getTime() - a.createdAt.getTime())}`);
+    } else {
+      out.push('- **Resolved:** not yet');
+      out.push(`- **Duration:** open for ${formatDuration(data.to.getTime() - a.createdAt.getTime())} at the end of the window`);
+    }
+    out.push('', '**Timeline**', '');
+    if (!a.timeline.length) out.push('- No events recorded.');
+    for (const e of a.timeline) {
+      out.push(`- ${formatUtc(e.at)} UTC: ${eventLabels[e.type]}${e.by ? ` by ${escapeInline(e.by)}` : ''}`);
+      if (e.note?.trim()) out.push(...quote(e.note, '  '));
+    }
+    out.push('');
+  }
+
+  // Timeline -----------------------------------------------------------------------------------
+  type Row = { at: number; order: number; who: string; what: string; outcome: string };
+  const rows: Row[] = [];
+  let order = 0;
+  for (const a of data.alerts) {
+    for (const e of a.timeline) {
+      if (!inWindow(e.at, data)) continue;
+      const what =
+        e.type === 'playbook_action'
+          ? `Note on alert ${a.alertname} on ${a.hostname}`
+          : `Alert ${a.alertname} on ${a.hostname} ${e.type === 'firing' ? 'fired' : e.type}`;
+      rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome: e.type === 'playbook_action' ? 'noted' : statusLabel(e.type) });
+    }
+  }
+  for (const c of data.commands) rows.push({ at: c.at.getTime(), order: order++, who: c.username, what: commandLine(c), outcome: outcomeText(c) });
+  rows.sort((x, y) => x.at - y.at || x.order - y.order);
+
+  out.push('## Timeline', '');
+  if (!rows.length) out.push('Nothing happened in this window.');
+  else {
+    out.push('| Time (UTC) | Who | What | Outcome |', '| --- | --- | --- | --- |');
+    for (const r of rows) out.push(`| ${formatUtc(new Date(r.at))} | ${cell(r.who)} | ${cell(r.what)} | ${cell(r.outcome)} |`);
+  }
+  out.push('');
+  return out.join('\n');
+}

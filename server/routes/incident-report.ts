@@ -1,0 +1,93 @@
+import { and, asc, between, eq, gte, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { incidentReportQuerySchema, MAX_REPORT_ALERTS, MAX_REPORT_COMMANDS, type IncidentReport } from '../contract/incident-report';
+import type { Db } from '../db/client';
+import { alertEvents, alerts, commandHistory, servers } from '../db/schema';
+import { fromZod, notFound } from '../http/errors';
+import { requirePermission } from '../http/session';
+import { buildIncidentMarkdown, type ReportAlert, type ReportCommand } from '../incident/report-markdown';
+import { escapeLike } from './resource';
+
+/**
+ * `GET /api/incident-report?from&to[&serverId]` (issue 5 §4). Built on the server because it
+ * needs the timeline of every alert in the window and may cover a large command history: three
+ * queries whatever the window holds (alerts, their events, commands), never one per alert.
+ */
+export function registerIncidentReport(app: FastifyInstance, db: Db): void {
+  app.get('/api/incident-report', { preHandler: requirePermission('read') }, async (request): Promise<{ result: IncidentReport }> => {
+    const parsed = incidentReportQuerySchema.safeParse(request.query ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const { from, to, serverId } = parsed.data;
+
+    let server: { hostname: string; ipaddress: string } | null = null;
+    if (serverId) {
+      const [row] = await db.select({ hostname: servers.hostname, ipaddress: servers.ipaddress }).from(servers).where(eq(servers.id, serverId)).limit(1);
+      if (!row) throw notFound(`No server with id "${serverId}"`);
+      server = row;
+    }
+
+    // An alert belongs in the window when it was open during it (fired before its end, not
+    // resolved before its start) or when anything happened to it inside it (a late note).
+    const openDuring = and(lte(alerts.createdAt, to), or(ne(alerts.status, 'resolved'), gte(alerts.resolvedAt, from)));
+    const touched = inArray(alerts.id, db.select({ id: alertEvents.alertId }).from(alertEvents).where(between(alertEvents.at, from, to)));
+    const alertRows = await db
+      .select({ row: alerts, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(alerts)
+      .where(and(serverId ? eq(alerts.serverId, serverId) : undefined, or(openDuring, touched)))
+      .orderBy(asc(alerts.createdAt), asc(alerts.id))
+      .limit(MAX_REPORT_ALERTS);
+    const ids = alertRows.map((r) => r.row.id);
+    const events = ids.length ? await db.select().from(alertEvents).where(inArray(alertEvents.alertId, ids)).orderBy(asc(alertEvents.at), asc(alertEvents.type)) : [];
+    const timelines = new Map<string, ReportAlert['timeline']>();
+    for (const e of events) {
+      const list = timelines.get(e.alertId) ?? [];
+      list.push({ type: e.type, at: e.at, note: e.note, by: e.username });
+      timelines.set(e.alertId, list);
+    }
+    const reportAlerts: ReportAlert[] = alertRows.map(({ row }) => ({
+      id: row.id,
+      alertname: row.alertname,
+      hostname: row.hostname,
+      instance: row.instance,
+      severity: row.severity,
+      status: row.status,
+      createdAt: row.createdAt,
+      resolvedAt: row.resolvedAt,
+      timeline: timelines.get(row.id) ?? [],
+    }));
+
+    // For one server, the commands whose input names it (id, hostname or IP address as a whole
+    // value) or names one of its alerts in the report.
+    const conditions: (SQL | undefined)[] = [between(commandHistory.createdAt, from, to)];
+    if (serverId && server) {
+      const values = [serverId, server.hostname, server.ipaddress, ...ids].map((v) => `%"${escapeLike(v.toLowerCase())}"%`);
+      conditions.push(or(...values.map((p) => sql`lower(${commandHistory.input}::text) like ${p}`)));
+    }
+    const commandRows = await db
+      .select({ row: commandHistory, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(commandHistory)
+      .where(and(...conditions))
+      .orderBy(asc(commandHistory.createdAt), asc(commandHistory.id))
+      .limit(MAX_REPORT_COMMANDS);
+    const commands: ReportCommand[] = commandRows.map(({ row }) => ({
+      at: row.createdAt,
+      username: row.username,
+      command: row.command,
+      input: row.input,
+      outcome: row.outcome as ReportCommand['outcome'],
+      error: row.error,
+    }));
+
+    const markdown = buildIncidentMarkdown({
+      from,
+      to,
+      server,
+      generatedAt: new Date(),
+      alerts: reportAlerts,
+      commands,
+      totalAlerts: alertRows[0]?.total ?? 0,
+      totalCommands: commandRows[0]?.total ?? 0,
+    });
+    return { result: { markdown, alerts: reportAlerts.length, commands: commands.length } };
+  });
+}
