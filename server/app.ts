@@ -9,6 +9,7 @@ import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
 import { loadSession, readToken } from './http/session';
 import { registerAlerts } from './routes/alerts';
+import { registerAnalytics } from './routes/analytics';
 import { registerAuth } from './routes/auth';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerMonitoring(app, database, config.monitoring);
   registerAlerts(app, database, config.alerting);
   registerIncidentReport(app, db);
+  registerAnalytics(app, db);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

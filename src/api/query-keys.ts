@@ -33,7 +33,11 @@ export const queryKeys = {
     one: (id: string) => ['notification-groups', 'one', id] as const,
     selector: (text: string) => ['notification-groups', 'selector', text] as const,
   },
-  analytics: { all: ['analytics'] as const },
+  analytics: {
+    all: ['analytics'] as const,
+    /** One dashboard card's figures; `percentage` for the high-usage cards. */
+    card: (name: string, percentage?: number) => ['analytics', name, ...(percentage === undefined ? [] : [percentage])] as const,
+  },
   monitoringConfig: ['monitoring', 'config'] as const,
   commandHistory: {
     all: ['command-history'] as const,

@@ -1,3 +1,4 @@
+import { showingItems } from '../../lib/dashboard-format';
 import { Button } from './button';
 import { Select } from './select';
 
@@ -12,13 +13,9 @@ export interface PaginationProps {
 /** "Showing x-y of n items", page buttons and a page-size choice (SPEC §9: 25/50/75/100). */
 export function Pagination({ page, pageSize, total, pageSizes = [25, 50, 75, 100], onChange }: PaginationProps) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
-  const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
-  const to = Math.min(total, page * pageSize);
   return (
     <nav aria-label="Pagination" className="flex flex-wrap items-center justify-end gap-2 text-sm">
-      <span className="text-slate-600 dark:text-slate-400">
-        Showing {from}-{to} of {total} items
-      </span>
+      <span className="text-slate-600 dark:text-slate-400">{showingItems(page, pageSize, total)}</span>
       <Button size="sm" aria-label="Previous page" isDisabled={page <= 1} onPress={() => onChange(page - 1, pageSize)}>
         ‹
       </Button>
@@ -28,13 +25,16 @@ export function Pagination({ page, pageSize, total, pageSizes = [25, 50, 75, 100
       <Button size="sm" aria-label="Next page" isDisabled={page >= pages} onPress={() => onChange(page + 1, pageSize)}>
         ›
       </Button>
-      <Select
-        aria-label="Page size"
-        className="w-32"
-        value={String(pageSize)}
-        options={pageSizes.map((s) => ({ value: String(s), label: `${s} / page` }))}
-        onChange={(v) => onChange(1, Number(v))}
-      />
+      {/* One size (the dashboard's 5) is no choice: no selector. */}
+      {pageSizes.length > 1 && (
+        <Select
+          aria-label="Page size"
+          className="w-32"
+          value={String(pageSize)}
+          options={pageSizes.map((s) => ({ value: String(s), label: `${s} / page` }))}
+          onChange={(v) => onChange(1, Number(v))}
+        />
+      )}
     </nav>
   );
 }
