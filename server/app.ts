@@ -8,6 +8,8 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
 import { loadSession, readToken } from './http/session';
+import { registerAgent } from './routes/agent';
+import { registerAgentDownloads } from './routes/agent-downloads';
 import { registerAlerts } from './routes/alerts';
 import { registerAuth } from './routes/auth';
 import { registerCommandHistory } from './routes/command-history';
@@ -89,6 +91,8 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
   registerAlerts(app, database, config.alerting);
+  registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
+  registerAgentDownloads(app);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
