@@ -120,6 +120,8 @@ find_exporter() {
       return 0
     fi
   done
+  # An explicit list (tests, unusual layouts) is the whole search; by default PATH counts too.
+  [ -n "${SB_CLI_EXPORTER_CANDIDATES:-}" ] && return 1
   for n in node_exporter prometheus-node-exporter; do
     p=$(command -v "$n" 2>/dev/null) && [ -n "$p" ] && {
       printf '%s\n' "$p"
