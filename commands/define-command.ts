@@ -49,6 +49,12 @@ export interface CommandContext {
    * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).
    */
   location?: () => { pathname: string; search: Record<string, unknown> };
+  /**
+   * A line of progress (markdown) while a long command runs, e.g. the install command that
+   * `agent.configure` prints before it waits for the install. The command line prints it;
+   * elsewhere it may be absent, so commands call `ctx.progress?.(…)`.
+   */
+  progress?: (markdown: string) => void;
 }
 
 export interface CommandResult {
