@@ -13,7 +13,7 @@ const nextIp = () => `10.77.${Math.floor(++octet / 250)}.${(octet % 250) + 1}`;
 
 /** A real TCP listener on loopback (the "agent port"), or the number of one just closed. */
 async function listener(): Promise<{ port: number; close: () => Promise<void> }> {
-  const srv: NetServer = createServer((socket) => socket.end());
+  const srv: NetServer = createServer((socket) => socket.destroy());
   await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
   const port = (srv.address() as { port: number }).port;
   return { port, close: () => new Promise((resolve) => srv.close(() => resolve())) };
