@@ -55,6 +55,12 @@ export interface CommandContext {
    * commands can change them as the screen's own controls do. Absent outside the app.
    */
   drafts?: DraftStore;
+  /**
+   * A line of progress (markdown) while a long command runs, e.g. the install command that
+   * `agent.configure` prints before it waits for the install. The command line prints it;
+   * elsewhere it may be absent, so commands call `ctx.progress?.(…)`.
+   */
+  progress?: (markdown: string) => void;
 }
 
 export interface CommandResult {

@@ -8,6 +8,8 @@ import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
 import { loadSession, readToken } from './http/session';
+import { registerAgent } from './routes/agent';
+import { registerAgentDownloads } from './routes/agent-downloads';
 import { registerAlerts } from './routes/alerts';
 import { registerAnalytics } from './routes/analytics';
 import { registerAuth } from './routes/auth';
@@ -93,6 +95,8 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerAlerts(app, database, config.alerting);
   registerIncidentReport(app, db);
   registerAnalytics(app, db);
+  registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
+  registerAgentDownloads(app);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

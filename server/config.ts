@@ -109,6 +109,8 @@ export interface Config {
   delivery: DeliverySettings;
   /** Where the built UI lives; undefined serves no UI (API-only tests). */
   uiDir?: string;
+  /** PUBLIC_URL when set: the address agent install tokens point at (else the request's own host). */
+  publicUrl?: string;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -148,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryDelaysS: [30, 120, 600, 1800],
     },
     uiDir: 'dist',
+    publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
   };
 }
 

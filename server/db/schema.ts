@@ -362,3 +362,28 @@ export const alertDeliveries = pgTable(
   },
   (t) => [index('alert_deliveries_outbox_idx').on(t.outboxId), index('alert_deliveries_alert_idx').on(t.alertId, t.at)],
 );
+
+/**
+ * SPEC §3 API key: what the agent installer presents (`Authorization: Bearer …`) to report that
+ * it installed the exporter. Scoped to one server; only the SHA-256 of the key is kept (keys are
+ * 256 random bits, so a plain hash is enough); revoking sets `revokedAt` instead of deleting,
+ * so a revoked key answers "revoked" rather than "unknown".
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    keyHash: text('key_hash').notNull(),
+    /** The first characters of the key, so a person can tell keys apart without the secret. */
+    prefix: text('prefix').notNull(),
+    privileges: text('privileges').array().notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash), index('api_keys_server_idx').on(t.serverId)],
+);

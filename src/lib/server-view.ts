@@ -61,7 +61,7 @@ export const serverDetailSearchSchema = z.object({
   status: optionalEnum(serviceStatusFilters),
   page: z.catch(z.optional(z.coerce.number().check(z.int(), z.minimum(1))), undefined),
   pageSize: z.catch(z.optional(z.pipe(z.coerce.number(), z.union(servicePageSizes.map((n) => z.literal(n)) as [z.ZodMiniLiteral<25>, z.ZodMiniLiteral<50>, z.ZodMiniLiteral<75>, z.ZodMiniLiteral<100>]))), undefined),
-  /** `?configure=1`: the 'Configure Now' link; the agent set-up wizard (a later issue) opens from it. */
+  /** `?configure=1`: the 'Configure Now' link opens the agent set-up wizard. */
   configure: z.catch(z.optional(z.pipe(z.coerce.number(), z.literal(1))), undefined),
 });
 export type ServerDetailSearch = z.infer<typeof serverDetailSearchSchema>;

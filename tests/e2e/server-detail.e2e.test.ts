@@ -415,7 +415,7 @@ describe('server detail', () => {
     await page.getByRole('link', { name: 'Configure Now' }).click();
     await page.waitForURL(/configure=1/);
     await shown(page.getByRole('heading', { name: 'Configure Agent' }));
-    await shown(page.getByText('The guided set-up is not available yet.'));
+    await shown(page.getByRole('button', { name: 'Generate Credentials' }));
 
     const other = await admin.call<{ result: { _id: string } }>('POST', 'servers', { hostname: 'banned-01', ipaddress: '10.20.30.41', operating_system: 'windows', isAgentConfigured: true });
     await admin.call('PATCH', `servers/${other.body.result._id}`, { status: 'suspended' });

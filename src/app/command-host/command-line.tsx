@@ -67,7 +67,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
     setBusy(true);
     try {
       const parsed = parseCommandLine(text, registry.get);
-      const result = await registry.run(parsed.id, parsed.input, { source: 'cmdline', ctx: contextFor('cmdline') });
+      const result = await registry.run(parsed.id, parsed.input, { source: 'cmdline', ctx: { ...contextFor('cmdline'), progress: (text) => print('info', text) } });
       print('ok', result.message ?? 'Done.');
     } catch (err) {
       const cancelled = err instanceof CommandError && err.outcome === 'cancelled';

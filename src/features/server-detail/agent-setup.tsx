@@ -1,6 +1,8 @@
 import { Link } from '@tanstack/react-router';
+import { useState } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { cx } from '../../components/ui/cx';
+import { AgentWizard } from './agent-wizard';
 
 const linkClass = (primary: boolean) =>
   cx(
@@ -8,16 +10,14 @@ const linkClass = (primary: boolean) =>
     primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
   );
 
-/** SPEC §2 Configure Agent: the four steps of the wizard. */
-const STEPS = ['Generate Credentials', 'Install Agent', 'Check Port Status', 'Finish'];
-
 /**
  * SPEC §2: a server whose agent is not configured (and is not suspended) shows the set-up view:
- * an 'Agent not configured' card with 'Configure Now' (`?configure=1`). The wizard itself is a
- * later issue; until then `?configure=1` says so plainly and tells how to get metrics today.
+ * an 'Agent not configured' card with 'Configure Now' (`?configure=1`), which opens the wizard.
+ * The wizard stays on screen after Finish (the server is configured by then) until the reload.
  */
 export function AgentSetup({ server, configuring }: { server: Server; configuring: boolean }) {
-  const windows = server.operating_system === 'windows';
+  // Decided once: Finish makes the server configured while the wizard still shows its result.
+  const [configuredAtOpen] = useState(server.isAgentConfigured);
   if (!configuring) {
     return (
       <section
@@ -49,23 +49,16 @@ export function AgentSetup({ server, configuring }: { server: Server; configurin
           Configure Agent
         </h2>
       </div>
-      <ol aria-label="Steps" className="flex flex-wrap gap-2">
-        {STEPS.map((step, i) => (
-          <li key={step} className="flex items-center gap-2 rounded-full border border-slate-200 px-3 py-1 text-sm text-slate-500 dark:border-slate-700 dark:text-slate-400">
-            <span aria-hidden className="flex h-5 w-5 items-center justify-center rounded-full bg-slate-200 text-xs dark:bg-slate-700">
-              {i + 1}
-            </span>
-            {step}
-          </li>
-        ))}
-      </ol>
-      <div role="note" className="rounded-md border border-blue-200 bg-blue-50 p-4 text-sm text-blue-900 dark:border-blue-900 dark:bg-blue-950 dark:text-blue-100">
-        <p className="font-semibold">The guided set-up is not available yet.</p>
-        <p className="mt-1">
-          It will generate credentials, install the agent and check its port for you. Until then, run {windows ? 'windows_exporter' : 'node_exporter'} on {server.hostname} listening on port{' '}
-          {server.agentPort}, reachable from this console; an administrator can then register the server with its agent marked as configured.
+      {configuredAtOpen ? (
+        <p className="text-sm">
+          The agent of {server.hostname} is already configured.{' '}
+          <Link to="/servers/show/$id" params={{ id: server._id }} search={(prev) => ({ ...prev, configure: undefined })} className="text-blue-700 underline dark:text-blue-300">
+            Show its dashboards
+          </Link>
         </p>
-      </div>
+      ) : (
+        <AgentWizard server={server} />
+      )}
     </section>
   );
 }

@@ -57,7 +57,7 @@ export function ServerDetailPage() {
           <h2 className="text-xl font-semibold">Server Suspended</h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">This server has been suspended. Please contact your administrator.</p>
         </div>
-      ) : !server.isAgentConfigured ? (
+      ) : !server.isAgentConfigured || search.configure === 1 ? (
         <AgentSetup server={server} configuring={search.configure === 1} />
       ) : configQuery.isError && !configQuery.data ? (
         <ErrorBox title="Could not load the monitoring settings." detail={configQuery.error.message} onRetry={() => void configQuery.refetch()} retrying={configQuery.isFetching} />

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { defineCommand } from '../define-command';
+import { resolveServer } from '../server/resolve-server';
+import { generateCredentials, mdCode } from './agent-steps';
+
+/** SPEC §4 step 1 (Generate Credentials): a new API key for the server and its install command. */
+export const createKey = defineCommand({
+  id: 'agent.create-key',
+  title: 'Generate agent credentials',
+  category: 'Agent',
+  description: 'Creates an API key for a server and prints the command that installs its agent.',
+  input: z.object({ server: z.string().trim().min(1, 'server is required') }),
+  args: [{ name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true }],
+  permission: 'servers.write',
+  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
+  apiCall: ({ server }) => ({ method: 'POST', path: '/api/cli/create_api_key', body: { privilages: ['CREATE', 'READ', 'UPDATE', 'DELETE'], serverId: server } }),
+  async run({ server }, ctx) {
+    const found = await resolveServer(ctx.api, server);
+    const credentials = await generateCredentials(ctx, found);
+    const command = found.operating_system === 'windows' ? credentials.commands.windows : credentials.commands.linux;
+    return {
+      message: `Key ${mdCode(`${credentials.prefix}…`)} created for **${found.hostname}**. Install the agent on it with:\n\n${mdCode(command)}`,
+      data: credentials,
+    };
+  },
+});

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+
+/** SPEC §9: the installer's version in its download path, and the default Windows architecture. */
+export const CLI_VERSION = '0.0.2';
+export const DEFAULT_ARCH = 'amd64';
+/** SPEC §4/§9: the page reloads this long after the agent is configured. */
+export const RELOAD_DELAY_MS = 3000;
+/** How long the console waits for a TCP connect to the agent port before calling it closed. */
+export const PORT_CHECK_TIMEOUT_MS = 3000;
+
+/** SPEC §3 API key privileges (SPEC spells the body field `privilages`). */
+export const apiKeyPrivileges = ['CREATE', 'READ', 'UPDATE', 'DELETE'] as const;
+export type ApiKeyPrivilege = (typeof apiKeyPrivileges)[number];
+
+/** POST /api/cli/create_api_key. */
+export const createApiKeySchema = z
+  .object({
+    privilages: z
+      .array(z.enum(apiKeyPrivileges, { error: `privilages may only hold ${apiKeyPrivileges.join(', ')}` }))
+      .min(1, 'privilages needs at least one of CREATE, READ, UPDATE, DELETE')
+      .max(4),
+    serverId: z.string({ error: 'serverId is required' }).uuid('serverId must be a server id'),
+  })
+  .strict();
+export type CreateApiKey = z.input<typeof createApiKeySchema>;
+
+/** The answer of create_api_key: SPEC's `data.key`, plus the install token made from it. */
+export interface CreatedApiKey {
+  key: string;
+  /** Key id, for listing and revoking (the key itself is never shown again). */
+  id: string;
+  prefix: string;
+  serverId: string;
+  /** Where the installer reaches this console (PUBLIC_URL, else the address the request came to). */
+  apiUrl: string;
+  /** SPEC §3 Agent install token. */
+  token: string;
+}
+
+/** GET /api/cli/validate_api_key/{key}: what the installer needs to know about its server. */
+export interface ValidatedApiKey {
+  valid: true;
+  serverId: string;
+  hostname: string;
+  operating_system: 'linux' | 'windows';
+  agentPort: number;
+  privilages: ApiKeyPrivilege[];
+}
+
+/** A key as listed (GET /api/cli/api_keys?serverId=): never the secret. */
+export interface ApiKeyInfo {
+  _id: string;
+  serverId: string;
+  prefix: string;
+  privilages: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** POST /api/cli/agent-installed: what the installer reports (all optional, shown in logs). */
+export const agentReportSchema = z
+  .object({
+    agentPort: z.number().int().min(1).max(65535).optional(),
+    supervisor: z.enum(['systemd', 'process']).optional(),
+    exporter: z.string().max(200).optional(),
+  })
+  .strict();
+export type AgentReport = z.infer<typeof agentReportSchema>;
+
+/** SPEC §3 Agent install token: base64 of `{ apiUrl, serverId, key }` (plain ASCII, so btoa suffices). */
+export function encodeInstallToken(t: { apiUrl: string; serverId: string; key: string }): string {
+  return btoa(JSON.stringify({ apiUrl: t.apiUrl, serverId: t.serverId, key: t.key }));
+}
+
+export function decodeInstallToken(token: string): { apiUrl: string; serverId: string; key: string } | null {
+  try {
+    const v = JSON.parse(atob(token.trim())) as Record<string, unknown>;
+    if (typeof v.apiUrl === 'string' && typeof v.serverId === 'string' && typeof v.key === 'string') return { apiUrl: v.apiUrl, serverId: v.serverId, key: v.key };
+  } catch {
+    // not base64 or not JSON: not a token
+  }
+  return null;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The one-line install command an operator pastes on the host (SPEC §7 "Agent download from
+ * {host}/cli/0.0.2/sb-cli"; Windows gets the PowerShell installer, see docs/agent.md).
+ */
+export function installCommand(os: 'linux' | 'windows', apiUrl: string, token: string): string {
+  const base = apiUrl.replace(/\/$/, '');
+  if (os === 'windows') {
+    return `& ([scriptblock]::Create((Invoke-RestMethod '${base}/cli/${CLI_VERSION}/sb-cli.ps1'))) install -Token '${token}'`;
+  }
+  return `curl -fsSL ${shellQuote(`${base}/cli/${CLI_VERSION}/sb-cli`)} | sudo sh -s -- install ${shellQuote(token)}`;
+}

@@ -1,0 +1,244 @@
+import { useEffect, useState } from 'react';
+import { AGENT_TEXTS, type Credentials } from '../../../commands/agent/agent-steps';
+import { CommandError } from '../../../commands/registry';
+import { RELOAD_DELAY_MS } from '../../../server/contract/agent';
+import type { Server } from '../../../server/contract/servers';
+import { Button } from '../../components/ui/button';
+import { CopyButton } from '../../components/ui/copy-button';
+import { cx } from '../../components/ui/cx';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+
+/** SPEC §2 Configure Agent: the four steps of the wizard. */
+export const STEPS = ['Generate Credentials', 'Install Agent', 'Check Port Status', 'Finish'] as const;
+
+type Finish = { state: 'idle' } | { state: 'configuring' } | { state: 'done' } | { state: 'failed'; message: string };
+
+const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Where the page goes once configured: the same server without `?configure`, loaded afresh. */
+function reloadTarget(): string {
+  const url = new URL(window.location.href);
+  url.searchParams.delete('configure');
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * SPEC §4 Agent setup: each step advances only on success. Every button runs a command
+ * (agent.create-key, agent.check-install, agent.check-port, agent.finish-setup), the same
+ * steps `agent.configure` walks on the command line.
+ */
+export function AgentWizard({ server }: { server: Server }) {
+  const runner = useCommandRunner();
+  const [step, setStep] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const [credentials, setCredentials] = useState<Credentials | null>(null);
+  const [notInstalled, setNotInstalled] = useState(false);
+  const [portError, setPortError] = useState<string | null>(null);
+  const [portOk, setPortOk] = useState(false);
+  const [finish, setFinish] = useState<Finish>({ state: 'idle' });
+  const refused = runner.check('agent.create-key');
+  const input = { server: server._id };
+
+  useEffect(() => {
+    if (finish.state !== 'done') return;
+    const timer = setTimeout(() => window.location.assign(reloadTarget()), RELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [finish.state]);
+
+  const generate = async () => {
+    setBusy(true);
+    try {
+      const result = await runner.run('agent.create-key', input, { source: 'ui' });
+      setCredentials(result.data as Credentials);
+      setStep(1);
+    } catch (err) {
+      toast('error', messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const verifyInstall = async () => {
+    setBusy(true);
+    try {
+      const result = await runner.run('agent.check-install', input, { source: 'ui' });
+      if ((result.data as { installed: boolean }).installed) {
+        setNotInstalled(false);
+        setStep(2);
+      } else {
+        setNotInstalled(true);
+      }
+    } catch (err) {
+      toast('error', messageOf(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const checkPort = async () => {
+    setBusy(true);
+    setPortError(null);
+    try {
+      await runner.run('agent.check-port', input, { source: 'ui' });
+      setPortOk(true);
+      toast('success', AGENT_TEXTS.portOk);
+      setStep(3);
+    } catch (err) {
+      // SPEC §8: an error notification with the server's message.
+      const message = messageOf(err);
+      setPortError(message);
+      toast('error', message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const configure = async () => {
+    setFinish({ state: 'configuring' });
+    try {
+      await runner.run('agent.finish-setup', input, { source: 'ui' });
+      setFinish({ state: 'done' });
+    } catch (err) {
+      if (err instanceof CommandError && err.outcome === 'cancelled') return setFinish({ state: 'idle' });
+      setFinish({ state: 'failed', message: messageOf(err) });
+    }
+  };
+
+  const windows = server.operating_system === 'windows';
+  const commands = credentials ? (windows ? [['Windows (PowerShell as Administrator)', credentials.commands.windows], ['Linux', credentials.commands.linux]] : [['Linux', credentials.commands.linux], ['Windows (PowerShell as Administrator)', credentials.commands.windows]]) : [];
+
+  return (
+    <div className="space-y-5">
+      <ol aria-label="Steps" className="flex flex-wrap gap-2">
+        {STEPS.map((name, i) => (
+          <li
+            key={name}
+            aria-current={i === step ? 'step' : undefined}
+            className={cx(
+              'flex items-center gap-2 rounded-full border px-3 py-1 text-sm',
+              i === step ? 'border-blue-500 font-medium text-blue-700 dark:text-blue-300' : i < step ? 'border-green-300 text-green-700 dark:border-green-800 dark:text-green-400' : 'border-slate-200 text-slate-500 dark:border-slate-700 dark:text-slate-400',
+            )}
+          >
+            <span aria-hidden className={cx('flex h-5 w-5 items-center justify-center rounded-full text-xs', i < step ? 'bg-green-600 text-white' : i === step ? 'bg-blue-600 text-white' : 'bg-slate-200 dark:bg-slate-700')}>
+              {i < step ? '✓' : i + 1}
+            </span>
+            {name}
+            {i < step && <span className="sr-only">(done)</span>}
+          </li>
+        ))}
+      </ol>
+
+      {step === 0 && (
+        <StepBody title="Generate Credentials">
+          <p>
+            Creates an API key for <strong>{server.hostname}</strong>. The installer presents it to tell this console that the agent runs. Keys can be revoked later (<code>agent.revoke-key</code>).
+          </p>
+          <div>
+            <Button variant="primary" onPress={() => void generate()} isDisabled={busy} disabledReason={refused === true ? false : refused}>
+              {busy ? 'Generating…' : 'Generate Credentials'}
+            </Button>
+          </div>
+        </StepBody>
+      )}
+
+      {step === 1 && credentials && (
+        <StepBody title="Install Agent">
+          <p>
+            Run the command on <strong>{server.hostname}</strong>. It installs the Prometheus {windows ? 'windows_exporter' : 'node exporter'}, runs it on port {server.agentPort} and reports back with the key{' '}
+            <code>{credentials.prefix}…</code>.
+          </p>
+          {commands.map(([label, command]) => (
+            <div key={label} className="space-y-1">
+              <div className="flex items-center gap-2 text-sm font-medium">
+                {label}
+                <CopyButton value={command!} label={`${label} install command`} />
+              </div>
+              <pre aria-label={`${label} install command`} className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs whitespace-pre-wrap break-all text-slate-100">
+                {command}
+              </pre>
+            </div>
+          ))}
+          {notInstalled && (
+            <div role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+              <p className="font-semibold">{AGENT_TEXTS.notInstalledTitle}</p>
+              <p>{AGENT_TEXTS.notInstalledText}</p>
+            </div>
+          )}
+          <div className="flex gap-2">
+            <Button variant="primary" onPress={() => void verifyInstall()} isDisabled={busy}>
+              {busy ? 'Checking…' : 'Next'}
+            </Button>
+          </div>
+        </StepBody>
+      )}
+
+      {step === 2 && (
+        <StepBody title="Check Port Status">
+          <p>
+            The console connects to {server.ipaddress}:{server.agentPort}. A firewall between them must let it through.
+          </p>
+          {portError && (
+            <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+              {portError}
+            </div>
+          )}
+          <div>
+            <Button variant="primary" onPress={() => void checkPort()} isDisabled={busy}>
+              {busy ? 'Checking…' : 'Check Port'}
+            </Button>
+          </div>
+        </StepBody>
+      )}
+
+      {step === 3 && (
+        <StepBody title="Finish">
+          {portOk && finish.state === 'idle' && <p className="text-green-700 dark:text-green-400">{AGENT_TEXTS.portOk}</p>}
+          {finish.state === 'idle' && (
+            <>
+              <p>The console will start collecting metrics from {server.hostname} and give it the default alert rules.</p>
+              <div>
+                <Button variant="primary" onPress={() => void configure()}>
+                  Finish
+                </Button>
+              </div>
+            </>
+          )}
+          {finish.state === 'configuring' && (
+            <p role="status" aria-busy="true" className="flex items-center gap-2">
+              <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-blue-600 border-t-transparent" />
+              {AGENT_TEXTS.configuring}
+            </p>
+          )}
+          {finish.state === 'done' && (
+            <div role="status" className="flex flex-col items-center gap-1 py-4 text-center">
+              <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-700 dark:bg-green-950 dark:text-green-300">
+                ✓
+              </span>
+              <p className="text-lg font-semibold">{AGENT_TEXTS.configured}</p>
+              <p className="text-sm text-slate-600 dark:text-slate-400">{AGENT_TEXTS.reloading}</p>
+            </div>
+          )}
+          {finish.state === 'failed' && (
+            <div role="alert" className="flex flex-col items-center gap-2 py-4 text-center">
+              <p className="text-lg font-semibold text-red-700 dark:text-red-400">{AGENT_TEXTS.configureFailed}</p>
+              <p className="text-sm">{finish.message}</p>
+              <Button variant="primary" onPress={() => void configure()}>
+                Retry
+              </Button>
+            </div>
+          )}
+        </StepBody>
+      )}
+    </div>
+  );
+}
+
+function StepBody({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section aria-label={title} className="space-y-3 text-sm">
+      <h3 className="text-base font-semibold">{title}</h3>
+      {children}
+    </section>
+  );
+}
