@@ -49,6 +49,11 @@ export interface CommandContext {
    * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).
    */
   location?: () => { pathname: string; search: Record<string, unknown> };
+  /**
+   * The browser's key-value storage (localStorage in the app), for state SPEC keeps only in the
+   * browser, such as pinned widgets. Absent outside the app (tests give a Map-backed one).
+   */
+  storage?: { get: (key: string) => string | null; set: (key: string, value: string) => void };
 }
 
 export interface CommandResult {

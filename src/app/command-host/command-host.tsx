@@ -10,6 +10,7 @@ import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { ConfirmDialog } from '../../components/ui/modal';
 import { getColorMode, setColorMode } from '../../lib/color-mode';
+import { browserStore } from '../../lib/pinned-widgets';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
 import { onOpenPanel, openPanel, type ShellPanel } from '../../lib/shell-events';
 import { clearStoredUser, storeUser } from '../../lib/stored-user';
@@ -61,6 +62,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         run: (id, input) => registry.run(id, input, { source, ctx }),
         // Read at call time: the palette keeps one context while the person moves around.
         location: () => ({ pathname: router.latestLocation.pathname, search: router.latestLocation.search as Record<string, unknown> }),
+        storage: browserStore,
       };
       return ctx;
     },
