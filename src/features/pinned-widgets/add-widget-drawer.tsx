@@ -58,8 +58,7 @@ export function AddWidgetRoute() {
     const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
     return () => clearTimeout(t);
   }, [text]);
-  // While a chosen hostname sits in the box, list every server rather than that one only.
-  const query = useQuery({ ...serverSelectorQueryOptions(server && debounced === server.hostname ? '' : debounced), placeholderData: keepPreviousData });
+  const query = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
   const items = (query.data?.result.data ?? []).map((s) => ({ id: s._id, label: s.hostname, description: `${s.ipaddress} · ${s.operating_system === 'windows' ? 'Windows' : 'Linux'}` }));
   const panelOptions = server && type ? widgetPanels(server.os, type).map((p) => ({ value: String(p.id), label: p.title })) : [];
 
@@ -117,6 +116,7 @@ export function AddWidgetRoute() {
               }
             }}
             items={items}
+            selectedKey={server?.id ?? null}
             isLoading={query.isFetching}
             emptyText={query.isError ? 'Could not load servers' : 'No active, configured servers match'}
             onSelect={(id) => {
