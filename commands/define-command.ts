@@ -61,6 +61,11 @@ export interface CommandContext {
    * elsewhere it may be absent, so commands call `ctx.progress?.(…)`.
    */
   progress?: (markdown: string) => void;
+  /**
+   * The browser's key-value storage (localStorage in the app), for state SPEC keeps only in the
+   * browser, such as pinned widgets. Absent outside the app (tests give a Map-backed one).
+   */
+  storage?: { get: (key: string) => string | null; set: (key: string, value: string) => void };
 }
 
 export interface CommandResult {

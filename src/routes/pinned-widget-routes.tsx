@@ -1,12 +1,33 @@
-import type { AnyRoute } from '@tanstack/react-router';
-import { titleRoute } from './title-route';
+import { createRoute, lazyRouteComponent, type AnyRoute } from '@tanstack/react-router';
+import * as z from 'zod/mini';
 
-/** /pinned-widgets and its children (SPEC §2 route table). */
+/**
+ * /pinned-widgets and its children (SPEC §2 route table). create, edit/$id and show/$id are
+ * drawers over the wall (docs/decisions.md), so they are children of the list route.
+ */
 export function pinnedWidgetRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    titleRoute(parent, '/pinned-widgets', 'Pinned Widgets'),
-    titleRoute(parent, '/pinned-widgets/create', 'Add New Widget'),
-    titleRoute(parent, '/pinned-widgets/edit/$id', 'Edit Widget'),
-    titleRoute(parent, '/pinned-widgets/show/$id', 'Widget'),
-  ] as const;
+  const list = createRoute({
+    getParentRoute: () => parent,
+    path: '/pinned-widgets',
+    component: lazyRouteComponent(() => import('../features/pinned-widgets/pinned-widgets-page'), 'PinnedWidgetsPage'),
+  });
+  const idParams = { parse: (p: Record<string, string>) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p: { id: string }) => p };
+  const create = createRoute({
+    getParentRoute: () => list,
+    path: 'create',
+    component: lazyRouteComponent(() => import('../features/pinned-widgets/add-widget-drawer'), 'AddWidgetRoute'),
+  });
+  const edit = createRoute({
+    getParentRoute: () => list,
+    path: 'edit/$id',
+    params: idParams,
+    component: lazyRouteComponent(() => import('../features/pinned-widgets/widget-drawers'), 'EditWidgetRoute'),
+  });
+  const show = createRoute({
+    getParentRoute: () => list,
+    path: 'show/$id',
+    params: idParams,
+    component: lazyRouteComponent(() => import('../features/pinned-widgets/widget-drawers'), 'ShowWidgetRoute'),
+  });
+  return [list.addChildren([create, edit, show])] as const;
 }

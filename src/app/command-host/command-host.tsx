@@ -11,6 +11,7 @@ import { queryKeys } from '../../api/query-keys';
 import { ConfirmDialog } from '../../components/ui/modal';
 import { getColorMode, setColorMode } from '../../lib/color-mode';
 import { appDrafts } from '../../lib/draft-store';
+import { browserStore } from '../../lib/pinned-widgets';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
 import { onOpenPanel, openPanel, type ShellPanel } from '../../lib/shell-events';
 import { clearStoredUser, storeUser } from '../../lib/stored-user';
@@ -63,6 +64,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         // Read at call time: the palette keeps one context while the person moves around.
         location: () => ({ pathname: router.latestLocation.pathname, search: router.latestLocation.search as Record<string, unknown> }),
         drafts: appDrafts,
+        storage: browserStore,
       };
       return ctx;
     },

@@ -17,6 +17,8 @@ export interface ComboBoxProps {
   onInputChange: (text: string) => void;
   items: readonly ComboBoxItem[];
   onSelect: (id: string) => void;
+  /** The chosen item, for a box that shows its choice (a form field); null (the default) for a box that only picks. */
+  selectedKey?: string | null;
   isLoading?: boolean;
   emptyText?: string;
   isDisabled?: boolean;
@@ -24,14 +26,14 @@ export interface ComboBoxProps {
 }
 
 /** A text box with a list of matches fetched by the caller (role combobox); choosing one calls onSelect. */
-export function ComboBox({ label, placeholder, inputValue, onInputChange, items, onSelect, isLoading, emptyText = 'No matches', isDisabled, className, ...rest }: ComboBoxProps) {
+export function ComboBox({ label, placeholder, inputValue, onInputChange, items, onSelect, selectedKey = null, isLoading, emptyText = 'No matches', isDisabled, className, ...rest }: ComboBoxProps) {
   return (
     <AriaComboBox
       aria-label={rest['aria-label']}
       inputValue={inputValue}
       onInputChange={onInputChange}
       items={items}
-      selectedKey={null}
+      selectedKey={selectedKey}
       onSelectionChange={(key) => key !== null && onSelect(String(key))}
       menuTrigger="focus"
       allowsEmptyCollection

@@ -6,7 +6,7 @@ import { grafanaPanelUrl } from '../../lib/grafana-embed';
 import { panelHeight, panelsFor, type PanelInfo } from '../../lib/server-panels';
 import type { ServerTab, ServerView } from '../../lib/server-view';
 import { rangePresets } from '../../lib/time-range';
-import { ChartPanel } from './chart-panel';
+import { ChartPanel } from '../../components/charts/chart-panel';
 import { useChartWindow } from './live';
 import { TimeRangeBar } from './time-range-bar';
 

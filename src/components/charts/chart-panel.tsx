@@ -1,11 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { ChartData } from '../../../server/contract/servers';
 import { chartQueryOptions } from '../../api/servers';
-import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
-import { BarGauge, Gauge, toneText } from '../../components/ui/gauge';
-import { Skeleton } from '../../components/ui/skeleton';
-import { TimeSeriesChart } from '../../components/ui/time-series-chart';
+import { Button } from '../ui/button';
+import { cx } from '../ui/cx';
+import { BarGauge, Gauge, toneText } from '../ui/gauge';
+import { Skeleton } from '../ui/skeleton';
+import { TimeSeriesChart } from '../ui/time-series-chart';
 import { asPercent, axisIncrements, formatAxisTicks, formatChartTime, formatChartValue, gaugeTone, isPercentUnit, lastValue } from '../../lib/chart-format';
 import { panelHeight, type PanelInfo, type ServerOs } from '../../lib/server-panels';
 import type { TimeZoneChoice } from '../../lib/time-range';
@@ -14,22 +15,43 @@ export const NO_DATA = 'No data for this range';
 /** Room the title row and the legend take from a time-series panel's height. */
 const CHROME = 84;
 
+export interface ChartPanelProps {
+  serverId: string;
+  os: ServerOs;
+  panel: PanelInfo;
+  window: { from: number; to: number };
+  tz: TimeZoneChoice;
+  /** A name of its own (a pinned widget's title) instead of the panel's. */
+  title?: string;
+  /** A line under the title (e.g. the server a pinned widget shows). */
+  subtitle?: ReactNode;
+  /** The whole panel's height in px when its container fixes it (a grid cell); by kind otherwise. */
+  height?: number;
+  /** Buttons at the right of the title row (pin, remove). */
+  actions?: ReactNode;
+  /** Extra classes of the title row (a grid's drag handle). */
+  headerClassName?: string;
+}
+
 /**
  * One built-in chart panel: asks the chart API for the panel over the window and draws it by
  * kind — stat (the newest value of each series), gauge (0–100 arc for percentages), bar gauge
  * (one bar per series) or time series (uPlot). While a newer window loads, the previous lines
- * stay; a failed refresh keeps them and says so.
+ * stay; a failed refresh keeps them and says so. Shared by the server detail's tabs and the
+ * pinned widgets.
  */
-export function ChartPanel({ serverId, os, panel, window, tz }: { serverId: string; os: ServerOs; panel: PanelInfo; window: { from: number; to: number }; tz: TimeZoneChoice }) {
+export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, subtitle, height: fixedHeight, actions, headerClassName }: ChartPanelProps) {
   const query = useQuery({
     ...chartQueryOptions(serverId, panel.id, window.from, window.to),
     placeholderData: keepPreviousData,
     // Each refresh tick is a new window, so a new cache entry: let old ones go soon.
     gcTime: 30_000,
   });
-  const height = panelHeight(panel.kind, panel.tall);
+  const height = fixedHeight ?? panelHeight(panel.kind, panel.tall);
   const data = query.data?.result;
-  const title = data?.panel.title ?? panel.title;
+  const title = ownTitle ?? data?.panel.title ?? panel.title;
+  // A subtitle line takes room from the drawing.
+  const bodyHeight = subtitle ? height - 18 : height;
 
   let body;
   if (query.isPending) {
@@ -46,7 +68,7 @@ export function ChartPanel({ serverId, os, panel, window, tz }: { serverId: stri
   } else if (!data || !hasData(data)) {
     body = <p className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{NO_DATA}</p>;
   } else {
-    body = <PanelBody data={data} height={height} tz={tz} os={os} />;
+    body = <PanelBody data={data} height={bodyHeight} tz={tz} os={os} />;
   }
 
   return (
@@ -54,11 +76,14 @@ export function ChartPanel({ serverId, os, panel, window, tz }: { serverId: stri
       aria-label={title}
       data-panel={panel.id}
       aria-busy={query.isFetching || undefined}
-      className="flex flex-col rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900"
-      style={{ minHeight: height }}
+      className={cx('flex flex-col rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900', fixedHeight !== undefined && 'overflow-hidden')}
+      style={fixedHeight !== undefined ? { height } : { minHeight: height }}
     >
-      <div className="mb-2 flex items-center gap-2">
-        <h3 className="mr-auto truncate text-sm font-semibold">{title}</h3>
+      <div className={cx('mb-2 flex items-center gap-2', headerClassName)}>
+        <div className="mr-auto min-w-0">
+          <h3 className="truncate text-sm font-semibold">{title}</h3>
+          {subtitle && <p className="truncate text-xs text-slate-500 dark:text-slate-400">{subtitle}</p>}
+        </div>
         {query.isError && data && (
           <span role="alert" className="flex items-center gap-1 text-xs text-red-700 dark:text-red-300">
             Refresh failed
@@ -67,8 +92,9 @@ export function ChartPanel({ serverId, os, panel, window, tz }: { serverId: stri
             </Button>
           </span>
         )}
+        {actions}
       </div>
-      <div className="min-h-0 flex-1" style={{ minHeight: panel.kind === 'timeseries' ? undefined : height - 48 }}>
+      <div className="min-h-0 flex-1" style={{ minHeight: panel.kind === 'timeseries' ? undefined : bodyHeight - 48 }}>
         {body}
       </div>
     </section>

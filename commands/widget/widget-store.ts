@@ -1,0 +1,42 @@
+import { readWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
+import type { CommandContext } from '../define-command';
+import { CommandError } from '../registry';
+
+export const NO_BROWSER_STORAGE = 'Pinned widgets are kept in the browser: run this in the console.';
+
+/** `enabled` of the widget commands: they need the browser storage the app gives them. */
+export function needsStorage(ctx: CommandContext): true | string {
+  return ctx.storage ? true : NO_BROWSER_STORAGE;
+}
+
+export function storeOf(ctx: CommandContext): KeyValueStore {
+  if (!ctx.storage) throw new CommandError(NO_BROWSER_STORAGE, 'refused');
+  return ctx.storage;
+}
+
+/** A widget key unique enough for one browser; no crypto.randomUUID, which plain-http origins lack. */
+export function newWidgetId(now: number = Date.now(), random: () => number = Math.random): string {
+  return `w-${now.toString(36)}-${Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0')}`;
+}
+
+const describe = (w: PinnedWidget) => `${w.i} (${w.title})`;
+
+/**
+ * `widget` arguments name a widget by its key (`i`) or its title, case-insensitively; a title
+ * that several widgets share is refused with their keys, so nothing is removed by guess.
+ */
+export function findWidget(widgets: readonly PinnedWidget[], ref: string): PinnedWidget {
+  const value = ref.trim();
+  const byId = widgets.find((w) => w.i === value);
+  if (byId) return byId;
+  const lower = value.toLowerCase();
+  const byTitle = widgets.filter((w) => w.title.toLowerCase() === lower);
+  if (byTitle.length === 1) return byTitle[0]!;
+  if (byTitle.length > 1) throw new CommandError(`${byTitle.length} widgets are called "${value}": ${byTitle.map(describe).join(', ')}. Name one by its key.`);
+  if (!widgets.length) throw new CommandError('There are no pinned widgets.');
+  throw new CommandError(`No pinned widget is called "${value}". Pinned: ${widgets.map(describe).join(', ')}.`);
+}
+
+export function widgetsOf(ctx: CommandContext): PinnedWidget[] {
+  return readWidgets(storeOf(ctx));
+}

@@ -1,0 +1,24 @@
+import { useCallback } from 'react';
+import { CommandError } from '../../../commands/registry';
+import type { CommandResult } from '../../../commands/define-command';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+
+/**
+ * Runs a widget command from a control on this screen (source 'ui'); a refusal or failure
+ * becomes a toast and resolves null. A declined confirmation is quiet.
+ */
+export function useRunFromUi(): (id: string, input: unknown) => Promise<CommandResult | null> {
+  const runner = useCommandRunner();
+  return useCallback(
+    async (id, input) => {
+      try {
+        return await runner.run(id, input, { source: 'ui' });
+      } catch (err) {
+        if (!(err instanceof CommandError && err.outcome === 'cancelled')) toast('error', err instanceof Error ? err.message : String(err));
+        return null;
+      }
+    },
+    [runner],
+  );
+}

@@ -1,0 +1,135 @@
+import { getRouteApi } from '@tanstack/react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button } from '../../components/ui/button';
+import { Drawer } from '../../components/ui/drawer';
+import { Select } from '../../components/ui/select';
+import { TextField } from '../../components/ui/text-field';
+import { toast } from '../../components/ui/toast';
+import { refreshLabel, widgetRefreshOptions, widgetTypeLabels, type PinnedWidget, type WidgetRefresh } from '../../lib/pinned-widgets';
+import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
+import { useRunFromUi } from './run-from-ui';
+import { useWidgets } from './use-widgets';
+import { WidgetCard } from './widget-card';
+
+const listRoute = getRouteApi('/app/pinned-widgets');
+const editRoute = getRouteApi('/app/pinned-widgets/edit/$id');
+const showRoute = getRouteApi('/app/pinned-widgets/show/$id');
+
+const refreshOptions = widgetRefreshOptions.map((o) => ({ value: o.value, label: o.label }));
+
+/** The widget of the URL; an unknown one (removed, another browser's link) goes back to the wall with a word. */
+function useWidgetOrLeave(id: string): PinnedWidget | undefined {
+  const { widgets } = useWidgets();
+  const navigate = listRoute.useNavigate();
+  const widget = widgets.find((w) => w.i === id);
+  useEffect(() => {
+    if (widget) return;
+    toast('error', 'That widget is not pinned in this browser.');
+    void navigate({ to: '/pinned-widgets', replace: true, ignoreBlocker: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [!!widget]);
+  return widget;
+}
+
+/**
+ * /pinned-widgets/edit/$id: a widget's title and refresh interval (`widget.edit`). Its server
+ * and chart are shown but fixed: another chart is another widget.
+ */
+export function EditWidgetRoute() {
+  const { id } = editRoute.useParams();
+  const widget = useWidgetOrLeave(id);
+  return widget ? <EditWidgetDrawer key={widget.i} widget={widget} /> : null;
+}
+
+function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
+  const navigate = listRoute.useNavigate();
+  const run = useRunFromUi();
+  const initialRefresh = (widgetRefreshOptions.find((o) => o.ms === widget.refreshInterval)?.value ?? '30s') as WidgetRefresh;
+  const [title, setTitle] = useState(widget.title);
+  const [refresh, setRefresh] = useState<WidgetRefresh>(initialRefresh);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  useUnsavedChanges(!done && (title !== widget.title || refresh !== initialRefresh));
+  const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (!title.trim()) return setError('Please enter a title');
+    const changes = { ...(title.trim() !== widget.title ? { title: title.trim() } : {}), ...(refresh !== initialRefresh ? { refresh } : {}) };
+    if (Object.keys(changes).length === 0) return close(true);
+    setBusy(true);
+    const result = await run('widget.edit', { widget: widget.i, ...changes });
+    setBusy(false);
+    if (!result) return;
+    setDone(true);
+    toast('success', `Updated widget ${title.trim()}`);
+    close(true);
+  };
+
+  return (
+    <Drawer
+      title="Edit Widget"
+      isOpen
+      onOpenChange={(open) => !open && close()}
+      footer={
+        <>
+          <span />
+          <div className="flex gap-2">
+            <Button onPress={() => close()}>Cancel</Button>
+            <Button type="submit" form="edit-widget-form" variant="primary" isDisabled={busy}>
+              {busy ? 'Saving…' : 'Save'}
+            </Button>
+          </div>
+        </>
+      }
+    >
+      <form id="edit-widget-form" onSubmit={submit} className="max-w-md space-y-4" noValidate>
+        <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-500 dark:text-slate-400">Widget Type</dt>
+          <dd>{widgetTypeLabels[widget.type]}</dd>
+          <dt className="text-slate-500 dark:text-slate-400">Panel</dt>
+          <dd>{widget.panelId}</dd>
+        </dl>
+        <TextField
+          label="Title"
+          value={title}
+          onChange={(v) => {
+            setTitle(v);
+            setError(undefined);
+          }}
+          errorMessage={error}
+          isRequired
+          autoFocus
+        />
+        <Select label="Refresh Interval" options={refreshOptions} value={refresh} onChange={setRefresh} isRequired />
+      </form>
+    </Drawer>
+  );
+}
+
+/** /pinned-widgets/show/$id: one widget large in a drawer, refreshing as it does on the wall. */
+export function ShowWidgetRoute() {
+  const { id } = showRoute.useParams();
+  const widget = useWidgetOrLeave(id);
+  const navigate = listRoute.useNavigate();
+  const run = useRunFromUi();
+  if (!widget) return null;
+  const close = () => void navigate({ to: '/pinned-widgets' });
+  return (
+    <Drawer title={widget.title} isOpen onOpenChange={(open) => !open && close()}>
+      <p className="mb-3 text-sm text-slate-500 dark:text-slate-400">Refreshes every {refreshLabel(widget.refreshInterval)}.</p>
+      <div className="h-[440px]">
+        <WidgetCard
+          widget={widget}
+          initialHeight={440}
+          onEdit={() => void navigate({ to: '/pinned-widgets/edit/$id', params: { id: widget.i } })}
+          onRemove={async () => {
+            if (await run('widget.remove', { widget: widget.i })) close();
+          }}
+        />
+      </div>
+    </Drawer>
+  );
+}
