@@ -37,7 +37,7 @@ export const editGroup = defineCommand({
     groupFieldArgs.slackChannel,
   ],
   permission: 'groups.write',
-  apiCall: ({ group, ...fields }) => ({ method: 'PATCH', path: `/api/notification-groups/${group}`, body: fields }),
+  apiCall: ({ group, emails, ...fields }) => ({ method: 'PATCH', path: `/api/notification-groups/${group}`, body: { ...fields, ...(emails ? { emailList: emails } : {}) } }),
   async run({ group, ...fields }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     if (Object.values(fields).every((v) => v === undefined)) {

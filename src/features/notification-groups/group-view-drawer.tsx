@@ -9,6 +9,7 @@ import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
+import { reportUnlessCancelled } from './report';
 
 const listRoute = getRouteApi('/app/notification-groups');
 const showRoute = getRouteApi('/app/notification-groups/show/$id');
@@ -53,7 +54,12 @@ export function ShowGroupRoute() {
       footer={
         g && (
           <>
-            <Button variant="danger" disabledReason={reason} onPress={() => void runner.run('group.delete', { group: g._id }, { source: 'ui' }).catch(() => {})}>
+            <Button variant="danger" disabledReason={reason} onPress={() =>
+                void runner
+                  .run('group.delete', { group: g._id }, { source: 'ui' })
+                  .then(() => toast('success', `Deleted notification group ${g.name}`))
+                  .catch(reportUnlessCancelled)
+              }>
               Delete
             </Button>
             <Button variant="primary" disabledReason={reason} onPress={() => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (s) => s })}>

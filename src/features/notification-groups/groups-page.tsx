@@ -12,6 +12,7 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { reportUnlessCancelled } from './report';
 import { EmailAvatars } from './email-avatars';
 import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
 
@@ -51,7 +52,7 @@ export function GroupsPage() {
     void runner
       .run('group.delete', { group: g._id }, { source: 'ui' })
       .then(() => toast('success', `Deleted notification group ${g.name}`))
-      .catch(() => {});
+      .catch(reportUnlessCancelled);
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
     setRefreshing(true);
