@@ -413,8 +413,8 @@ cmd_uninstall() {
     run systemctl stop "$SERVICE" || true
     run systemctl disable "$SERVICE" || true
     run rm -f "$UNIT_FILE"
-    run systemctl daemon-reload || true
     did=1
+    reload=1
   fi
   if [ -f "$PID_FILE" ] || [ -f "$CHILD_PID_FILE" ]; then
     say "Stopping the supervised node exporter"
@@ -432,6 +432,7 @@ cmd_uninstall() {
   elif [ -e "$LINK" ]; then
     info "$LINK was not installed by sb-cli; left in place"
   fi
+  [ "${reload:-0}" = 1 ] && { run systemctl daemon-reload || true; }
   [ -d "$STATE_DIR" ] && run rmdir "$STATE_DIR" 2>/dev/null
   [ -d "$RUN_DIR" ] && run rmdir "$RUN_DIR" 2>/dev/null
   if [ "$did" = 0 ]; then

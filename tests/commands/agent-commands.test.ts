@@ -72,7 +72,7 @@ describe('agent commands', async () => {
       run: (id, input) => run(id, input),
       progress: (line) => progress.push(line),
     };
-  });
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('agent.configure prints the install command, waits for the report, checks the port and finishes', async () => {
