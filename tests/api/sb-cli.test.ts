@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,16 @@ describe('sb-cli (the Linux installer)', async () => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` });
       });
     });
+  /** As operators run it: the script on stdin (`curl … | sh -s -- install …`). */
+  const sbCliPiped = (args: string[], extra: Record<string, string> = {}): Promise<RunResult> =>
+    new Promise((resolve) => {
+      const child = spawn('sh', ['-s', '--', ...args], { env: env(extra) });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('close', (code) => resolve({ code: code ?? 1, out }));
+      child.stdin.end(script);
+    });
   const server = async (agentPort: number) => {
     const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: `sbcli-${agentPort}`, ipaddress: '127.0.0.1', operating_system: 'linux', agentPort } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -92,7 +102,7 @@ describe('sb-cli (the Linux installer)', async () => {
     mkdirSync(join(box, 'pkg'));
     writeFileSync(
       join(box, 'stub-bin', 'apt-get'),
-      `#!/bin/sh\necho "$@" >>"${join(box, 'apt.log')}"\nprintf '#!/bin/sh\\nexec ${REAL_EXPORTER} "$@"\\n' >"${join(box, 'pkg', 'prometheus-node-exporter')}"\nchmod +x "${join(box, 'pkg', 'prometheus-node-exporter')}"\n`,
+      `#!/bin/sh\ncat >/dev/null\necho "$@" >>"${join(box, 'apt.log')}"\nprintf '#!/bin/sh\\nexec ${REAL_EXPORTER} "$@"\\n' >"${join(box, 'pkg', 'prometheus-node-exporter')}"\nchmod +x "${join(box, 'pkg', 'prometheus-node-exporter')}"\n`,
     );
     chmodSync(join(box, 'stub-bin', 'apt-get'), 0o755);
   }, 180_000);
@@ -157,7 +167,8 @@ describe('sb-cli (the Linux installer)', async () => {
     const k = await keyFor(s._id);
     const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
 
-    const first = await sbCli(['install', token]);
+    // Piped, with a package manager that reads stdin: it must not eat the rest of the script.
+    const first = await sbCliPiped(['install', token]);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain('Installing the node exporter with apt-get (package prometheus-node-exporter)');
     expect(first.out).toContain('Starting the node exporter as a supervised background process');
