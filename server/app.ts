@@ -30,6 +30,7 @@ declare module 'fastify' {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]');
 
 /**
  * The whole API (and the built UI when `config.uiDir` holds one). Tests pass their own database
@@ -39,7 +40,17 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function buildApp(config: Config, deps: { database?: Database } = {}): Promise<FastifyInstance> {
   const database = deps.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const { db } = database;
-  const app = Fastify({ logger: { level: config.logLevel }, bodyLimit: 1024 * 1024, trustProxy: false });
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // SPEC puts the agent's API key in the path of validate_api_key: keep it out of the logs.
+      serializers: {
+        req: (req) => ({ method: req.method, url: redactKeys(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
+      },
+    },
+    bodyLimit: 1024 * 1024,
+    trustProxy: false,
+  });
   app.decorate('database', database);
   const monitoring = new Monitoring(database, config.monitoring, app.log.child({ module: 'monitoring' }));
   app.decorate('monitoring', monitoring);

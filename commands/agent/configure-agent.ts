@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RELOAD_DELAY_MS } from '../../server/contract/agent';
+import { serverDetailHref } from '../../src/lib/server-view';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveServer } from '../server/resolve-server';
@@ -11,7 +12,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * SPEC §4 from the command line: the wizard's four steps in one run. Creates the key and prints
  * the install command (as progress, so it shows before the wait), waits for the installer to
- * report, checks the port, and marks the agent configured.
+ * report, checks the port, and marks the agent configured. Where nothing can show progress
+ * (palette, hotkeys) it opens the wizard instead.
  */
 export const configureAgent = defineCommand({
   id: 'agent.configure',
@@ -35,13 +37,19 @@ export const configureAgent = defineCommand({
     if (found.isAgentConfigured) return { message: `The agent of **${found.hostname}** is already configured.`, data: found };
 
     let installed = found.isAgentInstalled;
+    if (!installed && !ctx.progress) {
+      // The palette and links show only a brief final notice: a wait of minutes there would look
+      // like a hang and the install command would vanish, so open the wizard instead.
+      ctx.navigate(serverDetailHref(found._id, { configure: 1 }));
+      return { message: `Opened the agent set-up of **${found.hostname}**.` };
+    }
     if (installed) {
-      ctx.progress?.(`1–2. The agent is already installed on **${found.hostname}**.`);
+      ctx.progress?.(`Steps 1–2: The agent is already installed on **${found.hostname}**.`);
     } else {
       const credentials = await generateCredentials(ctx, found);
       const command = found.operating_system === 'windows' ? credentials.commands.windows : credentials.commands.linux;
-      ctx.progress?.(`1. Credentials generated (key ${mdCode(`${credentials.prefix}…`)}).`);
-      ctx.progress?.(`2. Run this on **${found.hostname}**${found.operating_system === 'windows' ? ' (PowerShell as Administrator)' : ''}:\n\n${mdCode(command)}\n\nWaiting up to ${wait} s for the installer to report…`);
+      ctx.progress?.(`Step 1: Credentials generated (key ${mdCode(`${credentials.prefix}…`)}).`);
+      ctx.progress?.(`Step 2: Run this on **${found.hostname}**${found.operating_system === 'windows' ? ' (PowerShell as Administrator)' : ''}:\n\n${mdCode(command)}\n\nWaiting up to ${wait} s for the installer to report…`);
       const deadline = Date.now() + wait * 1000;
       while (!installed && Date.now() < deadline) {
         await sleep(Math.min(POLL_MS, Math.max(0, deadline - Date.now())));
@@ -52,8 +60,8 @@ export const configureAgent = defineCommand({
     }
 
     await checkPort(ctx, found);
-    ctx.progress?.(`3. ${AGENT_TEXTS.portOk} (${found.ipaddress}:${found.agentPort}).`);
-    ctx.progress?.(`4. ${AGENT_TEXTS.configuring}`);
+    ctx.progress?.(`Step 3: ${AGENT_TEXTS.portOk} (${found.ipaddress}:${found.agentPort}).`);
+    ctx.progress?.(`Step 4: ${AGENT_TEXTS.configuring}`);
     try {
       const result = await finishSetup(ctx, found);
       return { message: `${AGENT_TEXTS.configured} (**${result.hostname}**)`, data: result };

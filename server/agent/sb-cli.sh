@@ -19,6 +19,8 @@
 # SB_CLI_WAIT_SECONDS bounds the wait for /metrics (default 60).
 
 set -u
+# Piped into sh, this file is also stdin: package managers get </dev/null so they cannot eat it,
+# and everything runs from the last lines, once the whole file has been read.
 
 VERSION=0.0.2
 SERVICE=node_exporter
@@ -135,18 +137,18 @@ INSTALLED_PACKAGE=
 install_exporter() {
   if have apt-get; then
     say "Installing the node exporter with apt-get (package prometheus-node-exporter)"
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter || {
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter </dev/null || {
       info "apt-get install failed; refreshing the package lists and trying once more"
-      run apt-get update && run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter
+      run apt-get update </dev/null && run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter </dev/null
     } || die "apt-get could not install prometheus-node-exporter"
     INSTALLED_PACKAGE=prometheus-node-exporter
   elif have dnf || have yum; then
     pm=dnf
     have dnf || pm=yum
     say "Installing the node exporter with $pm"
-    if run "$pm" install -y golang-github-prometheus-node-exporter; then
+    if run "$pm" install -y golang-github-prometheus-node-exporter </dev/null; then
       INSTALLED_PACKAGE=golang-github-prometheus-node-exporter
-    elif run "$pm" install -y node_exporter; then
+    elif run "$pm" install -y node_exporter </dev/null; then
       INSTALLED_PACKAGE=node_exporter
     else
       die "$pm could not install the node exporter (Fedora: golang-github-prometheus-node-exporter; RHEL: enable EPEL, package node_exporter). Install it by hand from https://github.com/prometheus/node_exporter/releases and run sb-cli again."
@@ -413,8 +415,8 @@ cmd_uninstall() {
     run systemctl stop "$SERVICE" || true
     run systemctl disable "$SERVICE" || true
     run rm -f "$UNIT_FILE"
-    run systemctl daemon-reload || true
     did=1
+    reload=1
   fi
   if [ -f "$PID_FILE" ] || [ -f "$CHILD_PID_FILE" ]; then
     say "Stopping the supervised node exporter"
@@ -432,6 +434,7 @@ cmd_uninstall() {
   elif [ -e "$LINK" ]; then
     info "$LINK was not installed by sb-cli; left in place"
   fi
+  [ "${reload:-0}" = 1 ] && { run systemctl daemon-reload || true; }
   [ -d "$STATE_DIR" ] && run rmdir "$STATE_DIR" 2>/dev/null
   [ -d "$RUN_DIR" ] && run rmdir "$RUN_DIR" 2>/dev/null
   if [ "$did" = 0 ]; then

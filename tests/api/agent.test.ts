@@ -92,12 +92,14 @@ describe.each(await backends())('agent onboarding API on $name', (backend) => {
       [{ privilages: ['READ'], serverId: s._id, extra: 1 }, 400, /extra/],
       [{ privilages: ['READ'], serverId: '00000000-0000-4000-8000-000000000000' }, 404, /No server/],
     ];
+    const before = await t.count('api_keys');
     for (const [body, status, message] of cases) {
       const res = await t.call('POST', '/api/cli/create_api_key', { cookie: admin, body });
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(res.body.message).toMatch(message);
     }
     expect((await t.call('POST', '/api/cli/create_api_key', { cookie: admin, raw: '{bad' })).status).toBe(400);
+    expect(await t.count('api_keys')).toBe(before);
   });
 
   it('validates a key for its server and refuses wrong, malformed and revoked keys', async () => {
@@ -133,6 +135,9 @@ describe.each(await backends())('agent onboarding API on $name', (backend) => {
     expect((await getServer(s._id)).isAgentInstalled).toBe(true);
     expect((await getServer(s._id)).isAgentConfigured).toBe(false);
     expect((await getServer(other._id)).isAgentInstalled).toBe(false);
+    // A write without the cross-site header is refused like any other (the installer sends it).
+    const bare = await t.app.inject({ method: 'POST', url: '/api/cli/agent-installed', headers: { authorization: `Bearer ${k.key}` } });
+    expect(bare.statusCode).toBe(403);
     // x-api-key works too, for clients that cannot set Authorization.
     expect((await t.call('POST', '/api/cli/agent-installed', { body: {}, headers: { 'x-api-key': k.key } })).status).toBe(200);
     const readOnly = await newKey(other._id, ['READ']);

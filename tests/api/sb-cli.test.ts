@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,6 +57,16 @@ describe('sb-cli (the Linux installer)', async () => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` });
       });
     });
+  /** As operators run it: the script on stdin (`curl … | sh -s -- install …`). */
+  const sbCliPiped = (args: string[], extra: Record<string, string> = {}): Promise<RunResult> =>
+    new Promise((resolve) => {
+      const child = spawn('sh', ['-s', '--', ...args], { env: env(extra) });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('close', (code) => resolve({ code: code ?? 1, out }));
+      child.stdin.end(script);
+    });
   const server = async (agentPort: number) => {
     const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: `sbcli-${agentPort}`, ipaddress: '127.0.0.1', operating_system: 'linux', agentPort } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -92,16 +102,16 @@ describe('sb-cli (the Linux installer)', async () => {
     mkdirSync(join(box, 'pkg'));
     writeFileSync(
       join(box, 'stub-bin', 'apt-get'),
-      `#!/bin/sh\necho "$@" >>"${join(box, 'apt.log')}"\nprintf '#!/bin/sh\\nexec ${REAL_EXPORTER} "$@"\\n' >"${join(box, 'pkg', 'prometheus-node-exporter')}"\nchmod +x "${join(box, 'pkg', 'prometheus-node-exporter')}"\n`,
+      `#!/bin/sh\ncat >/dev/null\necho "$@" >>"${join(box, 'apt.log')}"\nprintf '#!/bin/sh\\nexec ${REAL_EXPORTER} "$@"\\n' >"${join(box, 'pkg', 'prometheus-node-exporter')}"\nchmod +x "${join(box, 'pkg', 'prometheus-node-exporter')}"\n`,
     );
     chmodSync(join(box, 'stub-bin', 'apt-get'), 0o755);
-  });
+  }, 180_000);
   afterAll(async () => {
     // Whatever happened above, leave no exporter running.
     if (box) await sbCli(['uninstall']);
     await t?.close();
     if (box) rmSync(box, { recursive: true, force: true });
-  });
+  }, 120_000);
 
   it('is valid POSIX sh', async () => {
     const res = await new Promise<RunResult>((resolve) => execFile('sh', ['-n', scriptFile], (error, stdout, stderr) => resolve({ code: error ? 1 : 0, out: stdout + stderr })));
@@ -157,7 +167,8 @@ describe('sb-cli (the Linux installer)', async () => {
     const k = await keyFor(s._id);
     const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
 
-    const first = await sbCli(['install', token]);
+    // Piped, with a package manager that reads stdin: it must not eat the rest of the script.
+    const first = await sbCliPiped(['install', token]);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain('Installing the node exporter with apt-get (package prometheus-node-exporter)');
     expect(first.out).toContain('Starting the node exporter as a supervised background process');
@@ -193,5 +204,94 @@ describe('sb-cli (the Linux installer)', async () => {
     expect(existsSync(join(box, 'run', 'node_exporter.pid'))).toBe(false);
     const again = await sbCli(['uninstall']);
     expect(again.out).toContain('Nothing to remove');
+  });
+  it.skipIf(!haveExporter)('under systemd writes node_exporter.service, starts it, finds it in place next time, and uninstalls as SPEC instructs', async () => {
+    // A stub systemctl over the sandbox: it keeps enabled/active state in files and "starts" a
+    // unit by running its ExecStart line, so the unit the script writes is what actually runs.
+    const sysd = join(box, 'sysd');
+    mkdirSync(sysd, { recursive: true });
+    writeFileSync(
+      join(box, 'stub-bin', 'systemctl'),
+      `#!/bin/sh
+echo "$*" >>"${join(box, 'systemctl.log')}"
+S="${sysd}"
+q=
+cmd=$1; shift
+[ "$1" = --quiet ] && { q=1; shift; }
+[ "$1" = --now ] && { now=1; shift; }
+unit=$1
+pidf="$S/$unit.pid"
+running() { [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; }
+stop() { running && kill "$(cat "$pidf")"; rm -f "$pidf"; }
+case "$cmd" in
+  is-enabled) [ -f "$S/$unit.enabled" ] ;;
+  is-active) if running; then [ -n "$q" ] || echo active; else [ -n "$q" ] || echo inactive; exit 3; fi ;;
+  enable) touch "$S/$unit.enabled" ;;
+  disable) rm -f "$S/$unit.enabled"; [ -n "\${now:-}" ] && stop; true ;;
+  daemon-reload) ;;
+  cat) [ -f "$SB_CLI_UNIT_DIR/$unit.service" ] ;;
+  stop) stop ;;
+  restart|start)
+    stop
+    cmdline=$(sed -n 's/^ExecStart=//p' "$SB_CLI_UNIT_DIR/$unit.service")
+    nohup setsid sh -c "exec $cmdline" </dev/null >/dev/null 2>&1 &
+    echo $! >"$pidf" ;;
+esac
+`,
+    );
+    chmodSync(join(box, 'stub-bin', 'systemctl'), 0o755);
+    const wrapper = join(box, 'pkg', 'prometheus-node-exporter');
+    if (!existsSync(wrapper)) {
+      writeFileSync(wrapper, `#!/bin/sh\nexec ${REAL_EXPORTER} "$@"\n`);
+      chmodSync(wrapper, 0o755);
+    }
+    const systemd = { SB_CLI_SUPERVISOR: 'systemd' };
+    const port = await freePort();
+    const s = await server(port);
+    const k = await keyFor(s._id);
+    const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
+    const log = () => (existsSync(join(box, 'systemctl.log')) ? readFileSync(join(box, 'systemctl.log'), 'utf8').trim().split('\n') : []);
+    try {
+      const first = await sbCli(['install', token], systemd);
+      expect(first.code, first.out).toBe(0);
+      expect(first.out).toContain(`found ${wrapper}`);
+      expect(first.out).toMatch(/Writing the service file .*systemd\/node_exporter\.service/);
+      const unit = readFileSync(join(box, 'systemd', 'node_exporter.service'), 'utf8');
+      expect(unit).toContain(`ExecStart=${join(box, 'usr-local-bin', 'node_exporter')} --web.listen-address=:${port}`);
+      expect(unit).toContain('Restart=always');
+      expect(unit).toContain('WantedBy=multi-user.target');
+      expect(log()).toEqual(['daemon-reload', 'is-enabled --quiet node_exporter', 'enable node_exporter', 'restart node_exporter']);
+      expect(await metrics(port)).toBe(true);
+      expect(await installed(s._id)).toBe(true);
+
+      const second = await sbCli(['install', token], systemd);
+      expect(second.code, second.out).toBe(0);
+      expect(second.out).toContain('is already in place');
+      expect(second.out).toContain('node_exporter.service is already running');
+      expect(second.out).toContain('Everything was already in place; nothing changed.');
+      expect(log().filter((l) => l.startsWith('restart'))).toHaveLength(1);
+
+      const before = log().length;
+      const gone = await sbCli(['uninstall'], systemd);
+      expect(gone.code, gone.out).toBe(0);
+      // SPEC's Linux delete instructions, in their order (uninstall-steps.ts).
+      expect(log().slice(before).filter((l) => !l.startsWith('cat'))).toEqual(['stop node_exporter', 'disable node_exporter', 'daemon-reload']);
+      expect(gone.out.indexOf('rm -f ' + join(box, 'systemd', 'node_exporter.service'))).toBeLessThan(gone.out.indexOf('rm -f ' + join(box, 'usr-local-bin', 'node_exporter')));
+      expect(gone.out.indexOf('rm -f ' + join(box, 'usr-local-bin', 'node_exporter'))).toBeLessThan(gone.out.indexOf('systemctl daemon-reload'));
+      expect(existsSync(join(box, 'systemd', 'node_exporter.service'))).toBe(false);
+      expect(existsSync(join(box, 'usr-local-bin', 'node_exporter'))).toBe(false);
+      await expect.poll(() => metrics(port), { timeout: 15_000 }).toBe(false);
+    } finally {
+      // Never leave the stub's exporter behind.
+      const pidf = join(sysd, 'node_exporter.pid');
+      if (existsSync(pidf)) {
+        try {
+          process.kill(Number(readFileSync(pidf, 'utf8')));
+        } catch {
+          // already gone
+        }
+      }
+      rmSync(join(box, 'stub-bin', 'systemctl'), { force: true });
+    }
   });
 });

@@ -72,7 +72,7 @@ describe('agent commands', async () => {
       run: (id, input) => run(id, input),
       progress: (line) => progress.push(line),
     };
-  });
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('agent.configure prints the install command, waits for the report, checks the port and finishes', async () => {
@@ -91,7 +91,7 @@ describe('agent commands', async () => {
       expect(report.status).toBe(200);
       const result = await done;
       expect(result.message).toContain('Successfully Configured Monitoring Agent!');
-      expect(progress.join('\n')).toMatch(/3\. Port is accessible[\s\S]*4\. Configuring Monitoring Agent\.\.\./);
+      expect(progress.join('\n')).toMatch(/Step 3: Port is accessible[\s\S]*Step 4: Configuring Monitoring Agent\.\.\./);
       expect((await ctx.api.get<{ result: { isAgentConfigured: boolean } }>(`servers/${id}`)).result.isAgentConfigured).toBe(true);
       // Already done: says so instead of making another key.
       expect((await run('agent.configure', { server: id })).message).toMatch(/already configured/);
@@ -105,6 +105,15 @@ describe('agent commands', async () => {
     const err = await run('agent.configure', { server: 'cli-agent-02', wait: 0 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CommandError);
     expect((err as Error).message).toMatch(/^Agent not configured: The agent is not configured yet\. Please try again later\./);
+  });
+
+  it('agent.configure without a progress channel (palette) opens the wizard instead of waiting', async () => {
+    const id = await register('cli-agent-03', 9101);
+    const went: string[] = [];
+    const quiet: CommandContext = { ...ctx, progress: undefined, navigate: (to) => went.push(to) };
+    const result = await registry.run('agent.configure', { server: 'cli-agent-03' }, { source: 'palette', ctx: quiet });
+    expect(result.message).toBe('Opened the agent set-up of **cli-agent-03**.');
+    expect(went).toEqual([`/servers/show/${id}?configure=1`]);
   });
 
   it('agent.check-port answers "Port is accessible" or fails with the server’s message', async () => {

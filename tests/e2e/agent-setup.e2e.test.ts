@@ -150,6 +150,36 @@ describe('agent set-up', () => {
     }
   }, 180_000);
 
+  it('agent.configure on the command line prints the install command, waits for the report and finishes', async () => {
+    const { page } = b;
+    const srv = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    const port = (srv.address() as { port: number }).port;
+    const id = await register('agent-cmdline-01', port);
+    try {
+      await page.goto('/servers');
+      await page.locator('body').click({ position: { x: 5, y: 5 } });
+      await page.keyboard.type(':');
+      const input = page.getByRole('textbox', { name: 'Command line' });
+      await shown(input);
+      await input.fill('agent.configure agent-cmdline-01 --wait 60');
+      await input.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Command line' });
+      const code = dialog.locator('code', { hasText: '/cli/0.0.2/sb-cli' });
+      await shown(code);
+      const token = /install '([^']+)'/.exec((await code.textContent())!)![1]!;
+      const { key } = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
+      await fetch(`${baseURL}/api/cli/agent-installed`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'x-requested-with': 'opsdeck' } });
+      await shown(dialog.getByText(/Successfully Configured Monitoring Agent!/), 30_000);
+      await shown(dialog.getByText(/Step 3: Port is accessible/));
+      expect((await server(id)).isAgentConfigured).toBe(true);
+      await page.keyboard.press('Escape');
+    } finally {
+      await new Promise((r) => srv.close(r));
+      await admin.call('DELETE', `servers/${id}`);
+    }
+  }, 120_000);
+
   it.skipIf(!isRoot)('installs the agent for real with the served installer; the server shows metrics afterwards (needs root: skipped otherwise)', async () => {
     const { page } = b;
     const port = await freePort();

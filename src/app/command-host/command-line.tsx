@@ -123,7 +123,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
                 {o.text}
               </span>
             ) : (
-              <div className="[&_a]:underline [&_code]:text-amber-300 [&_p]:my-0.5">
+              <div className="[&_a]:underline [&_code]:break-all [&_code]:text-amber-300 [&_p]:my-0.5">
                 <Markdown>{o.text}</Markdown>
               </div>
             )}
