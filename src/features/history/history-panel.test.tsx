@@ -58,4 +58,21 @@ describe('HistoryPanel', () => {
     fireEvent.change(screen.getByLabelText('Filter by outcome'), { target: { value: 'error' } });
     await waitFor(() => expect(bodies.at(-1)).toMatchObject({ filter: { outcome: { eq: 'error' } } }));
   });
+
+  it("'Incident report' runs incident.report (which opens the report page) and steps aside", async () => {
+    setApiBaseUrl('http://test/api');
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ result: { data: [], count: 0 } }), { status: 200 })));
+    const run = vi.fn(async () => ({}));
+    const onClose = vi.fn();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <CommandRunnerContext.Provider value={{ run, check: () => true }}>
+          <HistoryPanel onClose={onClose} onError={vi.fn()} />
+        </CommandRunnerContext.Provider>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Incident report' }));
+    expect(run).toHaveBeenCalledWith('incident.report', {}, { source: 'ui' });
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+  });
 });
