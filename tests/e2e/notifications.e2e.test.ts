@@ -411,6 +411,13 @@ describe('notifications', () => {
     await shown(drawer);
     await drawer.getByRole('tab', { name: 'Timeline' }).click();
     await shown(drawer.getByRole('listitem').filter({ hasText: 'Change window' }));
+    // A timed snooze says when it ends.
+    await drawer.getByRole('tab', { name: 'Overview' }).click();
+    const until = drawer.getByText(/^until \S/);
+    await shown(until);
+    const ends = Date.parse((await until.locator('time').getAttribute('datetime'))!);
+    expect(ends - Date.now()).toBeGreaterThan(7_000_000);
+    expect(ends - Date.now()).toBeLessThanOrEqual(7_200_000);
     await page.keyboard.press('Escape');
   });
 
