@@ -5,7 +5,7 @@ import { bulkActions, changeAll, collectMatching, confirmQuestion, describeFilte
 import type { CommandContext } from '../../commands/define-command';
 import { CommandError } from '../../commands/registry';
 import type { Alert } from '../../server/contract/alerts';
-import type { Api } from '../../src/api/client';
+import { ApiError, type Api } from '../../src/api/client';
 
 const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
   _id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -173,5 +173,74 @@ describe('alerts.resolve-matching and alerts.snooze-matching through the gate', 
     ]);
     await expect(createAppRegistry().run('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('note: Add Notes');
     await expect(createAppRegistry().run('alerts.snooze-matching', { host: 'web', note: 'x', for: 'a while' }, { source: 'cmdline', ctx })).rejects.toThrow(/duration like 30m/);
+  });
+});
+
+describe('the single-alert commands', () => {
+  /** An alerts API with one stored alert (and its timeline) that answers get, search, patch and delete. */
+  function oneAlertApi(a: Alert) {
+    const calls: { method: string; path: string; body?: any }[] = [];
+    const api = {
+      get: vi.fn(async (path: string) => {
+        calls.push({ method: 'GET', path });
+        if (path === `alerts/${a._id}`) return { result: { ...a, timeline: [] } };
+        throw new ApiError(404, { message: 'No alert' });
+      }),
+      post: vi.fn(async (path: string, body: any) => {
+        calls.push({ method: 'POST', path, body });
+        if (path !== 'alerts/all') return { result: {} };
+        const hit = `${a.hostname} ${a.instance} ${a.alertname}`.includes(String(body.search ?? '').toLowerCase());
+        return { result: { data: hit ? [a] : [], count: hit ? 1 : 0 } };
+      }),
+      patch: vi.fn(async (path: string, body: any) => {
+        calls.push({ method: 'PATCH', path, body });
+        return { result: { ...a, status: body.status, timeline: [] } };
+      }),
+      delete: vi.fn(async (path: string) => {
+        calls.push({ method: 'DELETE', path });
+        return { result: { _id: a._id } };
+      }),
+    } as unknown as Api;
+    return { api, calls };
+  }
+  const run = (id: string, input: unknown, api: Api, confirm = true) => createAppRegistry().run(id, input, { source: 'cmdline', ctx: context(api, () => confirm) });
+
+  it('resolve, reopen and snooze send the status with the note (snooze with its duration), found by words or id', async () => {
+    const a = alert(7);
+    const { api, calls } = oneAlertApi(a);
+    expect((await run('alert.resolve', { alert: 'web-7', note: 'fixed' }, api)).message).toBe('Resolved **high disk usage on web-7**.');
+    await run('alert.reopen', { alert: a._id, note: 'back' }, api);
+    await run('alert.snooze', { alert: a._id, note: 'later', for: '1h30m' }, api);
+    expect(calls.filter((c) => c.method === 'PATCH').map((c) => c.body)).toEqual([
+      { status: 'resolved', log: 'fixed' },
+      { status: 'firing', log: 'back' },
+      { status: 'snoozed', log: 'later', snoozeSeconds: 5400 },
+    ]);
+    await expect(run('alert.snooze', { alert: a._id, note: 'x', for: '30s' }, api)).rejects.toThrow('A snooze lasts from 1 minute to 30 days');
+    await expect(run('alert.resolve', { alert: a._id, note: '   ' }, api)).rejects.toThrow('note: Add Notes');
+  });
+
+  it('a note keeps the current status, and what is left of a timed snooze', async () => {
+    const a = { ...alert(8, 'snoozed'), snoozedUntil: new Date(Date.now() + 600_000).toISOString() };
+    const { api, calls } = oneAlertApi(a);
+    await run('alert.note', { alert: a._id, note: 'still on it' }, api);
+    const body = calls.find((c) => c.method === 'PATCH')!.body;
+    expect(body.status).toBe('snoozed');
+    expect(body.snoozeSeconds).toBeGreaterThan(590);
+    expect(body.snoozeSeconds).toBeLessThanOrEqual(600);
+  });
+
+  it('delete asks SPEC’s question only for an alert that exists', async () => {
+    const a = alert(9);
+    const { api, calls } = oneAlertApi(a);
+    const base = context(api);
+    const ctx = { ...base, user: { ...base.user!, role: 'sysadmin' as const } };
+    await expect(createAppRegistry().run('alert.delete', { alert: 'nothing-like-it' }, { source: 'cmdline', ctx })).rejects.toThrow('No alert matches "nothing-like-it"');
+    expect(ctx.asked).toEqual([]);
+    // A user-role account is refused before anything is looked up.
+    await expect(createAppRegistry().run('alert.delete', { alert: 'web-9' }, { source: 'cmdline', ctx: base })).rejects.toThrow(/Only Admin or sysadmin/);
+    await createAppRegistry().run('alert.delete', { alert: 'web-9' }, { source: 'cmdline', ctx });
+    expect(ctx.asked).toEqual(['Are you sure to delete this alert?']);
+    expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`alerts/${a._id}`]);
   });
 });

@@ -134,7 +134,10 @@ function Overview({ alert }: { alert: AlertDetail }) {
 const eventLabels: Record<TimelineEvent['type'], string> = { firing: 'Triggered', resolved: 'Resolved', snoozed: 'Snoozed', playbook_action: 'Note' };
 const eventDots: Record<TimelineEvent['type'], string> = { firing: 'bg-red-500', resolved: 'bg-green-500', snoozed: 'bg-orange-500', playbook_action: 'bg-blue-500' };
 
-/** SPEC §2 Timeline: Triggered, Snoozed, Resolved (and notes), with the date and who did it. */
+/** A note Opsdeck wrote itself is the delivery log (server/alerting/delivery.ts): "Email sent to …". */
+const eventLabel = (e: TimelineEvent) => (e.type === 'playbook_action' && !e.by ? 'Delivery' : eventLabels[e.type]);
+
+/** SPEC §2 Timeline: Triggered, Snoozed, Resolved, notes and deliveries, with the date and who did it. */
 function Timeline({ events }: { events: TimelineEvent[] }) {
   if (!events.length) return <p className="text-sm text-slate-600 dark:text-slate-400">No events yet.</p>;
   return (
@@ -143,7 +146,7 @@ function Timeline({ events }: { events: TimelineEvent[] }) {
         <li key={e._id} className="relative mb-5 pl-5 last:mb-0">
           <span aria-hidden className={`absolute top-1.5 -left-[5px] h-2.5 w-2.5 rounded-full ${eventDots[e.type]}`} />
           <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
-            <strong>{eventLabels[e.type]}</strong>
+            <strong>{eventLabel(e)}</strong>
             <span className="text-slate-600 dark:text-slate-400">
               <DateTime value={e.timestamp} />
             </span>

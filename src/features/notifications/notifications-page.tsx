@@ -54,7 +54,7 @@ export function NotificationsPage() {
   // SPEC §2: switching between cards and table clears the filters.
   const setView = (v: 'cards' | 'table') =>
     v !== view && void navigate({ search: (prev) => ({ page: 1, pageSize: prev.pageSize, alertStatus: 'all' as const, view: v }), replace: true });
-  const view_ = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
+  const openAlert = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
 
   // Deleting the last alert of the last page leaves an empty page: step back to one that has rows.
   useEffect(() => {
@@ -94,10 +94,10 @@ export function NotificationsPage() {
       {query.isError && <ErrorBanner message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
 
       {failedWithoutData ? null : view === 'table' ? (
-        <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={view_} onDelete={list.remove} canDelete={list.canDelete} empty={empty} />
+        <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={openAlert} onDelete={list.remove} canDelete={list.canDelete} empty={empty} />
       ) : (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading || undefined}>
-          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <AlertCardSkeleton key={i} />) : alerts.map((a) => <AlertCard key={a._id} alert={a} onView={view_} />)}
+          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <AlertCardSkeleton key={i} />) : alerts.map((a) => <AlertCard key={a._id} alert={a} onView={openAlert} />)}
           {!loading && alerts.length === 0 && <div className="col-span-full">{empty}</div>}
         </div>
       )}
