@@ -27,6 +27,18 @@ interface Stored {
 const stored = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('widgets') ?? 'null') as unknown) as Promise<Stored[] | null>;
 const isChart = (panel: number) => (r: Request) => r.url().includes('/api/servers/chart/') && new URL(r.url()).searchParams.get('panel') === String(panel);
 
+/** The element's box once the grid's 200 ms move/resize transition has finished (two equal reads in a row). */
+async function settledBox(locator: import('playwright-core').Locator) {
+  let last = (await locator.boundingBox())!;
+  for (let n = 0; n < 50; n++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = (await locator.boundingBox())!;
+    if (now.x === last.x && now.y === last.y && now.width === last.width && now.height === last.height) return now;
+    last = now;
+  }
+  throw new Error('the widget kept moving');
+}
+
 /** Opens the command line with ':' and runs one line. */
 async function commandLine(page: Page, line: string): Promise<void> {
   await page.keyboard.press('Escape');
@@ -165,7 +177,7 @@ describe('pinned widgets', () => {
     const moved = (await stored(page))![0]!;
     expect({ w: moved.w, h: moved.h }).toEqual({ w: resized.w, h: resized.h });
     await eventually(async () => Math.round((await item.boundingBox())!.x)).toBeGreaterThan(Math.round(before.x) + 50);
-    const box = (await item.boundingBox())!;
+    const box = await settledBox(item);
 
     await page.reload();
     const again = page.locator('[data-widget-id]').first();
@@ -273,6 +285,29 @@ describe('pinned widgets', () => {
     await commandLine(page, 'widget.remove "CPU Busy"');
     await commandLine(page, 'widget.remove "Memory Basic"');
     await shown(page.getByRole('heading', { name: 'No Pinned Widgets Found' }));
+  });
+
+  it('embeds the Grafana panel when a Grafana URL is set', async () => {
+    const { page } = b;
+    const grafana = 'http://grafana.opsdeck.invalid';
+    await page.route(`${grafana}/**`, (route) => route.abort());
+    await page.route('**/api/monitoring/config', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, retentionHours: 24 } }) }),
+    );
+    const web = (await admin.call<{ result: { ipaddress: string; agentPort: number } }>('GET', `servers/${webId}`)).body.result;
+    await page.evaluate((id) => {
+      localStorage.setItem('widgets', JSON.stringify([{ server: id, type: 'disk', title: 'Root FS Used', panelId: 154, refreshInterval: 60_000, x: 0, y: 0, w: 5, h: 5, i: 'g' }]));
+    }, webId);
+    await page.reload();
+    const frame = page.locator('iframe[title="Root FS Used"]');
+    await shown(frame);
+    const src = new URL((await frame.getAttribute('src'))!);
+    expect(`${src.origin}${src.pathname}`).toBe(`${grafana}/d-solo/rYdddlPWk/node-exporter-full`);
+    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-1h', to: 'now', theme: 'light', panelId: '154', refresh: '1m' });
+    expect(await page.locator('[data-widget-id] canvas, [data-widget-id] [role="meter"]').count()).toBe(0);
+    await page.unroute('**/api/monitoring/config');
+    await page.unroute(`${grafana}/**`);
+    await page.evaluate(() => localStorage.removeItem('widgets'));
   });
 
   it('survives junk in the stored value, showing the entries that are valid', async () => {
