@@ -197,6 +197,8 @@ describe('pinned widgets', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/pinned-widgets/edit/'));
     const drawer = page.getByRole('dialog', { name: 'Edit Widget' });
     await shown(drawer);
+    await shown(drawer.getByText(/^web-01 \(127\./));
+    await shown(drawer.getByText('CPU Basic', { exact: true }));
     await drawer.getByRole('textbox', { name: 'Title' }).fill('Web CPU');
     await drawer.getByRole('button', { name: /Refresh Interval/ }).click();
     await page.getByRole('option', { name: '5m', exact: true }).click();
