@@ -27,6 +27,18 @@ interface Stored {
 const stored = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('widgets') ?? 'null') as unknown) as Promise<Stored[] | null>;
 const isChart = (panel: number) => (r: Request) => r.url().includes('/api/servers/chart/') && new URL(r.url()).searchParams.get('panel') === String(panel);
 
+/** The element's box once the grid's 200 ms move/resize transition has finished (two equal reads in a row). */
+async function settledBox(locator: import('playwright-core').Locator) {
+  let last = (await locator.boundingBox())!;
+  for (let n = 0; n < 50; n++) {
+    await new Promise((r) => setTimeout(r, 250));
+    const now = (await locator.boundingBox())!;
+    if (now.x === last.x && now.y === last.y && now.width === last.width && now.height === last.height) return now;
+    last = now;
+  }
+  throw new Error('the widget kept moving');
+}
+
 /** Opens the command line with ':' and runs one line. */
 async function commandLine(page: Page, line: string): Promise<void> {
   await page.keyboard.press('Escape');
@@ -48,10 +60,11 @@ describe('pinned widgets', () => {
   let server: RunningServer;
   let b: Browser;
   let webId = '';
+  let admin: Awaited<ReturnType<typeof apiSession>>;
 
   beforeAll(async () => {
     server = await startServer({ env: { DEMO_FLEET: '1', DEMO_FLEET_SIZE: '2', DEMO_FLEET_PORT: String(await freePort()), SCRAPE_INTERVAL: '2' } });
-    const admin = await apiSession(server.url);
+    admin = await apiSession(server.url);
     const deadline = Date.now() + 60_000;
     for (;;) {
       const r = await admin.call<{ result: { data: { _id: string; hostname: string; cpuUsage: number | null }[] } }>('POST', 'servers/all', { pageNumber: 1, pageSize: 50 });
@@ -164,15 +177,16 @@ describe('pinned widgets', () => {
     const moved = (await stored(page))![0]!;
     expect({ w: moved.w, h: moved.h }).toEqual({ w: resized.w, h: resized.h });
     await eventually(async () => Math.round((await item.boundingBox())!.x)).toBeGreaterThan(Math.round(before.x) + 50);
-    const box = (await item.boundingBox())!;
+    const box = await settledBox(item);
 
     await page.reload();
     const again = page.locator('[data-widget-id]').first();
     await shown(again.getByRole('group', { name: 'CPU Basic over time' }));
+    // Same place and size, to the pixel (sub-pixel column widths may round either way).
     await eventually(async () => {
       const r = (await again.boundingBox())!;
-      return [r.x, r.y, r.width, r.height].map(Math.round);
-    }).toEqual([box.x, box.y, box.width, box.height].map(Math.round));
+      return Math.max(Math.abs(r.x - box.x), Math.abs(r.y - box.y), Math.abs(r.width - box.width), Math.abs(r.height - box.height));
+    }).toBeLessThan(1.5);
     expect((await stored(page))![0]).toEqual(moved);
   });
 
@@ -183,6 +197,8 @@ describe('pinned widgets', () => {
     await page.waitForURL((u) => u.pathname.startsWith('/pinned-widgets/edit/'));
     const drawer = page.getByRole('dialog', { name: 'Edit Widget' });
     await shown(drawer);
+    await shown(drawer.getByText(/^web-01 \(127\./));
+    await shown(drawer.getByText('CPU Basic', { exact: true }));
     await drawer.getByRole('textbox', { name: 'Title' }).fill('Web CPU');
     await drawer.getByRole('button', { name: /Refresh Interval/ }).click();
     await page.getByRole('option', { name: '5m', exact: true }).click();
@@ -228,6 +244,72 @@ describe('pinned widgets', () => {
     await commandLine(page, 'widget.remove "RAM Used"');
     await shown(page.getByRole('heading', { name: 'No Pinned Widgets Found' }));
     expect(await stored(page)).toEqual([]);
+
+    // The incident log has the pins, with where they came from.
+    const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string }[] } }>('POST', 'command-history/all', {
+      pageNumber: 1,
+      pageSize: 50,
+      filter: { command: { in: ['widget.pin', 'widget.remove'] } },
+    });
+    const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
+    for (const k of ['widget.pin:ui:ok', 'widget.pin:cmdline:ok', 'widget.pin:cmdline:error', 'widget.remove:ui:ok', 'widget.remove:cmdline:ok']) expect(seen, k).toContain(k);
+  });
+
+  it('pins a chart from the server detail with its Pin button', async () => {
+    const { page } = b;
+    await page.goto(`/servers/show/${webId}`);
+    const panel = page.getByRole('region', { name: 'Memory Basic' });
+    await shown(panel.getByRole('group', { name: 'Memory Basic over time' }));
+    await panel.getByRole('button', { name: 'Pin Memory Basic to widgets' }).click();
+    await shown(page.getByText('Pinned Memory Basic of web-01 to Pinned Widgets'));
+    expect(await stored(page)).toEqual([expect.objectContaining({ server: webId, type: 'memory', panelId: 78, title: 'Memory Basic', refreshInterval: 30_000, x: 0, y: 0, w: 5, h: 5 })]);
+    await page.getByRole('link', { name: 'Pinned Widgets' }).click();
+    await shown(page.getByRole('region', { name: 'Memory Basic' }).getByRole('group', { name: 'Memory Basic over time' }));
+  });
+
+  it('resets the layout with its button, after asking', async () => {
+    const { page } = b;
+    await commandLine(page, 'widget.pin web-01 cpu "CPU Busy"');
+    await eventually(async () => (await stored(page))?.length).toBe(2);
+    const odd = (await stored(page))!.map((w, n) => ({ ...w, x: 3 + n, y: 20 - n * 10, w: 3 + n, h: 7 }));
+    await page.evaluate((v) => localStorage.setItem('widgets', JSON.stringify(v)), odd);
+    await page.reload();
+    await shown(page.getByRole('region', { name: 'CPU Busy' }));
+    await page.getByRole('button', { name: 'Reset Layout' }).click();
+    const dialog = page.getByRole('alertdialog').or(page.getByRole('dialog'));
+    await shown(dialog.getByText(/Your arrangement is lost/));
+    await dialog.getByRole('button', { name: 'Reset' }).click();
+    // Reading order: CPU Busy was higher, so it comes first.
+    await eventually(async () => (await stored(page))!.map(({ title, x, y, w, h }) => [title, x, y, w, h])).toEqual([
+      ['CPU Busy', 0, 0, 5, 5],
+      ['Memory Basic', 5, 0, 5, 5],
+    ]);
+    await commandLine(page, 'widget.remove "CPU Busy"');
+    await commandLine(page, 'widget.remove "Memory Basic"');
+    await shown(page.getByRole('heading', { name: 'No Pinned Widgets Found' }));
+  });
+
+  it('embeds the Grafana panel when a Grafana URL is set', async () => {
+    const { page } = b;
+    const grafana = 'http://grafana.opsdeck.invalid';
+    await page.route(`${grafana}/**`, (route) => route.abort());
+    await page.route('**/api/monitoring/config', (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, retentionHours: 24 } }) }),
+    );
+    const web = (await admin.call<{ result: { ipaddress: string; agentPort: number } }>('GET', `servers/${webId}`)).body.result;
+    await page.evaluate((id) => {
+      localStorage.setItem('widgets', JSON.stringify([{ server: id, type: 'disk', title: 'Root FS Used', panelId: 154, refreshInterval: 60_000, x: 0, y: 0, w: 5, h: 5, i: 'g' }]));
+    }, webId);
+    await page.reload();
+    const frame = page.locator('iframe[title="Root FS Used"]');
+    await shown(frame);
+    const src = new URL((await frame.getAttribute('src'))!);
+    expect(`${src.origin}${src.pathname}`).toBe(`${grafana}/d-solo/rYdddlPWk/node-exporter-full`);
+    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-1h', to: 'now', theme: 'light', panelId: '154', refresh: '1m' });
+    expect(await page.locator('[data-widget-id] canvas, [data-widget-id] [role="meter"]').count()).toBe(0);
+    await page.unroute('**/api/monitoring/config');
+    await page.unroute(`${grafana}/**`);
+    await page.evaluate(() => localStorage.removeItem('widgets'));
   });
 
   it('survives junk in the stored value, showing the entries that are valid', async () => {

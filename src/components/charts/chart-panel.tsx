@@ -14,6 +14,10 @@ import type { TimeZoneChoice } from '../../lib/time-range';
 export const NO_DATA = 'No data for this range';
 /** Room the title row and the legend take from a time-series panel's height. */
 const CHROME = 84;
+/** Room the title row takes in a small fixed frame, where the legend is left out. */
+const COMPACT_CHROME = 54;
+/** Fixed frames lower than this drop the time-series legend so the plot stays readable. */
+const COMPACT_BELOW = 320;
 
 export interface ChartPanelProps {
   serverId: string;
@@ -68,7 +72,7 @@ export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, s
   } else if (!data || !hasData(data)) {
     body = <p className="flex h-full items-center justify-center text-sm text-slate-500 dark:text-slate-400">{NO_DATA}</p>;
   } else {
-    body = <PanelBody data={data} height={bodyHeight} tz={tz} os={os} />;
+    body = <PanelBody data={data} height={bodyHeight} tz={tz} os={os} compact={fixedHeight !== undefined && bodyHeight < COMPACT_BELOW} />;
   }
 
   return (
@@ -105,7 +109,7 @@ function hasData(data: ChartData): boolean {
   return data.timestamps.length > 0 && data.series.some((s) => s.values.some((v) => v !== null && Number.isFinite(v)));
 }
 
-function PanelBody({ data, height, tz }: { data: ChartData; height: number; tz: TimeZoneChoice; os: ServerOs }) {
+function PanelBody({ data, height, tz, compact = false }: { data: ChartData; height: number; tz: TimeZoneChoice; os: ServerOs; compact?: boolean }) {
   const { unit, kind, title } = data.panel;
   const format = (v: number) => formatChartValue(v, unit);
 
@@ -116,7 +120,8 @@ function PanelBody({ data, height, tz }: { data: ChartData; height: number; tz: 
         ariaLabel={`${title} over time`}
         timestamps={data.timestamps}
         series={data.series}
-        height={height - CHROME}
+        height={height - (compact ? COMPACT_CHROME : CHROME)}
+        showLegend={!compact}
         timeZone={tz}
         formatValue={format}
         formatTicks={(ticks) => formatAxisTicks(ticks, unit)}

@@ -25,3 +25,29 @@ export const SwitchServer: Story = () => {
     </div>
   );
 };
+
+/** A form field (the Add New Widget drawer's Server): the box keeps the chosen hostname. */
+export const FormField: Story = () => {
+  const [text, setText] = useState('');
+  const [chosen, setChosen] = useState<string | null>(null);
+  return (
+    <div className="max-w-xs space-y-2">
+      <ComboBox
+        label="Server"
+        placeholder="Search by Hostname"
+        inputValue={text}
+        onInputChange={(t) => {
+          setText(t);
+          if (chosen && t !== servers[Number(chosen)]!.label) setChosen(null);
+        }}
+        items={servers.filter((s) => s.label.includes(text))}
+        selectedKey={chosen}
+        onSelect={(id) => {
+          setChosen(id);
+          setText(servers[Number(id)]!.label);
+        }}
+      />
+      <p className="text-sm">Chosen: {chosen === null ? '—' : servers[Number(chosen)]!.label}</p>
+    </div>
+  );
+};

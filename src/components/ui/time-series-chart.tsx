@@ -30,6 +30,8 @@ export interface TimeSeriesChartProps {
   /** Name of the chart for assistive technology. */
   ariaLabel: string;
   emptyText?: string;
+  /** false in small frames (a pinned widget's cell): the plot keeps the room; values stay in the screen-reader list. */
+  showLegend?: boolean;
 }
 
 /** Distinct in light and dark. */
@@ -45,7 +47,7 @@ const THEMES = {
  * class, times follow the UTC/Local choice. The legend shows the values under the cursor.
  */
 export function TimeSeriesChart(props: TimeSeriesChartProps) {
-  const { timestamps, series, height, timeZone, yMin, yMax, ariaLabel, emptyText = 'No data in this time range' } = props;
+  const { timestamps, series, height, timeZone, yMin, yMax, ariaLabel, emptyText = 'No data in this time range', showLegend = true } = props;
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const dark = useDarkClass();
@@ -69,7 +71,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
 
   const data = useMemo(() => [timestamps as number[], ...series.map((s) => s.values as (number | null)[])] as uPlot.AlignedData, [timestamps, series]);
   const empty = timestamps.length === 0 || series.length === 0;
-  const shape = `${series.map((s) => s.label).join('\u0000')}|${timeZone}|${dark}|${yMin}|${yMax}|${props.yIncrements?.length ?? 0}`;
+  const shape = `${series.map((s) => s.label).join('\u0000')}|${timeZone}|${dark}|${yMin}|${yMax}|${props.yIncrements?.length ?? 0}|${showLegend}`;
   const ready = width > 0 && !empty;
 
   useEffect(() => {
@@ -105,7 +107,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
           size: (_u, values) => (values?.length ? Math.ceil(Math.max(...values.map((v) => textWidth(String(v))))) + 22 : 50),
         }),
       ],
-      legend: { live: true },
+      legend: { show: showLegend, live: true },
       cursor: { drag: { x: true, y: false } },
     };
     const u = new uPlot(opts, data, el);

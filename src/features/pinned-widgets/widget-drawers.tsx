@@ -1,11 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
+import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
 import { Drawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { refreshLabel, widgetRefreshOptions, widgetTypeLabels, type PinnedWidget, type WidgetRefresh } from '../../lib/pinned-widgets';
+import { panelInfo } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { useRunFromUi } from './run-from-ui';
 import { useWidgets } from './use-widgets';
@@ -52,6 +55,7 @@ function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
   const [done, setDone] = useState(false);
   useUnsavedChanges(!done && (title !== widget.title || refresh !== initialRefresh));
   const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
+  const server = useQuery(serverQueryOptions(widget.server)).data?.result;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -87,10 +91,12 @@ function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
     >
       <form id="edit-widget-form" onSubmit={submit} className="max-w-md space-y-4" noValidate>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
+          <dt className="text-slate-500 dark:text-slate-400">Server</dt>
+          <dd>{server ? `${server.hostname} (${server.ipaddress})` : '--'}</dd>
           <dt className="text-slate-500 dark:text-slate-400">Widget Type</dt>
           <dd>{widgetTypeLabels[widget.type]}</dd>
-          <dt className="text-slate-500 dark:text-slate-400">Panel</dt>
-          <dd>{widget.panelId}</dd>
+          <dt className="text-slate-500 dark:text-slate-400">Widget</dt>
+          <dd>{server ? panelInfo(server.operating_system, widget.panelId).title : `Panel ${widget.panelId}`}</dd>
         </dl>
         <TextField
           label="Title"

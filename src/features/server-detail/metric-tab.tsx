@@ -1,13 +1,17 @@
 import type { MonitoringConfig, Server } from '../../../server/contract/servers';
+import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { Skeleton } from '../../components/ui/skeleton';
+import { toast } from '../../components/ui/toast';
 import { useDarkClass } from '../../components/ui/use-dark-class';
 import { grafanaPanelUrl } from '../../lib/grafana-embed';
+import { widgetTypeOfPanel } from '../../lib/pinned-widgets';
 import { panelHeight, panelsFor, type PanelInfo } from '../../lib/server-panels';
 import type { ServerTab, ServerView } from '../../lib/server-view';
 import { rangePresets } from '../../lib/time-range';
 import { ChartPanel } from '../../components/charts/chart-panel';
 import { useChartWindow } from './live';
+import { useRunFromUi } from './states';
 import { TimeRangeBar } from './time-range-bar';
 
 /**
@@ -31,7 +35,7 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
     ) : grafanaUrl ? (
       <GrafanaPanel key={p.id} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
     ) : (
-      <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} />
+      <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} actions={<PinButton server={server} panel={p} />} />
     );
 
   return (
@@ -40,6 +44,26 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
       {tiles.length > 0 && <div className={cx('grid grid-cols-1 gap-4 sm:grid-cols-2', tiles.length >= 4 ? 'xl:grid-cols-4' : tiles.length === 3 ? 'lg:grid-cols-3' : '')}>{tiles.map(render)}</div>}
       {series.length > 0 && <div className="grid grid-cols-1 gap-4">{series.map(render)}</div>}
     </div>
+  );
+}
+
+/** "Pin to widgets": runs `widget.pin` for this server and panel, with the widgets' default 30 s refresh. */
+function PinButton({ server, panel }: { server: Server; panel: PanelInfo }) {
+  const { run } = useRunFromUi();
+  const type = widgetTypeOfPanel(server.operating_system, panel.id);
+  if (!type) return null;
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      className="h-6 px-1.5 text-xs"
+      aria-label={`Pin ${panel.title} to widgets`}
+      onPress={async () => {
+        if (await run('widget.pin', { server: server._id, type, panel: panel.id, refresh: '30s' })) toast('success', `Pinned ${panel.title} of ${server.hostname} to Pinned Widgets`);
+      }}
+    >
+      Pin
+    </Button>
   );
 }
 
