@@ -1,5 +1,6 @@
 // zod/mini: the route tree (and so this schema) is in the sign-in page's bundle.
 import * as z from 'zod/mini';
+import type { ListQuery } from '../../server/contract/common';
 
 /**
  * The dashboard's view state (SPEC §2 Dashboard), in the URL so a link or a reload keeps it:
@@ -69,4 +70,14 @@ export function openDashboard(location: { pathname: string; search: Record<strin
   if (!location || (location.pathname !== '/' && location.pathname !== '')) return null;
   const parsed = z.safeParse(dashboardSearchSchema, location.search ?? {});
   return parsed.success ? parsed.data : {};
+}
+
+/** SPEC §2 Instance Down: firing alerts, newest first, page size 25 (25/50/75/100), hostname contains. */
+export function instanceDownQuery(search: DashboardSearch): ListQuery {
+  return {
+    pageNumber: search.page ?? 1,
+    pageSize: search.pageSize ?? 25,
+    sort: { by: 'createdAt', direction: 'desc' },
+    filter: { status: { eq: 'firing' }, ...(search.host ? { hostname: { contains: search.host } } : {}) },
+  };
 }

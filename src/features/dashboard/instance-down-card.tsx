@@ -2,27 +2,16 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useCallback, type MouseEvent } from 'react';
 import { alertStatusLabels, alertTypeLabel, type Alert } from '../../../server/contract/alerts';
-import type { ListQuery } from '../../../server/contract/common';
 import { alertsListQueryOptions } from '../../api/alerts';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
-import { instanceDownPageSizes, type DashboardSearch } from '../../lib/dashboard-view';
+import { instanceDownPageSizes, instanceDownQuery, type DashboardSearch } from '../../lib/dashboard-view';
 import { CardEmpty, CardError, CardSkeleton, DashboardCard } from './dashboard-card';
 import { useCardCommands } from './use-card';
 
 const route = getRouteApi('/app/');
-
-/** SPEC §2 Instance Down: firing alerts, newest first, page size 25 (25/50/75/100). */
-export function instanceDownQuery(search: DashboardSearch): ListQuery {
-  return {
-    pageNumber: search.page ?? 1,
-    pageSize: search.pageSize ?? 25,
-    sort: { by: 'createdAt', direction: 'desc' },
-    filter: { status: { eq: 'firing' }, ...(search.host ? { hostname: { contains: search.host } } : {}) },
-  };
-}
 
 const linkButton =
   'inline-flex h-8 items-center rounded-md px-2.5 text-sm font-medium text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-400 dark:hover:bg-slate-800';
