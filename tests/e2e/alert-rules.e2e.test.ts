@@ -56,8 +56,12 @@ const rulesOf = async (admin: Session, serverId: string): Promise<Record<string,
   return config ? Object.fromEntries(config.rules.map((x) => [x.name, x])) : null;
 };
 
+/** Waits with room for a loaded machine (tests/e2e/browser.ts waits 15 s). */
+const show = (l: Locator) => shown(l, 30_000);
+const hide = (l: Locator) => gone(l, 30_000);
+
 /** expect.poll with room for round trips under load. */
-const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 15_000, interval: 150 });
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 150 });
 
 /** Opens the command line with ':' (from a neutral spot) and runs one line. */
 async function commandLine(page: Page, line: string): Promise<void> {
@@ -66,7 +70,7 @@ async function commandLine(page: Page, line: string): Promise<void> {
     await page.keyboard.press('Escape');
     await page.locator('body').click({ position: { x: 5, y: 5 } });
     await page.keyboard.type(':');
-    await shown(input);
+    await show(input);
   }
   await input.fill(line);
   await input.press('Enter');
@@ -78,7 +82,7 @@ const row = (page: Page, label: string) => page.getByRole('row').filter({ has: p
 async function choose(page: Page, select: string, option: string): Promise<void> {
   await page.getByRole('button', { name: new RegExp(select) }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
-  await gone(page.getByRole('listbox'));
+  await hide(page.getByRole('listbox'));
 }
 
 async function openTab(page: Page, serverId: string): Promise<void> {
@@ -131,6 +135,8 @@ describe('alerts configuration', () => {
       await c.end();
     }
     b = await openBrowser(baseURL);
+    // Two cores shared by many: a table of react-aria controls can take a while to render.
+    b.context.setDefaultTimeout(30_000);
     await signIn(b.page);
   }, 240_000);
 
@@ -143,8 +149,8 @@ describe('alerts configuration', () => {
   it('shows the rules with names in words, SPEC’s columns and Update disabled until something changes', async () => {
     const { page } = b;
     await openTab(page, ids.web!);
-    await shown(page.getByRole('heading', { name: 'Alert Rules' }));
-    await shown(row(page, 'high cpu usage'));
+    await show(page.getByRole('heading', { name: 'Alert Rules' }));
+    await show(row(page, 'high cpu usage'));
     const headers = await page.getByRole('columnheader').allTextContents();
     expect(headers).toEqual(['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled']);
     const names = await page.getByRole('rowheader').allTextContents();
@@ -154,7 +160,7 @@ describe('alerts configuration', () => {
     expect(await row(page, 'instance down').getByRole('cell').nth(2).textContent()).toBe('—');
     expect(await page.getByRole('button', { name: /Threshold of high cpu usage/ }).textContent()).toContain('90 %');
     expect(await page.getByRole('button', { name: /Grace period of high cpu usage/ }).textContent()).toContain('5 minutes');
-    await shown(page.getByText('Showing 1-6 of 6 items'));
+    await show(page.getByText('Showing 1-6 of 6 items'));
     expect(await page.getByRole('button', { name: /Page size/ }).textContent()).toContain('10 / page');
     expect(await updateButton(page).isDisabled()).toBe(true);
   }, 180_000);
@@ -178,7 +184,7 @@ describe('alerts configuration', () => {
     await choose(page, 'Threshold of high disk usage', '85 %');
     await eventually(() => isChanged(row(page, 'high disk usage'))).toBe(false);
 
-    await shown(page.getByText('4 rules changed, not saved'));
+    await show(page.getByText('4 rules changed, not saved'));
     // Held, not sent.
     expect((await rulesOf(admin, ids.web!))!.high_cpu_usage).toMatchObject({ threshold: 90, notificationGroup: null });
 
@@ -216,7 +222,7 @@ describe('alerts configuration', () => {
     const { page } = b;
     await page.getByRole('button', { name: 'Reset To Default' }).click();
     const confirm = page.getByRole('alertdialog');
-    await shown(confirm.getByText(/Reset the alert rules of web-\w+ to the defaults\?/));
+    await show(confirm.getByText(/Reset the alert rules of web-\w+ to the defaults\?/));
     await confirm.getByRole('button', { name: 'Reset' }).click();
     await eventually(async () => (await rulesOf(admin, ids.web!))!.high_cpu_usage).toMatchObject({ threshold: 90, notificationGroup: null });
     const rules = (await rulesOf(admin, ids.web!))!;
@@ -230,7 +236,7 @@ describe('alerts configuration', () => {
   it('on the open tab the command line edits the held draft and rules.save sends it; elsewhere a command saves at once', async () => {
     const { page } = b;
     await commandLine(page, 'rules.set-threshold "high cpu usage" 70');
-    await shown(page.getByText(/Held until you press/));
+    await show(page.getByText(/Held until you press/));
     await eventually(() => isChanged(row(page, 'high cpu usage'))).toBe(true);
     await commandLine(page, `rules.set-group high_cpu_usage "${groups.DBName}"`);
     await commandLine(page, 'rules.set-grace "instance down" 3m');
@@ -246,7 +252,7 @@ describe('alerts configuration', () => {
 
     // A value outside SPEC's choices is refused, nothing held.
     await commandLine(page, 'rules.set-threshold "high cpu usage" 75');
-    await shown(page.getByText(/threshold must be one of 99, 95, 90, 85, 80, 70, 60/));
+    await show(page.getByText(/threshold must be one of 99, 95, 90, 85, 80, 70, 60/));
     expect(await page.locator('tr[data-changed]').count()).toBe(0);
 
     // From the servers list: fetch, change and save at once, by hostname.
@@ -261,7 +267,7 @@ describe('alerts configuration', () => {
     await commandLine(page, `rules.set-group "high cpu usage" "${groups.OpsName}" --server ${dbHost}`);
     await eventually(async () => (await rulesOf(admin, ids.db!))!.high_cpu_usage!.notificationGroup).toBe(groups.Ops);
     await commandLine(page, 'rules.save');
-    await shown(page.getByText(/No rule edits are held/));
+    await show(page.getByText(/No rule edits are held/));
     await commandLine(page, `rules.reset --server ${dbHost}`);
     await page.getByRole('alertdialog').getByRole('button', { name: 'Reset' }).click();
     await eventually(async () => (await rulesOf(admin, ids.db!))!.high_memory_usage!.enabled).toBe(true);
@@ -273,24 +279,47 @@ describe('alerts configuration', () => {
     const { page } = b;
     expect(await rulesOf(admin, ids.bare!)).toBeNull();
     await openTab(page, ids.bare!);
-    await shown(page.getByRole('heading', { name: 'No Alert Config Found' }));
-    await shown(page.getByText('This server has no alert config. Please create one.'));
+    await show(page.getByRole('heading', { name: 'No Alert Config Found' }));
+    await show(page.getByText('This server has no alert config. Please create one.'));
     await page.getByRole('button', { name: 'Create Default Alert Rules' }).click();
-    await shown(row(page, 'high cpu usage'));
+    await show(row(page, 'high cpu usage'));
     expect(await page.getByRole('rowheader').count()).toBe(6);
     expect(Object.keys((await rulesOf(admin, ids.bare!))!)).toHaveLength(6);
+  }, 180_000);
+
+  it('shows a loading table, then a load error with Retry', async () => {
+    const { page } = b;
+    const path = '**/api/alert-config/get-alert-config/all';
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route(path, async (route) => {
+      await held;
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'The database is restarting' }) });
+    });
+    await openTab(page, ids.web!);
+    await show(page.locator('table[aria-busy="true"]'));
+    expect(await page.getByRole('rowheader').count()).toBe(0);
+    release();
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not load the alert rules.' });
+    await show(alert);
+    await show(alert.getByText('The database is restarting'));
+    await page.unroute(path);
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await show(row(page, 'high cpu usage'));
+    await hide(alert);
   }, 180_000);
 
   it('the user role sees the rules read-only and the commands are refused', async () => {
     const email = `viewer-${randomBytes(3).toString('hex')}@example.com`;
     expect((await admin.createUser({ username: email.split('@')[0]!, email, password: 'viewer-password', role: 'user' })).status).toBe(201);
     const viewer = await openBrowser(baseURL);
+    viewer.context.setDefaultTimeout(30_000);
     try {
       const { page } = viewer;
       await signIn(page, email, 'viewer-password');
       await openTab(page, ids.web!);
-      await shown(row(page, 'high cpu usage'));
-      await shown(page.getByText('Read only: your role cannot change alert rules.'));
+      await show(row(page, 'high cpu usage'));
+      await show(page.getByText('Read only: your role cannot change alert rules.'));
       expect(await row(page, 'high cpu usage').getByRole('cell').nth(2).textContent()).toBe('70 %');
       expect(await page.getByRole('button', { name: /Threshold of/ }).count()).toBe(0);
       expect(await page.getByRole('combobox', { name: /^Notification group of/ }).count()).toBe(0);
@@ -299,7 +328,7 @@ describe('alerts configuration', () => {
       expect(await updateButton(page).isDisabled()).toBe(true);
       expect(await page.getByRole('button', { name: 'Reset To Default' }).isDisabled()).toBe(true);
       await commandLine(page, 'rules.disable "high cpu usage"');
-      await shown(page.getByText('Only Admin or sysadmin accounts can do this.').last());
+      await show(page.getByText('Only Admin or sysadmin accounts can do this.').last());
       expect((await rulesOf(admin, ids.web!))!.high_cpu_usage!.enabled).toBe(true);
     } finally {
       await viewer.close();

@@ -34,7 +34,7 @@ export interface RuleActions {
 export function RulesTable({ rows, changed, loading, readOnly, actions, caption }: { rows: AlertRule[]; changed: ReadonlySet<string>; loading: boolean; readOnly: boolean; actions: RuleActions; caption: string }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table className="w-full text-left text-sm" aria-busy={loading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs text-slate-500 uppercase dark:border-slate-700 dark:text-slate-400">
           <tr>
