@@ -24,6 +24,8 @@ export function GroupPicker({ value, ruleLabel, onChoose }: { value: string | nu
   const current = useGroupName(value);
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
+  // A new box after each choice: clearing the text of a focused box would open its list again.
+  const [round, setRound] = useState(0);
   useEffect(() => {
     const t = setTimeout(() => setSearch(text.trim()), OPTION_DEBOUNCE_MS);
     return () => clearTimeout(t);
@@ -40,10 +42,11 @@ export function GroupPicker({ value, ruleLabel, onChoose }: { value: string | nu
   ];
   return (
     <ComboBox
+      key={round}
       aria-label={`Notification group of ${ruleLabel}`}
       placeholder={current}
       // The placeholder is the value here, so it reads as text rather than a hint.
-      className="w-44 [&_input]:placeholder:text-slate-800 dark:[&_input]:placeholder:text-slate-100"
+      className="w-36 [&_input]:placeholder:text-slate-800 dark:[&_input]:placeholder:text-slate-100"
       inputValue={text}
       onInputChange={setText}
       items={items}
@@ -51,6 +54,7 @@ export function GroupPicker({ value, ruleLabel, onChoose }: { value: string | nu
       emptyText={query.isError ? 'Could not load notification groups' : 'No notification group matches'}
       onSelect={(id) => {
         setText('');
+        setRound((r) => r + 1);
         if (id !== (value ?? NONE)) onChoose(id === NONE ? 'none' : id);
       }}
     />

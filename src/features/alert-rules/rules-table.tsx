@@ -34,12 +34,12 @@ export interface RuleActions {
 export function RulesTable({ rows, changed, loading, readOnly, actions, caption }: { rows: AlertRule[]; changed: ReadonlySet<string>; loading: boolean; readOnly: boolean; actions: RuleActions; caption: string }) {
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm">
+      <table className="w-full text-left text-sm" aria-busy={loading || undefined}>
         <caption className="sr-only">{caption}</caption>
         <thead className="border-b border-slate-200 text-xs text-slate-500 uppercase dark:border-slate-700 dark:text-slate-400">
           <tr>
             {COLUMNS.map((c) => (
-              <th key={c} scope="col" className="px-3 py-2 font-semibold whitespace-nowrap">
+              <th key={c} scope="col" className="px-2 py-2 font-semibold whitespace-nowrap">
                 {c}
               </th>
             ))}
@@ -50,7 +50,7 @@ export function RulesTable({ rows, changed, loading, readOnly, actions, caption 
             ? Array.from({ length: 6 }, (_, i) => (
                 <tr key={i}>
                   {COLUMNS.map((c) => (
-                    <td key={c} className="px-3 py-2.5">
+                    <td key={c} className="px-2 py-2.5">
                       <Skeleton className="h-4 w-20" />
                     </td>
                   ))}
@@ -72,17 +72,17 @@ function RuleRow({ rule, changed, readOnly, actions }: { rule: AlertRule; change
       data-changed={changed || undefined}
       className={cx('border-b border-slate-100 align-middle last:border-0 dark:border-slate-800', changed && 'bg-amber-50 shadow-[inset_3px_0_0_var(--color-amber-500)] dark:bg-amber-950/40')}
     >
-      <th scope="row" className="px-3 py-2 font-medium whitespace-nowrap capitalize">
+      <th scope="row" className="px-2 py-2 font-medium whitespace-nowrap">
         {label}
         {changed && (
-          <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 text-xs font-semibold text-amber-900 normal-case dark:bg-amber-800 dark:text-amber-100" title="Changed, not saved yet">
+          <span className="ml-2 rounded bg-amber-200 px-1.5 py-0.5 text-xs font-semibold text-amber-900 dark:bg-amber-800 dark:text-amber-100" title="Changed, not saved yet">
             Edited
           </span>
         )}
       </th>
-      <td className="max-w-64 px-3 py-2 text-slate-600 dark:text-slate-400">{rule.description}</td>
-      <td className="px-3 py-2 whitespace-nowrap">{alertTypeLabel(rule.type)}</td>
-      <td className="px-3 py-2">
+      <td className="max-w-48 min-w-32 px-2 py-2 text-xs text-slate-600 dark:text-slate-400">{rule.description}</td>
+      <td className="px-2 py-2 whitespace-nowrap">{alertTypeLabel(rule.type)}</td>
+      <td className="px-2 py-2">
         {!hasThreshold ? (
           <span aria-label="No threshold">—</span>
         ) : readOnly ? (
@@ -91,18 +91,18 @@ function RuleRow({ rule, changed, readOnly, actions }: { rule: AlertRule; change
           <Select aria-label={`Threshold of ${label}`} className="w-24" options={thresholdOptions} value={String(rule.threshold)} onChange={(v) => actions.setThreshold(rule, Number(v))} />
         )}
       </td>
-      <td className="px-3 py-2 whitespace-nowrap">
-        {readOnly ? graceLabel(rule.timeLimit) : <Select aria-label={`Grace period of ${label}`} className="w-32" options={graceOptions(rule.timeLimit)} value={String(rule.timeLimit)} onChange={(v) => actions.setGrace(rule, Number(v))} />}
+      <td className="px-2 py-2 whitespace-nowrap">
+        {readOnly ? graceLabel(rule.timeLimit) : <Select aria-label={`Grace period of ${label}`} className="w-28" options={graceOptions(rule.timeLimit)} value={String(rule.timeLimit)} onChange={(v) => actions.setGrace(rule, Number(v))} />}
       </td>
-      <td className="px-3 py-2">
+      <td className="px-2 py-2">
         {readOnly ? (
           <span className={cx('font-medium', severityTone[rule.severity])}>{rule.severity}</span>
         ) : (
           <Select<Severity> aria-label={`Severity of ${label}`} className="w-28" options={severities.map((s) => ({ value: s, label: s }))} value={rule.severity} onChange={(v) => actions.setSeverity(rule, v)} />
         )}
       </td>
-      <td className="px-3 py-2">{readOnly ? groupName : <GroupPicker value={rule.notificationGroup} ruleLabel={label} onChoose={(g) => actions.setGroup(rule, g)} />}</td>
-      <td className="px-3 py-2">
+      <td className="px-2 py-2">{readOnly ? groupName : <GroupPicker value={rule.notificationGroup} ruleLabel={label} onChoose={(g) => actions.setGroup(rule, g)} />}</td>
+      <td className="px-2 py-2">
         <Switch aria-label={`Enabled: ${label}`} isSelected={rule.enabled} isDisabled={readOnly} onChange={(on) => actions.setEnabled(rule, on)} />
       </td>
     </tr>
