@@ -30,7 +30,7 @@ export interface TickResult {
 const LOCK_KEY = '7311852963001';
 /** The default-rules pass runs on the first tick and every this many after. */
 const DEFAULTS_EVERY_TICKS = 4;
-/** On PGlite, the tables rewritten on every scrape and tick are vacuumed every this many ticks. */
+/** Alert counts are compacted, and on PGlite the tables rewritten on every scrape and tick vacuumed, every this many ticks. */
 const VACUUM_EVERY_TICKS = 4;
 
 /**
@@ -193,6 +193,7 @@ export class AlertEvaluator {
           if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
           if (++this.sinceVacuum >= VACUUM_EVERY_TICKS) {
             this.sinceVacuum = 0;
+            await this.compactCounts();
             await this.vacuum();
           }
         })
@@ -214,7 +215,24 @@ export class AlertEvaluator {
    */
   async vacuum(): Promise<void> {
     if (this.database.kind !== 'pglite') return;
-    await this.database.query('vacuum (analyze) servers, services, alert_pending');
+    await this.database.query('vacuum (analyze) servers, services, alert_pending, alert_counts');
+  }
+
+  /**
+   * Folds the delta rows the alerts triggers add to alert_counts (migration 0007) into one row
+   * per hostname and status, so the list's counts sum a few thousand rows at most. Safe beside
+   * writers and another process doing the same: a delta committed meanwhile is not seen, so it
+   * stays for the next time; rows are deleted and their sum inserted in one statement.
+   */
+  async compactCounts(): Promise<void> {
+    await this.database.query(`
+      with keys as (select hostname, status from alert_counts group by 1, 2 having count(*) > 1),
+      gone as (
+        delete from alert_counts c using keys k where c.hostname = k.hostname and c.status = k.status
+        returning c.hostname, c.status, c.n
+      )
+      insert into alert_counts (hostname, status, n)
+      select hostname, status, sum(n) from gone group by 1, 2 having sum(n) <> 0`);
   }
 
   /** One evaluation; null when another process evaluates (it holds the lock). */
