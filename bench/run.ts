@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/palette.ts', 'bench/scrape-cost.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/dashboard.ts'].filter((f) => existsSync(f));
+const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/palette.ts', 'bench/scrape-cost.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/alert-tick.ts', 'bench/alerts-list.ts', 'bench/dashboard.ts'].filter((f) => existsSync(f));
 const only = process.argv.slice(2);
 let failed = 0;
 // Build first so the bundle and palette figures are for the current code.

@@ -245,6 +245,51 @@ describe.each(await backends())('alerts, alert config and notification groups on
       await t.database.query('delete from alerts where server_id = $1', [s._id]);
     });
 
+    it('status and hostname counts (kept by triggers, not by counting matches) stay exact through inserts, updates, deletes and compaction', async () => {
+      const s = await server('counted-web-01');
+      const o = await server('counted-db-01');
+      await defaults(s._id);
+      const list = (filter: Record<string, unknown>) => t.call('POST', '/api/alerts/all', { cookie: admin, body: { filter } });
+      // Every total the counts answer, checked against counting the alerts themselves.
+      const check = async () => {
+        const exact = async (where: string) => Number((await t.database.query<{ n: number }>(`select count(*)::int as n from alerts where ${where}`))[0]!.n);
+        const cases: [Record<string, unknown>, string][] = [
+          [{}, 'true'],
+          [{ status: 'firing' }, `status = 'firing'`],
+          [{ status: ['snoozed', 'resolved'] }, `status in ('snoozed', 'resolved')`],
+          [{ hostname: { contains: 'COUNTED-' } }, `hostname_lc like '%counted-%'`],
+          [{ hostname: 'counted-db-01', status: 'resolved' }, `hostname = 'counted-db-01' and status = 'resolved'`],
+        ];
+        for (const [filter, where] of cases) expect((await list(filter)).body.result.count, JSON.stringify(filter)).toBe(await exact(where));
+      };
+      await check();
+      const fired = await fire(s._id);
+      await t.database.query(
+        `insert into alerts (server_id, subject, hostname, instance, alertname, type, severity, status)
+         select $1, 'svc-' || g, 'counted-db-01', '10.9.9.9', 'service_down', 'service_down_alert', 'critical', case when g % 2 = 0 then 'resolved' else 'firing' end
+         from generate_series(1, 40) g`,
+        [o._id],
+      );
+      await check();
+      expect((await list({ hostname: 'counted-db-01', status: 'firing' })).body.result.count).toBe(20);
+      expect((await t.call('PATCH', `/api/alerts/${fired}`, { cookie: admin, body: { status: 'snoozed', log: 'later' } })).status).toBe(200);
+      await t.database.query(`update alerts set status = 'resolved' where hostname = 'counted-db-01' and subject in ('svc-1', 'svc-3')`);
+      await check();
+      expect((await list({ hostname: 'counted-db-01', status: 'firing' })).body.result.count).toBe(18);
+      await t.database.query(`update alerts set hostname = 'counted-db-02' where hostname = 'counted-db-01' and subject = 'svc-5'`);
+      expect((await t.call('DELETE', `/api/alerts/${fired}`, { cookie: admin })).status).toBe(200);
+      await check();
+      const evaluator = new AlertEvaluator(t.database, { enabled: false, evalIntervalS: 15, autoDefaults: false, staleAfterS: 60 }, quiet);
+      await evaluator.compactCounts();
+      await check();
+      const rows = await t.database.query<{ n: number }>(`select count(*)::int as n from alert_counts where hostname like 'counted-%' group by hostname, status having count(*) > 1`);
+      expect(rows).toEqual([]);
+      // Deleting a server deletes its alerts by cascade: its counts go with them.
+      expect((await t.call('DELETE', `/api/servers/${o._id}`, { cookie: admin })).status).toBe(200);
+      await check();
+      expect((await list({ hostname: 'counted-db-01' })).body.result.count).toBe(0);
+    });
+
     it('gets an alert with its timeline; an update needs a status and a note and records who wrote it', async () => {
       const s = await server();
       await defaults(s._id);

@@ -1,0 +1,175 @@
+/**
+ * One alert evaluation tick over 1,000 agent-configured servers × 6 default rules, on PGlite and
+ * on the local PostgreSQL (each in a database of its own: tests/api/harness.ts `backends()`).
+ * Target (issue 4 §8): under 50 ms.
+ *
+ * The fleet is seeded with live figures as a real one has them: most hosts healthy, some above
+ * a threshold (CPU, memory, disk warning and critical), some down, some with a service down,
+ * plus 20,000 resolved alerts of history. It is then run for 20 simulated minutes so the
+ * measured ticks see every state at once: grace periods running, alerts firing, some resolving.
+ * Each warm tick moves the clock 15 s, marks the servers scraped (what monitoring does; not
+ * timed) and changes a few hosts' figures so conditions keep starting, clearing, firing and
+ * resolving; only `evaluator.tick()` is timed.
+ */
+import { AlertEvaluator } from '../server/alerting/evaluator';
+import type { Database } from '../server/db/client';
+import { backends } from '../tests/api/harness';
+import { machineLoad, numberOption } from './lib/options';
+
+const SERVERS = numberOption('--servers', 1000);
+const TICKS = numberOption('--ticks', 120);
+const WARMUP = 8;
+const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+export async function seed(database: Database, t0: Date): Promise<void> {
+  const q = (text: string, params?: unknown[]) => database.query(text, params);
+  // g % 100 picks a host's trouble: 0–3 hot CPU, 4–7 memory high, 8–11 disk over 85 %, 12–13
+  // disk over 95 %, 14–15 down; every 25th host has one service down. The rest are healthy with
+  // figures spread over 5–75 %.
+  await q(
+    `insert into servers (hostname, ipaddress, agent_port, operating_system, is_agent_configured, is_agent_installed, state, state_changed_at, last_scraped_at, cpu_usage, memory_usage, disk_usage)
+     select 'host-' || lpad(g::text, 4, '0'), '10.60.' || (g / 250) || '.' || (g % 250 + 1), 9100,
+            case when g % 3 = 2 then 'windows' else 'linux' end, true, true,
+            case when g % 100 in (14, 15) then 'down' else 'up' end, $1::timestamptz, $1::timestamptz,
+            case when g % 100 in (0, 1, 2, 3) then 92 + (g % 7) else 5 + (g * 37 % 55) end,
+            case when g % 100 in (4, 5, 6, 7) then 91 + (g % 8) else 30 + (g * 13 % 45) end,
+            case when g % 100 in (8, 9, 10, 11) then 86 + (g % 8) when g % 100 in (12, 13) then 96 + (g % 3) else 20 + (g * 7 % 50) end
+     from generate_series(1, ${SERVERS}) g`,
+    [t0.toISOString()],
+  );
+  await q(
+    `insert into services (server_id, service_name, status)
+     select s.id, 'svc-' || n, case when n = 1 and right(s.hostname, 2)::int % 25 = 0 then 'down' else 'up' end
+     from servers s, generate_series(1, 6) n`,
+  );
+  // History: 20,000 resolved alerts over the last 30 days (the partial unique index ignores them).
+  await q(
+    `insert into alerts (server_id, rule_id, subject, hostname, instance, alertname, type, severity, status, summary, created_at, updated_at, resolved_at)
+     select s.id, null, '', s.hostname, s.ipaddress, (array['high_cpu_usage','high_memory_usage','high_disk_usage','instance_down'])[1 + g % 4],
+            'resouce_alert', 'warning', 'resolved', 'history', $1::timestamptz - (g || ' minutes')::interval, $1::timestamptz, $1::timestamptz
+     from generate_series(1, 20000) g join servers s on s.hostname = 'host-' || lpad((1 + g % ${SERVERS})::text, 4, '0')`,
+    [t0.toISOString()],
+  );
+  await q('analyze');
+}
+
+export async function runAlertTickBench() {
+  const results: Record<string, unknown>[] = [];
+  const only = process.argv.includes('--backend') ? process.argv[process.argv.indexOf('--backend') + 1] : undefined;
+  for (const backend of (await backends()).filter((b) => !only || b.name === only)) {
+    const { database, drop } = await backend.open();
+    try {
+      const T0 = Date.parse('2026-06-01T00:00:00Z');
+      let clock = T0;
+      const evaluator = new AlertEvaluator(database, { enabled: false, evalIntervalS: 15, autoDefaults: true, staleAfterS: 60 }, quiet, () => clock);
+      await seed(database, new Date(T0));
+      const scrape = () => database.query(`update servers set last_scraped_at = $1 where state = 'up'`, [new Date(clock).toISOString()]);
+      // A few hosts change each tick, and change back a few minutes later, so grace periods
+      // start, clear and run out, and alerts fire and resolve all along while the number of
+      // open alerts stays steady: one host's CPU goes over 90 % for 6 minutes (its alert fires
+      // after 5), one disk over 95 % for 3 minutes, one host is down for 2 minutes, one service
+      // is down for 4 minutes, and one CPU spike lasts 1 minute (it opens nothing).
+      const name = (n: number) => `host-${String(1 + (((n % SERVERS) + SERVERS) % SERVERS)).padStart(4, '0')}`;
+      const churn = async (i: number) => {
+        const at = new Date(clock).toISOString();
+        await database.query(`update servers set cpu_usage = 95 where hostname = $1`, [name(i * 97)]);
+        await database.query(`update servers set cpu_usage = 40 where hostname = $1`, [name((i - 24) * 97)]);
+        await database.query(`update servers set cpu_usage = 97 where hostname = $1`, [name(i * 89 + 5)]);
+        await database.query(`update servers set cpu_usage = 35 where hostname = $1`, [name((i - 4) * 89 + 5)]);
+        await database.query(`update servers set disk_usage = 97 where hostname = $1`, [name(i * 211 + 50)]);
+        await database.query(`update servers set disk_usage = 50 where hostname = $1`, [name((i - 12) * 211 + 50)]);
+        await database.query(`update servers set state = 'down' where hostname = $1`, [name(i * 389 + 7)]);
+        await database.query(`update servers set state = 'up', last_scraped_at = $2 where hostname = $1`, [name((i - 8) * 389 + 7), at]);
+        for (const [n, status] of [[i * 151 + 3, 'down'], [(i - 16) * 151 + 3, 'up']] as const) {
+          await database.query(`update services set status = $2 where service_name = 'svc-2' and server_id = (select id from servers where hostname = $1)`, [name(n), status]);
+        }
+      };
+      // 20 simulated minutes before measuring: grace periods of every length have run out.
+      const first = await evaluator.tick();
+      if (!first || first.defaultsCreated !== SERVERS) throw new Error(`expected default rules for ${SERVERS} servers, got ${first?.defaultsCreated}`);
+      for (let i = 1; i <= 100; i++) {
+        clock = T0 + i * 15_000;
+        await churn(i);
+        await scrape();
+        await evaluator.tick();
+        if (i % 4 === 1) await evaluator.vacuum();
+      }
+      const state = await database.query<{ firing: number; pending: number; resolved: number }>(
+        `select (select count(*) from alerts where status = 'firing')::int as firing, (select count(*) from alert_pending)::int as pending,
+                (select count(*) from alerts where status = 'resolved')::int as resolved`,
+      );
+      const times: number[] = [];
+      const withDefaults: number[] = [];
+      // CPU time of this process per tick: on PGlite the database runs in it, so this is the
+      // tick's whole cost, which other work on the machine does not inflate as it does wall time.
+      const cpu: number[] = [];
+      const vacuums: number[] = [];
+      let fired = 0;
+      let resolved = 0;
+      let started = 0;
+      for (let i = 0; i < TICKS + WARMUP; i++) {
+        clock += 15_000;
+        await churn(101 + i);
+        await scrape();
+        const t = performance.now();
+        const c = process.cpuUsage();
+        const r = await evaluator.tick();
+        const ms = performance.now() - t;
+        const used = process.cpuUsage(c);
+        cpu.push((used.user + used.system) / 1000);
+        if (!r) throw new Error('the evaluator did not run');
+        // What the evaluator's loop does every fourth tick on PGlite (a no-op on PostgreSQL).
+        if (i % 4 === 1) {
+          const v = performance.now();
+          await evaluator.vacuum();
+          if (i >= WARMUP) vacuums.push(performance.now() - v);
+        }
+        if (i < WARMUP) {
+          cpu.pop();
+          continue;
+        }
+        fired += r.fired.length;
+        resolved += r.resolved.length;
+        started += r.pendingStarted;
+        // Every fourth tick also runs the default-rules pass (docs/alerting.md); reported apart too.
+        (i % 4 === 0 ? withDefaults : times).push(ms);
+      }
+      const all = [...times, ...withDefaults].sort((x, y) => x - y);
+      times.sort((x, y) => x - y);
+      cpu.sort((x, y) => x - y);
+      withDefaults.sort((x, y) => x - y);
+      results.push({
+        backend: backend.name,
+        before: state[0],
+        ticks: all.length,
+        p50: r1(pct(all, 50)),
+        p95: r1(pct(all, 95)),
+        max: r1(all[all.length - 1]!),
+        cpu: { p50: r1(pct(cpu, 50)), p95: r1(pct(cpu, 95)), max: r1(cpu[cpu.length - 1]!) },
+        withoutDefaultsPass: { p50: r1(pct(times, 50)), p95: r1(pct(times, 95)) },
+        vacuumMs: vacuums.length ? r1(vacuums.reduce((x, y) => x + y, 0) / vacuums.length) : null,
+        withDefaultsPass: { p50: r1(pct(withDefaults, 50)), p95: r1(pct(withDefaults, 95)) },
+        duringMeasurement: { fired, resolved, pendingStarted: started },
+      });
+    } finally {
+      await drop();
+    }
+  }
+  return results;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const results = await runAlertTickBench();
+  console.log(`Alert evaluation tick, ${SERVERS} servers × 6 rules, ${TICKS} warm ticks (target < 50 ms); ${machineLoad()}`);
+  for (const r of results) {
+    console.log(
+      `  ${r.backend}: p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms; CPU of this process p50 ${(r.cpu as any).p50} ms, p95 ${(r.cpu as any).p95} ms, max ${(r.cpu as any).max} ms` +
+        ` (without the default-rules pass p50 ${(r.withoutDefaultsPass as any).p50} / p95 ${(r.withoutDefaultsPass as any).p95}; with it p50 ${(r.withDefaultsPass as any).p50} / p95 ${(r.withDefaultsPass as any).p95})`,
+    );
+    if (r.backend === 'pglite') console.log(`    VACUUM (analyze) of servers, services, alert_pending and alert_counts every fourth tick (not in the figures above): mean ${r.vacuumMs} ms`);
+    console.log(`    state before measuring: ${JSON.stringify(r.before)}; during: ${JSON.stringify(r.duringMeasurement)}`);
+  }
+}
