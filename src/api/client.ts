@@ -21,6 +21,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | readonly (string | number)[] | undefined>;
   body?: unknown;
   signal?: AbortSignal;
+  /** Let the request outlive the page (a navigation or reload right after a command must not lose its history record). */
+  keepalive?: boolean;
 }
 
 /** Listeners for 401s: the app shell decides what to do (SPEC §8); the client never touches UI. */
@@ -60,7 +62,7 @@ export async function request<T>(method: HttpMethod, path: string, options: Requ
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal });
+  const res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal, keepalive: options.keepalive });
   const text = await res.text();
   let data: unknown = undefined;
   if (text) {

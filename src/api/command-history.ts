@@ -5,7 +5,8 @@ import { api as defaultApi, type Api } from './client';
 import { queryKeys } from './query-keys';
 
 export const listCommandHistory = (api: Api, q: ListQuery) => api.post<ListResult<CommandHistoryEntry>>('command-history/all', q);
-export const recordCommand = (api: Api, body: CreateCommandHistory) => api.post<OneResult<CommandHistoryEntry>>('command-history', body);
+/** keepalive: the record is the incident log, so a navigation right after a run must not abort it. */
+export const recordCommand = (api: Api, body: CreateCommandHistory) => api.post<OneResult<CommandHistoryEntry>>('command-history', body, { keepalive: true });
 
 export const commandHistoryQueryOptions = (q: ListQuery) =>
   queryOptions({ queryKey: queryKeys.commandHistory.list(q), queryFn: () => listCommandHistory(defaultApi, q) });
