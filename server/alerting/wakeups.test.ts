@@ -12,7 +12,9 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backends, startTestApp, type TestApp } from '../../tests/api/harness';
 import { testConfig } from '../config';
+import { openDatabase } from '../db/client';
 import { createDefaultRulesIfMissing } from './defaults';
+import { AlertEvaluator, type TickResult } from './evaluator';
 
 const FIXTURE = readFileSync(new URL('../monitoring/fixtures/node-exporter-scrape1.prom', import.meta.url), 'utf8');
 const ROOT = '{device="/dev/vda",fstype="ext4",mountpoint="/"}';
@@ -106,4 +108,47 @@ describe.each(await backends())('alert wake-ups on $name', (backend) => {
     expect(latency).toBeLessThan(2000 + 1000 + 2000);
     expect(await q(`select 1 from alert_outbox where processed_at is null`)).toHaveLength(0);
   }, 60_000);
+});
+
+describe('evaluation triggers', () => {
+  it('coalesce: triggers while a tick runs make exactly one more tick after it, never two at once', async () => {
+    const database = await openDatabase({});
+    let active = 0;
+    let most = 0;
+    let ticks = 0;
+    let release: () => void = () => {};
+    /** The real tick, held open until the test lets it go, counting overlaps. */
+    class Held extends AlertEvaluator {
+      override async tick(): Promise<TickResult | null> {
+        ticks++;
+        most = Math.max(most, ++active);
+        await new Promise<void>((r) => (release = r));
+        try {
+          return await super.tick();
+        } finally {
+          active--;
+        }
+      }
+    }
+    const quiet = { info: () => {}, warn: () => {}, error: () => {} };
+    const evaluator = new Held(database, { enabled: true, evalIntervalS: 3600, autoDefaults: false, staleAfterS: 60 }, quiet);
+    try {
+      evaluator.trigger();
+      expect(ticks).toBe(0); // not started: triggers do nothing
+      evaluator.start();
+      for (let i = 0; i < 10; i++) evaluator.trigger();
+      expect(ticks).toBe(1);
+      release();
+      await expect.poll(() => ticks, { timeout: 10_000 }).toBe(2);
+      release();
+      await expect.poll(() => active, { timeout: 10_000 }).toBe(0);
+      // Nothing pending: no grace-period tick, and the periodic one is an hour away.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(ticks).toBe(2);
+      expect(most).toBe(1);
+    } finally {
+      await evaluator.stop();
+      await database.close();
+    }
+  });
 });
