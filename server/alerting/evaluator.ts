@@ -370,7 +370,7 @@ export class AlertEvaluator {
     // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
     //    The same statement finds the grace periods that are over.
-    const pending = await tx.execute<{ cleared: number; started: number; due: [string, string][] | string }>(sql`
+    const pending = await tx.execute<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(sql`
       with t as (${holdingNow(fresh)}),
       cleared as (
         delete from alert_pending p
@@ -386,9 +386,16 @@ export class AlertEvaluator {
           where a.server_id = t.server_id and a.rule_id = t.rule_id and a.subject = t.subject and a.status in ('firing', 'snoozed')
         )
         on conflict (rule_id, subject) do nothing
-        returning 1
+        returning rule_id, subject
       )
       select (select count(*) from cleared)::int as cleared, (select count(*) from started)::int as started,
+        -- When the earliest grace period left running ends (scheduleGrace): those kept, and those
+        -- just started (not visible in alert_pending within this statement).
+        least(
+          (select min(p.since + make_interval(secs => t.time_limit)) from t join alert_pending p on p.rule_id = t.rule_id and p.subject = t.subject
+           where p.since + make_interval(secs => t.time_limit) > ${now}),
+          (select min(${now} + make_interval(secs => t.time_limit)) from started n join t on t.rule_id = n.rule_id and t.subject = n.subject)
+        ) as next_due,
         coalesce((
           select json_agg(json_build_array(t.rule_id, t.subject))
           from t join alert_pending p on p.rule_id = t.rule_id and p.subject = t.subject
@@ -396,13 +403,14 @@ export class AlertEvaluator {
         ), '[]'::json) as due`);
     result.pendingCleared = Number(pending.rows[0]?.cleared ?? 0);
     result.pendingStarted = Number(pending.rows[0]?.started ?? 0);
+    const nextDue = pending.rows[0]?.next_due;
+    this.nextDueMs = nextDue ? new Date(nextDue).getTime() : null;
 
     // 4. Conditions that held for their whole grace period open an alert.
     const rawDue = pending.rows[0]?.due ?? [];
     const dueKeys: [string, string][] = typeof rawDue === 'string' ? JSON.parse(rawDue) : rawDue;
     if (!dueKeys.length) {
       await recordTransitions(tx, at, transitions);
-      await this.readNextDue(tx);
       return result;
     }
     const due = await tx.execute<DueCondition>(sql`
@@ -451,16 +459,6 @@ export class AlertEvaluator {
     }
 
     await recordTransitions(tx, at, transitions);
-    await this.readNextDue(tx);
     return result;
-  }
-
-  /** When the earliest grace period left running ends (for scheduleGrace); one index-free read of a small table. */
-  private async readNextDue(tx: Db): Promise<void> {
-    const next = await tx.execute<{ due: string | Date | null }>(sql`
-      select min(p.since + make_interval(secs => r.time_limit)) as due
-      from alert_pending p join alert_rules r on r.id = p.rule_id where r.enabled`);
-    const due = next.rows[0]?.due;
-    this.nextDueMs = due ? new Date(due).getTime() : null;
   }
 }

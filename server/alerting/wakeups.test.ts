@@ -25,6 +25,8 @@ const exposition = (usedPct: number) => {
   return FIXTURE.replace(new RegExp(`^node_filesystem_(avail|free)_bytes${ROOT.replace(/[{}"/.]/g, '\\$&')} .*$`, 'gm'), (_, which) => `node_filesystem_${which}_bytes${ROOT} ${avail}`);
 };
 
+/** Longer than the 2 s grace period: the alert can only open on time through the grace-period timer. */
+const SCRAPE_S = 4;
 let diskPct = 40;
 let exporter: Server;
 let exporterPort = 0;
@@ -69,7 +71,7 @@ describe.each(await backends())('alert wake-ups on $name', (backend) => {
   beforeAll(async () => {
     const base = testConfig();
     t = await startTestApp(backend, {
-      monitoring: { ...base.monitoring, enabled: true, scrapeIntervalS: 1, scrapeTimeoutS: 0.9 },
+      monitoring: { ...base.monitoring, enabled: true, scrapeIntervalS: SCRAPE_S, scrapeTimeoutS: 1 },
       // An hour: only the new paths can evaluate or deliver within this test.
       alerting: { ...base.alerting, enabled: true, evalIntervalS: 3600, autoDefaults: false },
       delivery: { ...base.delivery, enabled: true, pollIntervalS: 3600, smtpUrl: `smtp://127.0.0.1:${smtpPort}`, publicUrl: 'https://opsdeck.example.com' },
@@ -96,13 +98,26 @@ describe.each(await backends())('alert wake-ups on $name', (backend) => {
 
     const crossed = Date.now();
     diskPct = 98;
-    // The grace period starts on the tick after the first round that sees 98 %.
-    await expect.poll(async () => (await q(`select 1 from alert_pending p join alert_rules r on r.id = p.rule_id where p.server_id = $1 and r.name = 'critical_disk_usage'`, [serverId])).length, { timeout: 10_000, interval: 50 }).toBe(1);
+    // The grace period starts on the tick right after the first round that sees 98 %.
+    let since: Date | undefined;
+    await expect
+      .poll(
+        async () => {
+          since = (await q<{ since: Date }>(`select p.since from alert_pending p join alert_rules r on r.id = p.rule_id where p.server_id = $1 and r.name = 'critical_disk_usage'`, [serverId]))[0]?.since;
+          return since;
+        },
+        { timeout: 10_000, interval: 50 },
+      )
+      .toBeDefined();
     await expect.poll(() => mails.length, { timeout: 20_000, interval: 50 }).toBeGreaterThan(0);
     const latency = mails[0]!.at - crossed;
     const [alert] = await q<{ alertname: string; status: string; created_at: Date }>(`select alertname, status, created_at from alerts where server_id = $1`, [serverId]);
     expect(alert).toMatchObject({ alertname: 'critical_disk_usage', status: 'firing' });
     expect(mails[0]!.subject).toContain('db-latency');
+    // Opened when the grace period ended, not at the next scrape round (SCRAPE_S after it began).
+    const openedAfter = new Date(alert!.created_at).getTime() - new Date(since!).getTime();
+    expect(openedAfter).toBeGreaterThanOrEqual(2000);
+    expect(openedAfter).toBeLessThan(3500);
     // Not before the grace period; the timers left are an hour long, so seconds prove the new
     // paths (the target itself, grace + interval + 2 s, is bench/alert-latency.ts's: this bound
     // leaves room for a loaded machine and a full parallel test run).
