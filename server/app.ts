@@ -104,6 +104,11 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
   registerAlerts(app, database, config.alerting);
+  // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
+  // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
+  // unaware of each other; both calls do nothing while their loop is off.
+  monitoring.onRoundWritten(() => app.alerting.trigger());
+  app.alerting.onQueued = () => delivery.wake();
   registerIncidentReport(app, db);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });

@@ -72,6 +72,8 @@ export class DeliveryWorker {
   private stopped = true;
   /** Set by stop(): a pass in progress finishes its row and ends. */
   private closing = false;
+  /** wake() came while a pass ran: one more pass follows it. */
+  private wakeAgain = false;
   private readonly mailer: Mailer | null;
 
   constructor(
@@ -114,8 +116,24 @@ export class DeliveryWorker {
   deliver(): Promise<DeliverResult> {
     this.running ??= this.pass().finally(() => {
       this.running = null;
+      if (this.wakeAgain && !this.stopped) this.wake();
     });
     return this.running;
+  }
+
+  /**
+   * Rows were just queued (the evaluator's tick): send them now instead of on the next poll.
+   * A pass under way may have looked already, so one more pass follows it. Does nothing unless
+   * the loop runs (start()).
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    this.wakeAgain = false;
+    this.deliver().catch((err) => this.log.error({ err }, 'Alert delivery failed'));
   }
 
   private async pass(): Promise<DeliverResult> {

@@ -32,6 +32,8 @@ const LOCK_KEY = '7311852963001';
 const DEFAULTS_EVERY_TICKS = 4;
 /** Alert counts are compacted, and on PGlite the tables rewritten on every scrape and tick vacuumed, every this many ticks. */
 const VACUUM_EVERY_TICKS = 4;
+/** The grace-period tick comes this much after the end it waits for (timers may fire a ms early). */
+const GRACE_SLACK_MS = 5;
 
 /**
  * Runs a tick's transaction, only where this process may evaluate. PGlite is one process: it
@@ -152,11 +154,22 @@ const holdingNow = (fresh: SQL) => sql`
  */
 export class AlertEvaluator {
   private timer: NodeJS.Timeout | null = null;
+  /** The tick at the moment the earliest grace period ends (pending state in alert_pending). */
+  private graceTimer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
+  /** A trigger came while a tick ran: one more tick follows it (however many triggers came). */
+  private again = false;
   private stopped = true;
   private readonly leadership: Leadership;
   private ticks = 0;
   private sinceVacuum = 0;
+  /** When the earliest grace period still running ends, as the last tick saw it (ms; null: none). */
+  private nextDueMs: number | null = null;
+  /**
+   * Called after a tick that queued notifications (fired, resolved, unsnoozed), so the delivery
+   * worker sends them now rather than on its next poll. Set by whoever wires the two (app.ts).
+   */
+  onQueued: (() => void) | null = null;
 
   constructor(
     readonly database: Database,
@@ -179,31 +192,82 @@ export class AlertEvaluator {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.timer = this.graceTimer = null;
+    this.again = false;
     await this.running?.catch(() => {});
     await this.leadership.close();
   }
 
+  /**
+   * Evaluate now (monitoring wrote a scrape round's figures): a threshold crossing is seen as
+   * soon as it is written, not up to ALERT_EVAL_INTERVAL later. Coalesced: while a tick runs,
+   * any number of triggers make one more tick after it, never two at once. Does nothing unless
+   * the loop runs (start()), so tests that call tick() by hand are not disturbed.
+   */
+  trigger(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.runTick();
+  }
+
+  /** The periodic timer: a fallback when no scrape round triggers (monitoring off, a stuck collector). */
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
-      const started = Date.now();
-      this.running = this.tick()
-        .then(async (r) => {
-          if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
-          if (++this.sinceVacuum >= VACUUM_EVERY_TICKS) {
-            this.sinceVacuum = 0;
-            await this.compactCounts();
-            await this.vacuum();
-          }
-        })
-        .catch((err) => this.log.error({ err }, 'Alert evaluation failed'))
-        .finally(() => {
-          this.running = null;
-          this.schedule(Math.max(0, this.settings.evalIntervalS * 1000 - (Date.now() - started)));
-        });
+      this.timer = null;
+      if (this.running) this.again = true;
+      else this.runTick();
     }, delayMs);
     this.timer.unref?.();
+  }
+
+  /** One tick from any source (timer, trigger, grace period); the only place the loop ticks. */
+  private runTick(): void {
+    this.again = false;
+    this.running = this.tick()
+      .then(async (r) => {
+        if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) {
+          this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
+          this.onQueued?.();
+        }
+        if (++this.sinceVacuum >= VACUUM_EVERY_TICKS) {
+          this.sinceVacuum = 0;
+          await this.compactCounts();
+          await this.vacuum();
+        }
+      })
+      .catch((err) => this.log.error({ err }, 'Alert evaluation failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        // Whatever ran this tick, the periodic one comes a full interval after it.
+        this.schedule(this.settings.evalIntervalS * 1000);
+        this.scheduleGrace();
+        if (this.again) this.runTick();
+      });
+  }
+
+  /**
+   * A tick at the moment the earliest running grace period ends, so an alert opens then and not
+   * up to an interval later. A few ms late on purpose: the tick must see `since + grace <= now`.
+   */
+  private scheduleGrace(): void {
+    if (this.graceTimer) clearTimeout(this.graceTimer);
+    this.graceTimer = null;
+    if (this.nextDueMs === null || this.stopped) return;
+    const delay = Math.max(0, this.nextDueMs - this.now()) + GRACE_SLACK_MS;
+    // Not further than the periodic tick: that one recomputes it anyway.
+    if (delay > this.settings.evalIntervalS * 1000) return;
+    this.graceTimer = setTimeout(() => {
+      this.graceTimer = null;
+      this.trigger();
+    }, delay);
+    this.graceTimer.unref?.();
   }
 
   /**
@@ -239,6 +303,7 @@ export class AlertEvaluator {
   async tick(): Promise<TickResult | null> {
     const at = new Date(this.now());
     const outcome = await this.leadership.run((tx) => this.evaluate(tx, at));
+    if (!outcome.ran) this.nextDueMs = null;
     return outcome.ran ? outcome.value : null;
   }
 
@@ -305,7 +370,7 @@ export class AlertEvaluator {
     // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
     //    The same statement finds the grace periods that are over.
-    const pending = await tx.execute<{ cleared: number; started: number; due: [string, string][] | string }>(sql`
+    const pending = await tx.execute<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(sql`
       with t as (${holdingNow(fresh)}),
       cleared as (
         delete from alert_pending p
@@ -321,9 +386,16 @@ export class AlertEvaluator {
           where a.server_id = t.server_id and a.rule_id = t.rule_id and a.subject = t.subject and a.status in ('firing', 'snoozed')
         )
         on conflict (rule_id, subject) do nothing
-        returning 1
+        returning rule_id, subject
       )
       select (select count(*) from cleared)::int as cleared, (select count(*) from started)::int as started,
+        -- When the earliest grace period left running ends (scheduleGrace): those kept, and those
+        -- just started (not visible in alert_pending within this statement).
+        least(
+          (select min(p.since + make_interval(secs => t.time_limit)) from t join alert_pending p on p.rule_id = t.rule_id and p.subject = t.subject
+           where p.since + make_interval(secs => t.time_limit) > ${now}),
+          (select min(${now} + make_interval(secs => t.time_limit)) from started n join t on t.rule_id = n.rule_id and t.subject = n.subject)
+        ) as next_due,
         coalesce((
           select json_agg(json_build_array(t.rule_id, t.subject))
           from t join alert_pending p on p.rule_id = t.rule_id and p.subject = t.subject
@@ -331,6 +403,8 @@ export class AlertEvaluator {
         ), '[]'::json) as due`);
     result.pendingCleared = Number(pending.rows[0]?.cleared ?? 0);
     result.pendingStarted = Number(pending.rows[0]?.started ?? 0);
+    const nextDue = pending.rows[0]?.next_due;
+    this.nextDueMs = nextDue ? new Date(nextDue).getTime() : null;
 
     // 4. Conditions that held for their whole grace period open an alert.
     const rawDue = pending.rows[0]?.due ?? [];

@@ -45,6 +45,7 @@ export class Monitoring {
   readonly prometheus: PrometheusClient | null;
   private started = false;
   private soon = new Map<string, NodeJS.Timeout>();
+  private written: (() => void)[] = [];
 
   constructor(
     readonly database: Database,
@@ -57,7 +58,7 @@ export class Monitoring {
       // History lives in Prometheus: the writer keeps the server rows and services only.
       this.prometheus = new PrometheusClient(settings.prometheusUrl);
       this.writer = new ObservationWriter(database, null);
-      this.collector = new PrometheusCollector(database, this.writer, this.prometheus, { intervalS: settings.scrapeIntervalS }, log);
+      this.collector = new PrometheusCollector(database, this.writer, this.prometheus, { intervalS: settings.scrapeIntervalS }, log, () => this.emitWritten());
     } else {
       this.prometheus = null;
       this.writer = new ObservationWriter(database, this.store);
@@ -66,7 +67,27 @@ export class Monitoring {
         this.writer,
         { intervalS: settings.scrapeIntervalS, timeoutS: settings.scrapeTimeoutS, concurrency: settings.scrapeConcurrency, retentionHours: settings.retentionHours },
         log,
+        () => this.emitWritten(),
       );
+    }
+  }
+
+  /**
+   * `listener` runs each time a scrape round (a Prometheus read) has written server rows, so
+   * whatever reads them (the alert evaluator, wired in app.ts) can look at once. Monitoring
+   * knows nothing of its listeners; a listener must return quickly and not throw.
+   */
+  onRoundWritten(listener: () => void): void {
+    this.written.push(listener);
+  }
+
+  private emitWritten(): void {
+    for (const listener of this.written) {
+      try {
+        listener();
+      } catch (error) {
+        this.log.error({ err: error }, 'A listener of written scrape rounds failed');
+      }
     }
   }
 

@@ -74,6 +74,8 @@ export class PrometheusCollector {
     readonly client: PrometheusClient,
     private readonly settings: PrometheusCollectorSettings,
     private readonly log: Logger,
+    /** Called after a read's server rows are written (Monitoring.onRoundWritten). */
+    private readonly onWritten: () => void = () => {},
   ) {}
 
   start(): void {
@@ -202,6 +204,7 @@ export class PrometheusCollector {
     } finally {
       // One UPDATE for the whole fleet; written before the read resolves, so scrapeNow's callers see it.
       await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write the readings from Prometheus'));
+      if (!this.stopped) this.onWritten();
     }
   }
 }

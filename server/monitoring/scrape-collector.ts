@@ -123,6 +123,8 @@ export class ScrapeCollector {
     private readonly writer: ObservationWriter,
     private readonly settings: ScrapeSettings,
     private readonly log: Logger,
+    /** Called after a round's server rows are written (Monitoring.onRoundWritten). */
+    private readonly onWritten: () => void = () => {},
   ) {}
 
   start(): void {
@@ -181,10 +183,16 @@ export class ScrapeCollector {
     const all = Promise.all(targets.map((t) => this.scrapeWhenFree(t)));
     let settle: NodeJS.Timeout | undefined;
     const early = new Promise<void>((resolve) => (settle = setTimeout(resolve, ROUND_SETTLE_MS)));
-    if ((await Promise.race([all.then(() => 'done' as const), early])) !== 'done') await this.flushRows();
+    // Each write of rows is announced: the early one too, so one hanging exporter does not hold
+    // the others' threshold crossings back from the alert evaluator until its timeout.
+    if ((await Promise.race([all.then(() => 'done' as const), early])) !== 'done') {
+      await this.flushRows();
+      if (!this.stopped) this.onWritten();
+    }
     clearTimeout(settle);
     await all;
     await this.flushRows();
+    if (!this.stopped) this.onWritten();
     await this.writer.store?.flush().catch((error) => this.log.error({ err: error }, 'Could not write metric samples'));
   }
 
