@@ -30,6 +30,7 @@ export const configSchema = z.object({
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
   ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
+  ALERT_EVALUATION: z.string().optional(),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//i, 'SMTP_URL must start with smtp:// or smtps://')
@@ -138,7 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
-    alerting: { enabled: true, evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
+    alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
     delivery: {
       enabled: true,
       pollIntervalS: 1,

@@ -109,7 +109,7 @@ describe('alerts configuration', () => {
   beforeAll(async () => {
     db = await postgres();
     if (db) {
-      server = await startServer({ env: { DATABASE_URL: db.url, ALERT_EVAL_INTERVAL: '3600', SCRAPE_INTERVAL: '60' } });
+      server = await startServer({ env: { DATABASE_URL: db.url, ALERT_EVAL_INTERVAL: '3600', ALERT_EVALUATION: '0', SCRAPE_INTERVAL: '60' } });
       baseURL = server.url;
     } else baseURL = inject('baseURL');
     admin = await apiSession(baseURL);

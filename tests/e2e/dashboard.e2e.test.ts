@@ -14,8 +14,8 @@ import { freePort, startServer, type RunningServer } from './server-process';
  * (api-01 hot CPU, db-01 and win-sql-01 high memory, log-01 and win-file-01 full disks,
  * cache-01 and win-iis-01 failing services, worker-01 down), plus rows written into the data
  * folder before the server starts: six more agent-configured servers whose exporters refuse
- * (so they go down), and 32 firing and 1,200 resolved alerts. The alert evaluator ticks once an
- * hour here, so the seeded alerts stay exactly as written.
+ * (so they go down), and 32 firing and 1,200 resolved alerts. The alert evaluator is off here
+ * (ALERT_EVALUATION=0; it would otherwise run after every scrape round), so the seeded alerts stay exactly as written.
  */
 
 type Session = Awaited<ReturnType<typeof apiSession>>;
@@ -70,7 +70,7 @@ describe('dashboard', () => {
     await seed(dataDir, await freePort());
     server = await startServer({
       dataDir,
-      env: { DEMO_FLEET: '1', DEMO_FLEET_SIZE: '12', DEMO_FLEET_PORT: String(await freePort()), SCRAPE_INTERVAL: '2', ALERT_EVAL_INTERVAL: '3600' },
+      env: { DEMO_FLEET: '1', DEMO_FLEET_SIZE: '12', DEMO_FLEET_PORT: String(await freePort()), SCRAPE_INTERVAL: '2', ALERT_EVAL_INTERVAL: '3600', ALERT_EVALUATION: '0' },
     });
     admin = await apiSession(server.url);
     // The known state of the fleet, once every host has been scraped twice (CPU is a rate).
