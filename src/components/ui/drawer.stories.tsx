@@ -1,7 +1,7 @@
 import type { Story } from '@ladle/react';
 import { useState } from 'react';
 import { Button } from './button';
-import { Drawer } from './drawer';
+import { Drawer, FormDrawerFooter } from './drawer';
 
 export const SidePanel: Story = () => {
   const [open, setOpen] = useState(true);
@@ -10,6 +10,26 @@ export const SidePanel: Story = () => {
       <Button onPress={() => setOpen(true)}>Open drawer</Button>
       <Drawer title="Account Settings" isOpen={open} onOpenChange={setOpen} footer={<Button variant="danger">Delete User</Button>}>
         <p className="text-sm">756 px wide, full width on small screens.</p>
+      </Drawer>
+    </>
+  );
+};
+
+export const FormDrawer: Story = () => {
+  const [open, setOpen] = useState(true);
+  const [busy, setBusy] = useState(false);
+  return (
+    <>
+      <Button onPress={() => setOpen(true)}>Open drawer</Button>
+      <Drawer
+        title="Create Notification Group"
+        isOpen={open}
+        onOpenChange={setOpen}
+        footer={<FormDrawerFooter formId="story-form" label="Create" busyLabel="Creating…" busy={busy} onCancel={() => setOpen(false)} />}
+      >
+        <form id="story-form" onSubmit={(e) => (e.preventDefault(), setBusy(true))}>
+          <p className="text-sm">Submit shows the busy label and disables the button.</p>
+        </form>
       </Drawer>
     </>
   );

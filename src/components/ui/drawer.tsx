@@ -39,3 +39,21 @@ export function Drawer({ title, ariaLabel, isOpen, onOpenChange, children, foote
     </ModalOverlay>
   );
 }
+
+/**
+ * The footer of a drawer that holds one form: Cancel on the right beside the form's submit
+ * button, which shows `busyLabel` and is disabled while the form is sending.
+ */
+export function FormDrawerFooter({ formId, label, busyLabel, busy, isDisabled, onCancel }: { formId: string; label: string; busyLabel: string; busy: boolean; isDisabled?: boolean; onCancel: () => void }) {
+  return (
+    <>
+      <span />
+      <div className="flex gap-2">
+        <Button onPress={onCancel}>Cancel</Button>
+        <Button type="submit" form={formId} variant="primary" isDisabled={busy || !!isDisabled}>
+          {busy ? busyLabel : label}
+        </Button>
+      </div>
+    </>
+  );
+}

@@ -5,7 +5,7 @@ import { GroupFieldError, type GroupField } from '../../../commands/group/group-
 import { notificationGroupNameMessage, slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
-import { Drawer } from '../../components/ui/drawer';
+import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { TagInput } from '../../components/ui/tag-input';
@@ -204,15 +204,14 @@ function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerPr
       isOpen
       onOpenChange={(open) => !open && onClose()}
       footer={
-        <>
-          <span />
-          <div className="flex gap-2">
-            <Button onPress={() => onClose()}>Cancel</Button>
-            <Button type="submit" form={formId} variant="primary" isDisabled={busy || !values}>
-              {busy ? (mode === 'create' ? 'Creating…' : 'Updating…') : mode === 'create' ? 'Create' : 'Update'}
-            </Button>
-          </div>
-        </>
+        <FormDrawerFooter
+          formId={formId}
+          label={mode === 'create' ? 'Create' : 'Update'}
+          busyLabel={mode === 'create' ? 'Creating…' : 'Updating…'}
+          busy={busy}
+          isDisabled={!values}
+          onCancel={() => onClose()}
+        />
       }
     >
       {!values ? (

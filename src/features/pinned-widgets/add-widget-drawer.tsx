@@ -4,7 +4,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { serverSelectorQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
 import { ComboBox } from '../../components/ui/combo-box';
-import { Drawer } from '../../components/ui/drawer';
+import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { toast } from '../../components/ui/toast';
 import { widgetPanels, widgetRefreshOptions, widgetTypeLabels, widgetTypes, type WidgetRefresh, type WidgetType } from '../../lib/pinned-widgets';
@@ -89,17 +89,7 @@ export function AddWidgetRoute() {
       title="Add New Widget"
       isOpen
       onOpenChange={(open) => !open && close()}
-      footer={
-        <>
-          <span />
-          <div className="flex gap-2">
-            <Button onPress={() => close()}>Cancel</Button>
-            <Button type="submit" form="add-widget-form" variant="primary" isDisabled={busy}>
-              {busy ? 'Saving…' : 'Save'}
-            </Button>
-          </div>
-        </>
-      }
+      footer={<FormDrawerFooter formId="add-widget-form" label="Save" busyLabel="Saving…" busy={busy} onCancel={() => close()} />}
     >
       <form id="add-widget-form" onSubmit={submit} className="max-w-md space-y-4" noValidate>
         <div>

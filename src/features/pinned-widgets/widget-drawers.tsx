@@ -3,7 +3,7 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
 import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
-import { Drawer } from '../../components/ui/drawer';
+import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
@@ -77,17 +77,7 @@ function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
       title="Edit Widget"
       isOpen
       onOpenChange={(open) => !open && close()}
-      footer={
-        <>
-          <span />
-          <div className="flex gap-2">
-            <Button onPress={() => close()}>Cancel</Button>
-            <Button type="submit" form="edit-widget-form" variant="primary" isDisabled={busy}>
-              {busy ? 'Saving…' : 'Save'}
-            </Button>
-          </div>
-        </>
-      }
+      footer={<FormDrawerFooter formId="edit-widget-form" label="Save" busyLabel="Saving…" busy={busy} onCancel={() => close()} />}
     >
       <form id="edit-widget-form" onSubmit={submit} className="max-w-md space-y-4" noValidate>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">

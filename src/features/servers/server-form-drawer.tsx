@@ -5,7 +5,7 @@ import { osLabels, serverFieldsSchema, ServerFieldError, type ServerField, type 
 import { DEFAULT_AGENT_PORT, operatingSystems, type Server } from '../../../server/contract/servers';
 import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
-import { Drawer } from '../../components/ui/drawer';
+import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { TextField } from '../../components/ui/text-field';
@@ -177,15 +177,14 @@ function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawer
       isOpen
       onOpenChange={(open) => !open && onClose()}
       footer={
-        <>
-          <span />
-          <div className="flex gap-2">
-            <Button onPress={() => onClose()}>Cancel</Button>
-            <Button type="submit" form={formId} variant="primary" isDisabled={busy || !values}>
-              {busy ? (mode === 'create' ? 'Creating…' : 'Updating…') : mode === 'create' ? 'Create' : 'Update'}
-            </Button>
-          </div>
-        </>
+        <FormDrawerFooter
+          formId={formId}
+          label={mode === 'create' ? 'Create' : 'Update'}
+          busyLabel={mode === 'create' ? 'Creating…' : 'Updating…'}
+          busy={busy}
+          isDisabled={!values}
+          onCancel={() => onClose()}
+        />
       }
     >
       {!values ? (
