@@ -402,6 +402,9 @@ describe('servers list', () => {
       }
     }
     await expect.poll(async () => await findServer(admin, 'pal-02')).toBeUndefined();
+    // The run ends (and writes its history record) after the list refetch; the next test's
+    // navigation must not cut it short, so wait for its closing notice.
+    await shown(page.getByRole('status').getByText(/Deleted server/));
   });
 
   it('creates, shows, edits and deletes a server from the command line', async () => {
