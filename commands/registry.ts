@@ -120,13 +120,26 @@ export function createRegistry() {
         throw new CommandError('Cancelled', 'cancelled');
       }
     }
+    // The incident log must not wait for a list refetch: a command's visible effect lands
+    // before its `await ctx.invalidate(…)` resolves, and a person who reloads the page at that
+    // moment would lose the record. Refetches start at once but are awaited after the record.
+    const refetches: Promise<void>[] = [];
+    const runCtx: CommandContext = {
+      ...ctx,
+      invalidate: (queryKey) => {
+        refetches.push(ctx.invalidate(queryKey).catch(() => undefined));
+        return Promise.resolve();
+      },
+    };
     try {
-      const result = (await def.run(input, ctx)) ?? {};
+      const result = (await def.run(input, runCtx)) ?? {};
       await record('ok', parsed.data);
+      await Promise.all(refetches);
       return result;
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await record('error', parsed.data, message);
+      await Promise.all(refetches);
       throw err instanceof CommandError ? err : new CommandError(message, 'error');
     }
   }

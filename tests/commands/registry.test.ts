@@ -140,6 +140,33 @@ describe('the run gate', () => {
     expect(calls[0]).toMatchObject({ body: { outcome: 'error', error: 'boom' } });
   });
 
+  it('sends the history record before a slow list refetch finishes, and returns after it', async () => {
+    const registry = createRegistry();
+    registry.register(
+      defineCommand({
+        id: 'test.change',
+        title: 'Change',
+        category: 'Test',
+        input: z.object({}),
+        run: async (_input, ctx) => {
+          await ctx.invalidate(['things']);
+          return { message: 'changed' };
+        },
+      }),
+    );
+    const { api, calls } = spyApi();
+    let release!: () => void;
+    const ctx = context('admin', api);
+    ctx.invalidate = vi.fn(() => new Promise<void>((resolve) => (release = resolve)));
+    let settled = false;
+    const running = registry.run('test.change', {}, { source: 'ui', ctx }).then((r) => ((settled = true), r));
+    await vi.waitFor(() => expect(calls.map((c) => c.path)).toEqual(['command-history']));
+    expect(ctx.invalidate).toHaveBeenCalledWith(['things']);
+    expect(settled).toBe(false);
+    release();
+    await expect(running).resolves.toMatchObject({ message: 'changed' });
+  });
+
   it('redacts secrets at any depth', () => {
     expect(redactInput({ a: { password: 'x', token: 'y', keep: 1 }, list: [{ secret: 's' }] })).toEqual({ a: { password: '••••', token: '••••', keep: 1 }, list: [{ secret: '••••' }] });
   });
