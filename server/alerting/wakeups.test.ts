@@ -125,6 +125,20 @@ describe.each(await backends())('alert wake-ups on $name', (backend) => {
     expect(latency).toBeLessThan(15_000);
     // The send is recorded just after the SMTP server accepted it.
     await expect.poll(async () => (await q(`select 1 from alert_outbox where processed_at is null`)).length, { timeout: 10_000 }).toBe(0);
+
+    // An operator resolves it while the disk is still full: the resolved email goes out at once.
+    // Otherwise it would wait for the next delivery wake-up, which is the evaluator's, when the
+    // alert fires again one scrape round and a 2 s grace period later: both mails together.
+    const admin = await t.addUser({ role: 'admin' });
+    const cookie = await t.signIn(admin.email, admin.password);
+    const [open] = await q<{ id: string }>(`select id from alerts where server_id = $1 and status = 'firing'`, [serverId]);
+    const resolved = await t.call('PATCH', `/api/alerts/${open!.id}`, { cookie, body: { status: 'resolved', log: 'Freed space' } });
+    expect(resolved.status).toBe(200);
+    await expect.poll(() => mails.filter((m) => m.subject.includes('[FIRING]')).length, { timeout: 20_000, interval: 50 }).toBe(2);
+    const resolvedMail = mails.find((m) => m.subject.includes('[RESOLVED]'));
+    const firedAgain = mails.filter((m) => m.subject.includes('[FIRING]'))[1]!;
+    expect(resolvedMail).toBeDefined();
+    expect(firedAgain.at - resolvedMail!.at).toBeGreaterThan(1000);
   }, 60_000);
 });
 

@@ -200,6 +200,7 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     const user = request.user!;
     await findAlert(db, request.params.id);
     const at = new Date();
+    let queued = false;
     try {
       await db.transaction(async (tx) => {
         const [row] = await tx.select().from(alerts).where(eq(alerts.id, request.params.id)).for('update');
@@ -222,14 +223,19 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
           .where(eq(servers.id, row.serverId));
         // The same status again (or a new snooze length) is a note on the timeline.
         const type = changed || input.status === 'snoozed' ? input.status : 'playbook_action';
+        const notify = changed && context?.suppressAlarm !== 'yes';
+        queued = notify && (type === 'firing' || type === 'resolved');
         await recordTransitions(tx as unknown as Db, at, [
-          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify: changed && context?.suppressAlarm !== 'yes', groupId: context?.groupId ?? null },
+          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify, groupId: context?.groupId ?? null },
         ]);
       });
     } catch (error) {
       if (pgCode(error) === '23505') throw conflict('This server already has an open alert for the same rule; resolve that one first', 'status');
       throw error;
     }
+    // An operator's resolve or reopen is sent now, as the evaluator's transitions are, not on
+    // the delivery worker's next poll.
+    if (queued) evaluator.onQueued?.();
     return { result: await detail(db, await findAlert(db, request.params.id)) };
   });
 
