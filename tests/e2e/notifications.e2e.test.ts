@@ -215,6 +215,8 @@ describe('notifications', () => {
 
     // The operator's resolution is announced too.
     await expect.poll(() => mails.some((m) => m.raw.includes('[RESOLVED] critical_disk_usage on e2e-disk-01')), { timeout: 30_000, interval: 500 }).toBe(true);
+    // …and the open drawer shows its delivery entry by itself, no reload.
+    await shown(entries.filter({ hasText: /Email sent to oncall@example\.com \(resolved notification\)/ }), 15_000);
     await drawer.getByRole('button', { name: 'Close' }).click();
     await page.waitForURL((u) => u.pathname === '/notifications');
 

@@ -16,6 +16,7 @@ import { AlertActionForm } from './alert-action-form';
 import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
 
 type DrawerTab = 'overview' | 'timeline' | 'action';
+const LIVE_MS = 5000;
 const tabs = [
   { id: 'overview', label: 'Overview' },
   { id: 'timeline', label: 'Timeline' },
@@ -28,16 +29,20 @@ const tabs = [
  */
 export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: () => void }) {
   const runner = useCommandRunner();
-  const query = useQuery(alertQueryOptions(alertId));
+  // Live while open: the evaluator resolves alerts and the delivery worker writes its entries
+  // ("Email sent to …") into the timeline seconds after an action.
+  const query = useQuery({ ...alertQueryOptions(alertId), refetchInterval: LIVE_MS });
   const [tab, setTab] = useState<DrawerTab>('overview');
   const deleted = useRef(false);
   const canDelete = runner.check('alert.delete');
 
   useEffect(() => {
     if (!query.isError) return;
+    // A live refresh that failed for a moment keeps what is shown; a missing alert still closes.
+    const gone = query.error instanceof ApiError && query.error.status === 404;
+    if (query.data && !gone) return;
     // After our own delete the refetch 404s: that is the expected end, not an error to report.
     if (!deleted.current) {
-      const gone = query.error instanceof ApiError && query.error.status === 404;
       toast(gone ? 'info' : 'error', gone ? 'This alert no longer exists.' : `Could not load the alert: ${query.error.message}`);
     }
     onClose();
