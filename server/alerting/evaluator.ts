@@ -283,20 +283,21 @@ export class AlertEvaluator {
   }
 
   /**
-   * Folds the delta rows the alerts triggers add to alert_counts (migration 0007) into one row
-   * per hostname and status, so the list's counts sum a few thousand rows at most. Safe beside
+   * Folds the delta rows the alerts triggers add to alert_counts (migrations 0008, 0009) into
+   * one row per hostname, status and search text, so the list's counts sum a few rows per
+   * server. Safe beside
    * writers and another process doing the same: a delta committed meanwhile is not seen, so it
    * stays for the next time; rows are deleted and their sum inserted in one statement.
    */
   async compactCounts(): Promise<void> {
     await this.database.query(`
-      with keys as (select hostname, status from alert_counts group by 1, 2 having count(*) > 1),
+      with keys as (select hostname, status, search_lc from alert_counts group by 1, 2, 3 having count(*) > 1),
       gone as (
-        delete from alert_counts c using keys k where c.hostname = k.hostname and c.status = k.status
-        returning c.hostname, c.status, c.n
+        delete from alert_counts c using keys k where c.hostname = k.hostname and c.status = k.status and c.search_lc = k.search_lc
+        returning c.hostname, c.status, c.search_lc, c.n
       )
-      insert into alert_counts (hostname, status, n)
-      select hostname, status, sum(n) from gone group by 1, 2 having sum(n) <> 0`);
+      insert into alert_counts (hostname, status, search_lc, n)
+      select hostname, status, search_lc, sum(n) from gone group by 1, 2, 3 having sum(n) <> 0`);
   }
 
   /** One evaluation; null when another process evaluates (it holds the lock). */

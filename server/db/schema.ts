@@ -275,15 +275,22 @@ export const alerts = pgTable(
 );
 
 /**
- * How many alerts there are per hostname and status, so the alerts list's count needs no pass
- * over the alerts when it filters by nothing but status and hostname (docs/alerting.md "Alerts
- * list"). Kept exact by statement triggers on alerts (migration 0007) that only ever insert
+ * How many alerts there are per hostname, status and search text, so the alerts list's count
+ * needs no pass over the alerts when it filters by nothing but status, hostname and search
+ * (docs/alerting.md "Alerts list"). Kept exact by statement triggers on alerts (migrations 0008
+ * and 0009) that only ever insert
  * delta rows, so concurrent writers never wait on each other here; the evaluator folds the
  * deltas together once a minute. The count is sum(n).
  */
 export const alertCounts = pgTable('alert_counts', {
   hostname: text('hostname').notNull(),
   status: text('status').notNull(),
+  /**
+   * The alerts' search text (alerts.search_lc), so a search counts here too (migration 0009).
+   * Alerts are written by the evaluator only, from their server, rule and subject: a fleet has a
+   * few distinct texts per server, however many alerts it has had.
+   */
+  searchLc: text('search_lc').notNull().default(''),
   n: integer('n').notNull(),
 });
 

@@ -81,9 +81,10 @@ const filterable: Record<string, FilterSpec> = {
   instance: { column: alerts.instance, ops: ['contains', 'eq'] },
 };
 /**
- * Filters the per-hostname-and-status counts can answer (alert_counts, migration 0007): a list
- * filtered by nothing else counts there instead of passing over every match. An exact count of
- * 100,000 alerts was most of an unfiltered page's time (~30 ms on PGlite).
+ * Filters the per-hostname, status and search-text counts can answer (alert_counts, migrations
+ * 0008 and 0009): a list filtered by nothing else (a search included) counts there instead of
+ * passing over every match. An exact count of 100,000 alerts was most of an unfiltered page's
+ * time (~30 ms on PGlite), and of a search matching a third of them 20 ms.
  */
 const countable: Record<string, FilterSpec> = {
   status: { column: alertCounts.status, ops: ['eq', 'in'] },
@@ -143,10 +144,11 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     const offset = (q.pageNumber - 1) * q.pageSize;
     return listing(async (d) => {
       const filters = Object.entries(q.filter ?? {});
-      const fromCounts = !search && filters.every(([field]) => field in countable);
+      const fromCounts = filters.every(([field]) => field in countable);
       const countAll = async () => {
         if (fromCounts) {
           const on = filters.map(([field, value]) => filterCondition(field, countable[field]!, value));
+          if (search) on.push(sql`${alertCounts.searchLc} like ${`%${escapeLike(search.toLowerCase())}%`}`);
           const [row] = await d.select({ n: sql<string>`coalesce(sum(${alertCounts.n}), 0)` }).from(alertCounts).where(on.length ? and(...on) : undefined);
           return Number(row?.n ?? 0);
         }

@@ -245,11 +245,14 @@ describe.each(await backends())('alerts, alert config and notification groups on
       await t.database.query('delete from alerts where server_id = $1', [s._id]);
     });
 
-    it('status and hostname counts (kept by triggers, not by counting matches) stay exact through inserts, updates, deletes and compaction', async () => {
+    it('status, hostname and search counts (kept by triggers, not by counting matches) stay exact through inserts, updates, deletes and compaction', async () => {
       const s = await server('counted-web-01');
       const o = await server('counted-db-01');
       await defaults(s._id);
-      const list = (filter: Record<string, unknown>) => t.call('POST', '/api/alerts/all', { cookie: admin, body: { filter } });
+      const list = (filter: Record<string, unknown>) => {
+        const { search, ...rest } = filter;
+        return t.call('POST', '/api/alerts/all', { cookie: admin, body: { filter: rest, ...(search ? { search } : {}) } });
+      };
       // Every total the counts answer, checked against counting the alerts themselves.
       const check = async () => {
         const exact = async (where: string) => Number((await t.database.query<{ n: number }>(`select count(*)::int as n from alerts where ${where}`))[0]!.n);
@@ -259,6 +262,10 @@ describe.each(await backends())('alerts, alert config and notification groups on
           [{ status: ['snoozed', 'resolved'] }, `status in ('snoozed', 'resolved')`],
           [{ hostname: { contains: 'COUNTED-' } }, `hostname_lc like '%counted-%'`],
           [{ hostname: 'counted-db-01', status: 'resolved' }, `hostname = 'counted-db-01' and status = 'resolved'`],
+          [{ search: 'COUNTED-DB' }, `search_lc like '%counted-db%'`],
+          [{ search: '10.9.9.9', status: 'firing' }, `search_lc like '%10.9.9.9%' and status = 'firing'`],
+          [{ search: 'service_down', hostname: { contains: 'db-0' } }, `search_lc like '%service_down%' and hostname_lc like '%db-0%'`],
+          [{ search: '50%_' }, `false`],
         ];
         for (const [filter, where] of cases) expect((await list(filter)).body.result.count, JSON.stringify(filter)).toBe(await exact(where));
       };
@@ -282,7 +289,7 @@ describe.each(await backends())('alerts, alert config and notification groups on
       const evaluator = new AlertEvaluator(t.database, { enabled: false, evalIntervalS: 15, autoDefaults: false, staleAfterS: 60 }, quiet);
       await evaluator.compactCounts();
       await check();
-      const rows = await t.database.query<{ n: number }>(`select count(*)::int as n from alert_counts where hostname like 'counted-%' group by hostname, status having count(*) > 1`);
+      const rows = await t.database.query<{ n: number }>(`select count(*)::int as n from alert_counts where hostname like 'counted-%' group by hostname, status, search_lc having count(*) > 1`);
       expect(rows).toEqual([]);
       // Deleting a server deletes its alerts by cascade: its counts go with them.
       expect((await t.call('DELETE', `/api/servers/${o._id}`, { cookie: admin })).status).toBe(200);
