@@ -7,7 +7,8 @@
  *
  * The alerts look like a year of a real fleet's: mostly resolved, 0.5 % firing and 0.2 %
  * snoozed (the open ones recent), created over the last 180 days, denser lately, on the six
- * default rules, with the servers' hostnames, addresses and (for service alerts) services.
+ * default rules, with the servers' hostnames, addresses and (for service alerts) services, and
+ * the summaries the evaluator writes (server/alerting/describe.ts: no per-alert figures).
  */
 import { AlertEvaluator } from '../server/alerting/evaluator';
 import { buildApp } from '../server/app';
@@ -57,10 +58,13 @@ export async function seedAlerts(database: Database): Promise<void> {
      )
      insert into alerts (server_id, rule_id, subject, hostname, instance, alertname, description, type, severity, status, summary, mountpoint, service, value, created_at, updated_at, resolved_at, snoozed_until)
      select server_id, rule_id, case when status = 'resolved' then '' else 'bench-' || g end, hostname, ipaddress, name,
-            'Seeded alert ' || g, type, severity, status,
+            'Seeded alert ' || g || ': usage is **' || (86 + g % 13) || '.0%**', type, severity, status,
+            -- The summaries server/alerting/describe.ts writes (the value goes in the description).
             case metric when 'service_down' then 'Service ' || service || ' is down on ' || hostname
-                        when 'instance_down' then hostname || ' does not answer'
-                        else name || ' on ' || hostname || ' is at ' || (86 + g % 13) || ' %' end,
+                        when 'instance_down' then hostname || ' is down'
+                        when 'cpu' then 'High CPU usage on ' || hostname
+                        when 'memory' then 'High memory usage on ' || hostname
+                        else case when severity = 'critical' then 'Disk almost full' else 'High disk usage' end || ' on ' || hostname end,
             case when metric = 'disk' then '/' end, case when metric = 'service_down' then service end,
             case when metric in ('cpu', 'memory', 'disk') then 86 + g % 13 end,
             created_at, created_at + interval '10 minutes',
@@ -112,7 +116,7 @@ export async function runAlertsListBench() {
         },
         { name: 'serverId', body: () => ({ ...page1, filter: { serverId: pick(servers).id } }) },
         { name: 'status firing + hostname contains + date range', body: () => ({ ...page1, filter: { status: 'firing', hostname: { contains: pick(['web', 'db-0', 'prod']) }, createdAt: { between: [iso(NOW - 30 * DAY), iso(NOW)] } } }) },
-        { name: 'search', body: () => ({ ...page1, search: pick(['redis', 'disk', 'web-01', '10.2.', 'does not answer', 'mssql']) }) },
+        { name: 'search', body: () => ({ ...page1, search: pick(['redis', 'disk', 'web-01', '10.2.', 'is down', 'mssql']) }) },
         { name: 'deep page (page 400, unfiltered)', body: () => ({ pageNumber: 400, pageSize: 25 }) },
         { name: 'deep page (page 100, status resolved)', body: () => ({ pageNumber: 100, pageSize: 25, filter: { status: 'resolved' } }) },
       ];
