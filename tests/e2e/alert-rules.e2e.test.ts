@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { startServer, type RunningServer } from './server-process';
 
@@ -62,19 +62,6 @@ const hide = (l: Locator) => gone(l, 30_000);
 
 /** expect.poll with room for round trips under load. */
 const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 150 });
-
-/** Opens the command line with ':' (from a neutral spot) and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  if (!(await input.isVisible())) {
-    await page.keyboard.press('Escape');
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.type(':');
-    await show(input);
-  }
-  await input.fill(line);
-  await input.press('Enter');
-}
 
 const row = (page: Page, label: string) => page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${label}`) }) });
 

@@ -60,3 +60,29 @@ export async function shown(locator: import('playwright-core').Locator, timeout 
 export async function gone(locator: import('playwright-core').Locator, timeout = 15_000): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', timeout });
 }
+
+/**
+ * Runs one line on the command line, as a person does: when it is not open, close what is
+ * (Escape), put the focus on the page and open it with ':'; when it is open, type into it again,
+ * so the output of earlier lines stays above.
+ */
+export async function commandLine(page: Page, line: string): Promise<void> {
+  const input = page.getByRole('textbox', { name: 'Command line' });
+  if (!(await input.isVisible())) {
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Escape');
+    await page.keyboard.type(':');
+    await shown(input);
+  }
+  await input.fill(line);
+  await input.press('Enter');
+}
+
+/** Opens the palette with Ctrl+K; its search field (a page may have a combobox of its own). */
+export async function openPalette(page: Page): Promise<import('playwright-core').Locator> {
+  await page.keyboard.press('Control+k');
+  const input = page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox');
+  await shown(input);
+  return input;
+}

@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands } from '../../commands';
 import { openDatabase } from '../../server/db/client';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -304,15 +304,3 @@ describe('dashboard', () => {
   });
 });
 
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  if (!(await input.isVisible())) {
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Escape');
-    await page.keyboard.type(':');
-    await shown(input);
-  }
-  await input.fill(line);
-  await input.press('Enter');
-}

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort } from './server-process';
 
@@ -16,18 +16,6 @@ import { freePort } from './server-process';
 type Session = Awaited<ReturnType<typeof apiSession>>;
 const eventually = <T>(fn: () => T | Promise<T>, options: { timeout?: number } = {}) => expect.poll(fn, { timeout: 15_000, interval: 200, ...options });
 const search = (page: Page) => Object.fromEntries(new URL(page.url()).searchParams);
-
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.locator('body').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(':');
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  await shown(input);
-  await input.fill(line);
-  await input.press('Enter');
-}
 
 describe('incident report', () => {
   const baseURL = inject('baseURL');

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, openPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 
 /**
@@ -25,26 +25,6 @@ async function findGroup(admin: Session, name: string): Promise<Group | undefine
   return r.body.result.data[0];
 }
 const createGroup = (admin: Session, body: Partial<Group> & { name: string }) => admin.call<{ result: Group }>('POST', 'notification-groups', body).then((r) => r.body.result);
-
-/** Opens the command line with ':' (if it is not open) and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  if (!(await input.isVisible())) {
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Escape');
-    await page.keyboard.type(':');
-    await shown(input);
-  }
-  await input.fill(line);
-  await input.press('Enter');
-}
-
-async function openPalette(page: Page): Promise<Locator> {
-  await page.keyboard.press('Control+k');
-  const input = page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox');
-  await shown(input);
-  return input;
-}
 
 const row = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name, exact: true }) });
 const tags = (drawer: Locator) => drawer.getByRole('list', { name: 'Email List' }).getByRole('listitem');

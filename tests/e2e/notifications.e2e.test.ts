@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -50,18 +50,6 @@ function exporter(figures: { disk: number; memory: number }) {
 function decode(raw: string): string {
   const body = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)));
   return body.replace(/\r\n/g, '\n');
-}
-
-async function commandLine(page: Page, line: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  if (!(await input.isVisible())) {
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Escape');
-    await page.keyboard.type(':');
-    await shown(input);
-  }
-  await input.fill(line);
-  await input.press('Enter');
 }
 
 const card = (page: Page, name: string, host: string) => page.getByRole('article', { name: `${name} · ${host}`, exact: true });

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -37,17 +37,6 @@ async function settledBox(locator: import('playwright-core').Locator) {
     last = now;
   }
   throw new Error('the widget kept moving');
-}
-
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.locator('body').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.type(':');
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  await shown(input);
-  await input.fill(line);
-  await input.press('Enter');
 }
 
 /** Picks an option of a react-aria Select by its label. */

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -11,18 +11,6 @@ import { freePort, startServer, type RunningServer } from './server-process';
  */
 
 const HOUR = 3_600_000;
-
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.locator('body').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(':');
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  await shown(input);
-  await input.fill(line);
-  await input.press('Enter');
-}
 
 /** Opens the palette, picks a command by title, then answers its arguments in order ('' skips one). */
 async function palette(page: Page, title: string, answers: string[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, openPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -32,27 +32,6 @@ async function listServers(admin: Session, filter: Record<string, unknown> = {})
 const findServer = async (admin: Session, hostname: string) => (await listServers(admin, { hostname: { eq: hostname } }))[0];
 const createServer = (admin: Session, body: { hostname: string; ipaddress: string; operating_system: 'linux' | 'windows' }) =>
   admin.call<{ result: ApiServer }>('POST', 'servers', body).then((r) => r.body.result);
-
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  if (!(await input.isVisible())) {
-    await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Escape');
-    await page.keyboard.type(':');
-    await shown(input);
-  }
-  await input.fill(line);
-  await input.press('Enter');
-}
-
-async function openPalette(page: Page): Promise<Locator> {
-  await page.keyboard.press('Control+k');
-  // The detail page has a combobox of its own (Switch Server): the palette's is inside its dialog.
-  const input = page.getByRole('dialog', { name: 'Command palette' }).getByRole('combobox');
-  await shown(input);
-  return input;
-}
 
 /** SPEC §2/§9 card colours, from the figure shown: red above 90, orange above 70, else green. */
 const toneOf = (text: string) => {

@@ -1,20 +1,8 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 
 const baseURL = inject('baseURL');
-
-/** Opens the command line with ':' and runs one line. */
-async function commandLine(page: Page, line: string): Promise<void> {
-  await page.locator('body').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Escape');
-  await page.keyboard.type(':');
-  const input = page.getByRole('textbox', { name: 'Command line' });
-  await shown(input);
-  await input.fill(line);
-  await input.press('Enter');
-}
 
 describe('users', () => {
   let b: Browser;

@@ -1,7 +1,7 @@
 import type { Story } from '@ladle/react';
 import { useState } from 'react';
 import { Button } from './button';
-import { Drawer, FormDrawerFooter } from './drawer';
+import { Drawer, FormDrawer as FormDrawerComponent, FormDrawerFooter } from './drawer';
 
 export const SidePanel: Story = () => {
   const [open, setOpen] = useState(true);
@@ -31,6 +31,20 @@ export const FormDrawer: Story = () => {
           <p className="text-sm">Submit shows the busy label and disables the button.</p>
         </form>
       </Drawer>
+    </>
+  );
+};
+
+export const UpdateFormLoading: Story = () => {
+  const [loading, setLoading] = useState(true);
+  return (
+    <>
+      <Button onPress={() => setLoading((l) => !l)}>{loading ? 'Finish loading' : 'Load again'}</Button>
+      <FormDrawerComponent title="Update Server" formId="story-update" mode="edit" busy={false} loading={loading} onClose={() => setLoading(true)}>
+        <form id="story-update" onSubmit={(e) => e.preventDefault()}>
+          <p className="text-sm">Skeleton fields while the record loads; Update stays disabled until then.</p>
+        </form>
+      </FormDrawerComponent>
     </>
   );
 };

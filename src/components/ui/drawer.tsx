@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Dialog, Heading, Modal as AriaModal, ModalOverlay } from 'react-aria-components';
 import { Button } from './button';
 import { cx } from './cx';
+import { Skeleton } from './skeleton';
 
 export interface DrawerProps {
   title: ReactNode;
@@ -55,5 +56,41 @@ export function FormDrawerFooter({ formId, label, busyLabel, busy, isDisabled, o
         </Button>
       </div>
     </>
+  );
+}
+
+/**
+ * A create or update drawer around one form (server, notification group): SPEC's title, the
+ * form's footer (Create / Update, busy labels), and skeleton fields while the record loads.
+ * `children` is the form, with `id={formId}`.
+ */
+export function FormDrawer({ title, formId, mode, busy, loading, onClose, children }: { title: string; formId: string; mode: 'create' | 'edit'; busy: boolean; loading: boolean; onClose: () => void; children: ReactNode }) {
+  return (
+    <Drawer
+      title={title}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+      footer={
+        <FormDrawerFooter
+          formId={formId}
+          label={mode === 'create' ? 'Create' : 'Update'}
+          busyLabel={mode === 'create' ? 'Creating…' : 'Updating…'}
+          busy={busy}
+          isDisabled={loading}
+          onCancel={() => onClose()}
+        />
+      }
+    >
+      {loading ? (
+        <div className="space-y-4" aria-busy>
+          <Skeleton className="h-14" />
+          <Skeleton className="h-14" />
+          <Skeleton className="h-20" />
+          <Skeleton className="h-14" />
+        </div>
+      ) : (
+        children
+      )}
+    </Drawer>
   );
 }

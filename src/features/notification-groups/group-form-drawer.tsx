@@ -5,8 +5,7 @@ import { GroupFieldError, type GroupField } from '../../../commands/group/group-
 import { notificationGroupNameMessage, slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
-import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
-import { Skeleton } from '../../components/ui/skeleton';
+import { FormDrawer } from '../../components/ui/drawer';
 import { Switch } from '../../components/ui/switch';
 import { TagInput } from '../../components/ui/tag-input';
 import { TextField } from '../../components/ui/text-field';
@@ -199,29 +198,8 @@ function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerPr
   const formId = `group-${mode}-form`;
   const title = mode === 'create' ? 'Create Notification Group' : 'Update Notification Group';
   return (
-    <Drawer
-      title={title}
-      isOpen
-      onOpenChange={(open) => !open && onClose()}
-      footer={
-        <FormDrawerFooter
-          formId={formId}
-          label={mode === 'create' ? 'Create' : 'Update'}
-          busyLabel={mode === 'create' ? 'Creating…' : 'Updating…'}
-          busy={busy}
-          isDisabled={!values}
-          onCancel={() => onClose()}
-        />
-      }
-    >
-      {!values ? (
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-14" />
-          <Skeleton className="h-14" />
-          <Skeleton className="h-20" />
-          <Skeleton className="h-14" />
-        </div>
-      ) : (
+    <FormDrawer title={title} formId={formId} mode={mode} busy={busy} loading={!values} onClose={onClose}>
+      {values && (
         <form id={formId} onSubmit={submit} className="max-w-lg space-y-5" noValidate>
           <TextField
             label="Name"
@@ -275,6 +253,6 @@ function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerPr
           )}
         </form>
       )}
-    </Drawer>
+    </FormDrawer>
   );
 }

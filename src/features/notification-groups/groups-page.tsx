@@ -5,10 +5,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupsListQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
 import { cx } from '../../components/ui/cx';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
-import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
@@ -193,48 +193,7 @@ export function GroupsPage() {
       )}
 
       {!failedWithoutData && (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-sm" aria-label="Notification Groups" aria-busy={loading || undefined}>
-            <thead className="bg-slate-50 align-top dark:bg-slate-900">
-              {table.getHeaderGroups().map((hg) => (
-                <tr key={hg.id}>
-                  {hg.headers.map((h) => (
-                    <th
-                      key={h.id}
-                      scope="col"
-                      className="px-2 py-2 first:pl-3"
-                      aria-sort={h.column.id === search.sortBy ? (search.sortDir === 'asc' ? 'ascending' : 'descending') : undefined}
-                    >
-                      {typeof h.column.columnDef.header === 'function' ? h.column.columnDef.header(h.getContext()) : null}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {loading
-                ? Array.from({ length: 5 }, (_, i) => (
-                    <tr key={i} aria-hidden className="border-t border-slate-100 dark:border-slate-800">
-                      {columns.map((c) => (
-                        <td key={c.id} className="px-2 py-3 first:pl-3">
-                          <Skeleton className="h-4 w-20" />
-                        </td>
-                      ))}
-                    </tr>
-                  ))
-                : table.getRowModel().rows.map((row) => (
-                    <tr key={row.id} className="border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
-                      {row.getAllCells().map((cell) => (
-                        <td key={cell.id} className="px-2 py-2 align-middle first:pl-3">
-                          {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-            </tbody>
-          </table>
-          {!loading && groups.length === 0 && empty}
-        </div>
+        <DataTable table={table} label="Notification Groups" loading={loading} sort={{ by: search.sortBy, dir: search.sortDir }} empty={empty} />
       )}
 
       {!failedWithoutData && (

@@ -1,9 +1,9 @@
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useMemo, type MouseEvent, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
-import { Skeleton } from '../../components/ui/skeleton';
+import { DataTable } from '../../components/ui/data-table';
 import { SafeMarkdown } from '../../lib/markdown';
 import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
 
@@ -65,48 +65,5 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empt
   const table = useTable({ features, columns, data: alerts, getRowId: (a) => a._id });
 
   // A click on a row that is not on a control opens the alert, like the servers table.
-  const openRow = (e: MouseEvent, a: Alert) => {
-    if ((e.target as HTMLElement).closest('a,button,input,[role="button"]')) return;
-    onView(a);
-  };
-
-  return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full text-left text-sm" aria-label={label} aria-busy={loading || undefined}>
-        <thead className="bg-slate-50 dark:bg-slate-900">
-          {table.getHeaderGroups().map((hg) => (
-            <tr key={hg.id}>
-              {hg.headers.map((h) => (
-                <th key={h.id} scope="col" className="px-2 py-2 font-semibold whitespace-nowrap first:pl-3">
-                  {h.column.columnDef.header as string}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {loading
-            ? Array.from({ length: 5 }, (_, i) => (
-                <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                  {columns.map((c) => (
-                    <td key={c.id} className="px-2 py-3 first:pl-3">
-                      <Skeleton className="h-4 w-20" />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            : table.getRowModel().rows.map((row) => (
-                <tr key={row.id} onClick={(e) => openRow(e, row.original)} className="cursor-pointer border-t border-slate-100 align-top hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className="px-2 py-2 first:pl-3">
-                      {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-        </tbody>
-      </table>
-      {!loading && alerts.length === 0 && empty}
-    </div>
-  );
+  return <DataTable table={table} label={label} loading={loading} onRowClick={onView} empty={empty} rowClassName="align-top" />;
 }

@@ -5,9 +5,8 @@ import { osLabels, serverFieldsSchema, ServerFieldError, type ServerField, type 
 import { DEFAULT_AGENT_PORT, operatingSystems, type Server } from '../../../server/contract/servers';
 import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
-import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
+import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
-import { Skeleton } from '../../components/ui/skeleton';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
@@ -172,29 +171,8 @@ function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawer
 
   const title = mode === 'create' ? 'Create Server' : 'Update Server';
   return (
-    <Drawer
-      title={title}
-      isOpen
-      onOpenChange={(open) => !open && onClose()}
-      footer={
-        <FormDrawerFooter
-          formId={formId}
-          label={mode === 'create' ? 'Create' : 'Update'}
-          busyLabel={mode === 'create' ? 'Creating…' : 'Updating…'}
-          busy={busy}
-          isDisabled={!values}
-          onCancel={() => onClose()}
-        />
-      }
-    >
-      {!values ? (
-        <div className="space-y-4" aria-busy>
-          <Skeleton className="h-14" />
-          <Skeleton className="h-14" />
-          <Skeleton className="h-14" />
-          <Skeleton className="h-14" />
-        </div>
-      ) : (
+    <FormDrawer title={title} formId={formId} mode={mode} busy={busy} loading={!values} onClose={onClose}>
+      {values && (
         <form id={formId} onSubmit={submit} className="max-w-md space-y-4" noValidate>
           <TextField label="Hostname" placeholder="e.g. web-01" value={values.hostname} onChange={set('hostname')} isRequired errorMessage={errors.hostname} autoFocus />
           <TextField label="IP Address" placeholder="e.g. 10.0.0.12" value={values.ipaddress} onChange={set('ipaddress')} isRequired errorMessage={errors.ipaddress} />
@@ -221,6 +199,6 @@ function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawer
           )}
         </form>
       )}
-    </Drawer>
+    </FormDrawer>
   );
 }

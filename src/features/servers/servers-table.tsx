@@ -1,11 +1,11 @@
 import { Link, useNavigate } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useMemo, type MouseEvent, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
 import { CopyButton } from '../../components/ui/copy-button';
 import { SearchField } from '../../components/ui/search-field';
-import { Skeleton } from '../../components/ui/skeleton';
 import { formatByteRate } from '../../lib/format';
 import { StateBadge, UsageText } from './server-display';
 import type { ServerSortField, ServersSearch } from './servers-search';
@@ -113,58 +113,15 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
   );
   const table = useTable({ features, columns, data: servers, getRowId: (s) => s._id });
 
-  // Click-through: a click anywhere on a row that is not on a control opens the detail.
-  const openRow = (e: MouseEvent, id: string) => {
-    if ((e.target as HTMLElement).closest('a,button,input,[role="button"]')) return;
-    void navigate({ to: '/servers/show/$id', params: { id } });
-  };
-
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full text-left text-sm" aria-label="Servers">
-        <thead className="bg-slate-50 align-top dark:bg-slate-900">
-          {table.getHeaderGroups().map((hg) => (
-            <tr key={hg.id}>
-              {hg.headers.map((h) => (
-                <th
-                  key={h.id}
-                  scope="col"
-                  className="px-2 py-2 first:pl-3"
-                  aria-sort={h.column.id === search.sortBy ? (search.sortDir === 'asc' ? 'ascending' : 'descending') : undefined}
-                >
-                  {typeof h.column.columnDef.header === 'function' ? h.column.columnDef.header(h.getContext()) : null}
-                </th>
-              ))}
-            </tr>
-          ))}
-        </thead>
-        <tbody>
-          {loading
-            ? Array.from({ length: 5 }, (_, i) => (
-                <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                  {columns.map((c) => (
-                    <td key={c.id} className="px-2 py-3 first:pl-3">
-                      <Skeleton className="h-4 w-20" />
-                    </td>
-                  ))}
-                </tr>
-              ))
-            : table.getRowModel().rows.map((row) => (
-                <tr
-                  key={row.id}
-                  onClick={(e) => openRow(e, row.original._id)}
-                  className="cursor-pointer border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900"
-                >
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className="px-2 py-2 first:pl-3">
-                      {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-        </tbody>
-      </table>
-      {!loading && servers.length === 0 && empty}
-    </div>
+    <DataTable
+      table={table}
+      label="Servers"
+      loading={loading}
+      sort={{ by: search.sortBy, dir: search.sortDir }}
+      // Click-through: a click anywhere on a row that is not on a control opens the detail.
+      onRowClick={(s) => void navigate({ to: '/servers/show/$id', params: { id: s._id } })}
+      empty={empty}
+    />
   );
 }

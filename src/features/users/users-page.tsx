@@ -6,6 +6,7 @@ import { roleLabels } from '../../../server/contract/permissions';
 import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
 import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
 import { Menu } from '../../components/ui/menu';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
@@ -165,43 +166,13 @@ export function UsersPage() {
       )}
 
       {view === 'table' ? (
-        <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-50 align-top dark:bg-slate-900">
-              {table.getHeaderGroups().map((hg) => (
-                <tr key={hg.id}>
-                  {hg.headers.map((h) => (
-                    <th key={h.id} className="px-3 py-2">
-                      {typeof h.column.columnDef.header === 'function' ? h.column.columnDef.header(h.getContext()) : null}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
-            <tbody>
-              {query.isPending
-                ? Array.from({ length: 5 }, (_, i) => (
-                    <tr key={i} className="border-t border-slate-100 dark:border-slate-800">
-                      {columns.map((c) => (
-                        <td key={c.id} className="px-3 py-3">
-                          <Skeleton className="h-4 w-24" />
-                        </td>
-                      ))}
-                    </tr>
-                  ))
-                : table.getRowModel().rows.map((row) => (
-                    <tr key={row.id} className="border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900">
-                      {row.getAllCells().map((cell) => (
-                        <td key={cell.id} className="px-3 py-2">
-                          {typeof cell.column.columnDef.cell === 'function' ? cell.column.columnDef.cell(cell.getContext()) : null}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-            </tbody>
-          </table>
-          {!query.isPending && data.length === 0 && <p className="p-6 text-center text-sm text-slate-500">No users found</p>}
-        </div>
+        <DataTable
+          table={table}
+          label="Users"
+          loading={query.isPending}
+          sort={{ by: search.sortBy, dir: search.sortDir }}
+          empty={<p className="p-6 text-center text-sm text-slate-500">No users found</p>}
+        />
       ) : (
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
           {query.isPending

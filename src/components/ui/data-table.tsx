@@ -1,0 +1,81 @@
+import { FlexRender, type RowData, type Table, type TableFeatures } from '@tanstack/react-table';
+import type { MouseEvent, ReactNode } from 'react';
+import { cx } from './cx';
+import { Skeleton } from './skeleton';
+
+export interface DataTableProps<TFeatures extends TableFeatures, TData extends RowData> {
+  table: Table<TFeatures, TData>;
+  /** The table's accessible name (SPEC's screen title or the list it shows). */
+  label: string;
+  /** Five skeleton rows instead of the rows, and `aria-busy`. */
+  loading: boolean;
+  /** The server-side sort the list's URL holds: marks its column header with `aria-sort`. */
+  sort?: { by: string; dir: 'asc' | 'desc' };
+  /** Click-through: a click on a row that is not on one of its controls opens the row. */
+  onRowClick?: (row: TData) => void;
+  /** Shown under the headers when the list has loaded and is empty. */
+  empty?: ReactNode;
+  /** Extra classes for each body row (e.g. `align-top` for rows with multi-line cells). */
+  rowClassName?: string;
+}
+
+/**
+ * A list page's table (servers, users, notification groups, alerts): TanStack Table's headers
+ * and cells, skeleton rows while loading, the empty state, and optional click-through rows.
+ */
+export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({ table, label, loading, sort, onRowClick, empty, rowClassName }: DataTableProps<TFeatures, TData>) {
+  const columnCount = table.getAllLeafColumns().length;
+  const openRow = (e: MouseEvent, row: TData) => {
+    if ((e.target as HTMLElement).closest('a,button,input,[role="button"],[role="switch"]')) return;
+    onRowClick?.(row);
+  };
+  const rows = table.getRowModel().rows;
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <table className="w-full text-left text-sm" aria-label={label} aria-busy={loading || undefined}>
+        <thead className="bg-slate-50 align-top dark:bg-slate-900">
+          {table.getHeaderGroups().map((hg) => (
+            <tr key={hg.id}>
+              {hg.headers.map((h) => (
+                <th
+                  key={h.id}
+                  scope="col"
+                  className="px-2 py-2 font-semibold whitespace-nowrap first:pl-3"
+                  aria-sort={sort && h.column.id === sort.by ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  <FlexRender header={h} />
+                </th>
+              ))}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {loading
+            ? Array.from({ length: 5 }, (_, i) => (
+                <tr key={i} aria-hidden className="border-t border-slate-100 dark:border-slate-800">
+                  {Array.from({ length: columnCount }, (_, c) => (
+                    <td key={c} className="px-2 py-3 first:pl-3">
+                      <Skeleton className="h-4 w-20" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : rows.map((row) => (
+                <tr
+                  key={row.id}
+                  onClick={onRowClick ? (e) => openRow(e, row.original) : undefined}
+                  className={cx('border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900', onRowClick && 'cursor-pointer', rowClassName)}
+                >
+                  {row.getAllCells().map((cell) => (
+                    <td key={cell.id} className="px-2 py-2 first:pl-3">
+                      <FlexRender cell={cell} />
+                    </td>
+                  ))}
+                </tr>
+              ))}
+        </tbody>
+      </table>
+      {!loading && rows.length === 0 && empty}
+    </div>
+  );
+}
