@@ -338,6 +338,8 @@ describe('notification groups', () => {
     const dialog = page.getByRole('alertdialog', { name: 'Delete Notification Group' });
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(async () => await findGroup(admin, 'E2E Palette')).toBeUndefined();
+    // The run's history record follows the browser's reading of the reply: wait for its notice.
+    await shown(page.getByRole('status').getByText(/Deleted notification group/));
   });
 
   it('records the screen’s, command line’s and palette’s runs in the shared history', async () => {

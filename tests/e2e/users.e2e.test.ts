@@ -97,6 +97,9 @@ describe('users', () => {
     const confirm = page.getByRole('alertdialog');
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await expect.poll(async () => await admin.findUserByEmail('palette@example.com')).toBeUndefined();
+    // The API answers before the browser has read the reply and sent the run's history record:
+    // the next test's navigation must not cut that short, so wait for the run's closing notice.
+    await shown(page.getByRole('status').getByText(/Deleted user/));
   });
 
   it('creates, edits and deletes a user from the command line', async () => {
