@@ -269,6 +269,8 @@ export const alerts = pgTable(
     index('alerts_created_at_idx').on(t.createdAt, t.id),
     index('alerts_server_created_idx').on(t.serverId, t.createdAt, t.id),
     index('alerts_status_created_idx').on(t.status, t.createdAt, t.id),
+    // The incident report: alerts resolved after a window's start (migration 0010).
+    index('alerts_resolved_at_idx').on(t.resolvedAt),
     index('alerts_hostname_lc_trgm_idx').using('gin', sql`${t.hostnameLc} gin_trgm_ops`),
     index('alerts_search_lc_trgm_idx').using('gin', sql`${t.searchLc} gin_trgm_ops`),
   ],
@@ -309,7 +311,11 @@ export const alertEvents = pgTable(
     /** Kept when the user is deleted, so the timeline still says who. */
     username: text('username'),
   },
-  (t) => [index('alert_events_alert_idx').on(t.alertId, t.at)],
+  (t) => [
+    index('alert_events_alert_idx').on(t.alertId, t.at),
+    // The incident report: what happened inside a window (migration 0010).
+    index('alert_events_at_idx').on(t.at),
+  ],
 );
 
 /**

@@ -1,4 +1,5 @@
-import { and, asc, between, eq, gte, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { union } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { incidentReportQuerySchema, MAX_REPORT_ALERTS, MAX_REPORT_COMMANDS, type IncidentReport } from '../contract/incident-report';
 import type { Db } from '../db/client';
@@ -27,13 +28,19 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
     }
 
     // An alert belongs in the window when it was open during it (fired before its end, not
-    // resolved before its start) or when anything happened to it inside it (a late note).
-    const openDuring = and(lte(alerts.createdAt, to), or(ne(alerts.status, 'resolved'), gte(alerts.resolvedAt, from)));
-    const touched = inArray(alerts.id, db.select({ id: alertEvents.alertId }).from(alertEvents).where(between(alertEvents.at, from, to)));
+    // resolved before its start) or when anything happened to it inside it (a late note). Three
+    // index range scans joined by a union: as one `or` over the alerts it was a pass over all of
+    // them and all their events (1–1.7 s at 100,000 alerts; bench/incident-report.ts).
+    const onServer = serverId ? eq(alerts.serverId, serverId) : undefined;
+    const inWindow = union(
+      db.select({ id: alerts.id }).from(alerts).where(and(onServer, inArray(alerts.status, ['firing', 'snoozed']), lte(alerts.createdAt, to))),
+      db.select({ id: alerts.id }).from(alerts).where(and(onServer, gte(alerts.resolvedAt, from), lte(alerts.createdAt, to))),
+      db.select({ id: alertEvents.alertId }).from(alertEvents).where(between(alertEvents.at, from, to)),
+    );
     const alertRows = await db
       .select({ row: alerts, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(alerts)
-      .where(and(serverId ? eq(alerts.serverId, serverId) : undefined, or(openDuring, touched)))
+      .where(and(onServer, inArray(alerts.id, inWindow)))
       .orderBy(asc(alerts.createdAt), asc(alerts.id))
       .limit(MAX_REPORT_ALERTS);
     const ids = alertRows.map((r) => r.row.id);
