@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { readWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
 import type { CommandContext } from '../define-command';
 import { CommandError } from '../registry';
@@ -39,4 +40,10 @@ export function findWidget(widgets: readonly PinnedWidget[], ref: string): Pinne
 
 export function widgetsOf(ctx: CommandContext): PinnedWidget[] {
   return readWidgets(storeOf(ctx));
+}
+
+/** An optional `--x`/`--y`/`--w`/`--h`: whole cells of the widest grid; ranges depend on the widget, so `run` checks them. */
+export function gridCells(name: string) {
+  const message = `${name} must be a whole number of grid cells`;
+  return z.number({ error: message }).int(message).optional();
 }

@@ -11,6 +11,8 @@ export const GRID_BREAKPOINTS = { lg: 1200, md: 996, sm: 768, xs: 480, xxs: 0 } 
 export const GRID_COLS = { lg: 12, md: 10, sm: 6, xs: 4, xxs: 2 } as const;
 export type GridBreakpoint = keyof typeof GRID_BREAKPOINTS;
 export const NEW_WIDGET_SIZE = { w: 5, h: 5 } as const;
+/** The smallest widget the grid's resize handle allows; `widget.resize` keeps to it as well. */
+export const MIN_WIDGET_SIZE = { w: 2, h: 3 } as const;
 
 export interface Box {
   i: string;

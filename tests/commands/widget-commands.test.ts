@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
+import { parseCommandLine } from '../../commands/parse-command-line';
 import { CommandError } from '../../commands/registry';
 import { newWidgetId } from '../../commands/widget/widget-store';
 import type { Server } from '../../server/contract/servers';
 import { ApiError, type Api } from '../../src/api/client';
-import { parseWidgets } from '../../src/lib/pinned-widgets';
+import { parseWidgets, type PinnedWidget } from '../../src/lib/pinned-widgets';
 
 const server = (n: number, hostname: string, extra: Partial<Server> = {}): Server =>
   ({
@@ -151,6 +152,99 @@ describe('widget.remove, widget.edit, widget.reset-layout', () => {
       ['CPU Busy', 5, 0, 5, 5],
       ['CPU Basic', 0, 5, 5, 5],
     ]);
+  });
+});
+
+describe('widget.move, widget.resize', () => {
+  /** Two widgets side by side: "Left" 5×5 at (0, 0), "Right" 4×6 at (5, 2). */
+  function placed() {
+    const c = context();
+    const base = { server: FLEET[0]!._id, type: 'cpu', panelId: 77, refreshInterval: 30_000 };
+    c.ctx.storage!.set(
+      'widgets',
+      JSON.stringify([
+        { ...base, title: 'Left', x: 0, y: 0, w: 5, h: 5, i: 'a' },
+        { ...base, title: 'Right', x: 5, y: 2, w: 4, h: 6, i: 'b' },
+      ]),
+    );
+    return c;
+  }
+  const boxes = (list: PinnedWidget[]) => list.map(({ i, x, y, w, h }) => [i, x, y, w, h]);
+
+  it('moves one widget by title or key, one axis or both, and says where to', async () => {
+    const { ctx, widgets } = placed();
+    const result = await run(ctx, 'widget.move', { widget: 'right', x: 8 });
+    expect(result.message).toBe('Moved **Right** to column 8, row 2.');
+    expect(boxes(widgets())).toEqual([
+      ['a', 0, 0, 5, 5],
+      ['b', 8, 2, 4, 6],
+    ]);
+    await run(ctx, 'widget.move', { widget: 'a', x: 7, y: 9 });
+    await run(ctx, 'widget.move', { widget: 'Right', y: 0 });
+    expect(boxes(widgets())).toEqual([
+      ['a', 7, 9, 5, 5],
+      ['b', 8, 0, 4, 6],
+    ]);
+    expect(widgets()[0]).toMatchObject({ title: 'Left', panelId: 77, refreshInterval: 30_000 });
+  });
+
+  it('refuses a place off the 12 columns or above the top, and changes nothing', async () => {
+    const { ctx, raw } = placed();
+    const before = raw();
+    // Right is 4 wide: column 8 is its last.
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Right', x: 9 })))?.message).toBe('x must be between 0 and 8: **Right** is 4 columns wide in a grid of 12.');
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Right', x: -1, y: 0 })))?.message).toMatch(/^x must be between 0 and 8/);
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', y: -1 })))?.message).toBe('y must be 0 or more: row 0 is the top of the grid.');
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 1.5 })))?.outcome).toBe('refused');
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 'two' })))?.message).toMatch(/x must be a whole number of grid cells/);
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left' })))?.message).toBe('Give an --x or a --y to move to.');
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Middle', x: 1 })))?.message).toMatch(/^No pinned widget is called "Middle"/);
+    expect(raw()).toBe(before);
+  });
+
+  it('resizes one widget, width or height or both, and says to what', async () => {
+    const { ctx, widgets } = placed();
+    const result = await run(ctx, 'widget.resize', { widget: 'Right', w: 7 });
+    expect(result.message).toBe('Resized **Right** to 7 columns by 6 rows.');
+    await run(ctx, 'widget.resize', { widget: 'a', w: 2, h: 3 });
+    await run(ctx, 'widget.resize', { widget: 'Left', h: 40 });
+    expect(boxes(widgets())).toEqual([
+      ['a', 0, 0, 2, 40],
+      ['b', 5, 2, 7, 6],
+    ]);
+  });
+
+  it('refuses a size under the grid’s 2×3 or past the right edge, and changes nothing', async () => {
+    const { ctx, raw } = placed();
+    const before = raw();
+    // Right starts at column 5: 7 columns reach the edge.
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'Right', w: 8 })))?.message).toBe('w must be between 2 and 7: **Right** starts at column 5 of 12.');
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'Left', w: 1 })))?.message).toMatch(/^w must be between 2 and 12/);
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'Left', h: 2 })))?.message).toBe('h must be 3 or more: a widget is at least 3 rows tall.');
+    // One bad value refuses the whole change, the good one included.
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'Left', w: 6, h: 0 })))?.message).toMatch(/^h must be 3 or more/);
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'Left' })))?.message).toBe('Give a --w or an --h to resize to.');
+    expect(raw()).toBe(before);
+  });
+
+  it('take their numbers from the command line', async () => {
+    const { ctx, widgets } = placed();
+    const line = (text: string) => {
+      const parsed = parseCommandLine(text, (id) => registry.get(id));
+      return run(ctx, parsed.id, parsed.input);
+    };
+    await line('widget.move Right --x 0 --y 7');
+    await line('widget.resize Left --w 12');
+    expect(boxes(widgets())).toEqual([
+      ['a', 0, 0, 12, 5],
+      ['b', 0, 7, 4, 6],
+    ]);
+  });
+
+  it('need the browser storage', async () => {
+    const { ctx } = context({ storage: false });
+    expect((await failure(run(ctx, 'widget.move', { widget: 'a', x: 1 })))?.outcome).toBe('refused');
+    expect((await failure(run(ctx, 'widget.resize', { widget: 'a', w: 3 })))?.message).toMatch(/kept in the browser/);
   });
 });
 

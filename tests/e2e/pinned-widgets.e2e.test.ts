@@ -278,6 +278,55 @@ describe('pinned widgets', () => {
     await shown(page.getByRole('heading', { name: 'No Pinned Widgets Found' }));
   });
 
+  it('moves and resizes a widget from the keyboard and the command line', async () => {
+    const { page } = b;
+    await page.evaluate((id) => {
+      localStorage.setItem('widgets', JSON.stringify([{ server: id, type: 'cpu', title: 'Keyed CPU', panelId: 77, refreshInterval: 30_000, x: 0, y: 0, w: 5, h: 5, i: 'kbd' }]));
+    }, webId);
+    await page.goto('/pinned-widgets');
+    const item = page.getByRole('group', { name: 'Widget Keyed CPU' });
+    await shown(item.getByRole('group', { name: 'CPU Basic over time' }));
+    const before = await settledBox(item);
+
+    // Tab to the widget as a keyboard user would; it says what its keys do.
+    const focusedWidget = () => page.evaluate(() => document.activeElement?.getAttribute('data-widget-id') ?? null);
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    for (let n = 0; n < 60 && (await focusedWidget()) !== 'kbd'; n++) await page.keyboard.press('Tab');
+    expect(await focusedWidget()).toBe('kbd');
+    const hint = await item.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+    expect(hint).toMatch(/Alt\+Arrow keys move/);
+
+    await page.keyboard.press('Alt+ArrowRight');
+    await eventually(async () => (await stored(page))![0]!.x).toBe(1);
+    // The page re-reads the store: the widget moves on screen, one column (about 90 px) right.
+    await eventually(async () => (await item.boundingBox())!.x).toBeGreaterThan(before.x + 50);
+    expect(page.url()).toMatch(/\/pinned-widgets$/);
+
+    await page.keyboard.press('Alt+Shift+ArrowDown');
+    await eventually(async () => (await stored(page))![0]!.h).toBe(6);
+    expect((await stored(page))![0]).toMatchObject({ x: 1, y: 0, w: 5, h: 6 });
+    expect(await focusedWidget()).toBe('kbd');
+
+    // Past the top: refused with the reason, nothing stored.
+    await page.keyboard.press('Alt+ArrowUp');
+    await shown(page.getByText('y must be 0 or more: row 0 is the top of the grid.'));
+    expect((await stored(page))![0]).toMatchObject({ x: 1, y: 0, w: 5, h: 6 });
+
+    await commandLine(page, 'widget.move "Keyed CPU" --x 0');
+    await eventually(async () => (await stored(page))![0]!.x).toBe(0);
+    expect((await stored(page))![0]).toMatchObject({ y: 0, w: 5, h: 6 });
+
+    const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string }[] } }>('POST', 'command-history/all', {
+      pageNumber: 1,
+      pageSize: 50,
+      filter: { command: { in: ['widget.move', 'widget.resize'] } },
+    });
+    const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
+    for (const k of ['widget.move:hotkey:ok', 'widget.resize:hotkey:ok', 'widget.move:hotkey:error', 'widget.move:cmdline:ok']) expect(seen, k).toContain(k);
+    await page.keyboard.press('Escape');
+    await page.evaluate(() => localStorage.removeItem('widgets'));
+  });
+
   it('embeds the Grafana panel when a Grafana URL is set', async () => {
     const { page } = b;
     const grafana = 'http://grafana.opsdeck.invalid';

@@ -11,8 +11,9 @@ const listRoute = getRouteApi('/app/pinned-widgets');
 
 /**
  * /pinned-widgets (SPEC §2 Pinned Widgets): the wall of pinned charts, or the empty state.
- * Adding, removing and resetting go through the widget commands; moving and resizing are direct
- * manipulation and are saved as they end. Its child routes (create, edit, show) are drawers over it.
+ * Adding, removing and resetting go through the widget commands; moving and resizing by mouse are
+ * direct manipulation and are saved as they end; by keyboard (Alt+Arrow, Alt+Shift+Arrow on a
+ * focused widget) they run `widget.move` and `widget.resize`. Its child routes (create, edit, show) are drawers over it.
  */
 export function PinnedWidgetsPage() {
   const { widgets, save } = useWidgets();
@@ -55,6 +56,7 @@ export function PinnedWidgetsPage() {
           onRemove={(w: PinnedWidget) => void run('widget.remove', { widget: w.i })}
           onOpen={(w) => void navigate({ to: '/pinned-widgets/show/$id', params: { id: w.i } })}
           onEdit={(w) => void navigate({ to: '/pinned-widgets/edit/$id', params: { id: w.i } })}
+          onKeyCommand={({ id, input }) => void run(id, input, 'hotkey')}
         />
       )}
       <Outlet />

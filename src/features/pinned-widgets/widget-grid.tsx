@@ -1,10 +1,12 @@
-import { useMemo } from 'react';
+import { useId, useMemo, type KeyboardEvent } from 'react';
 import { Responsive, useContainerWidth, type Layout, type ResponsiveLayouts } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
-import { GRID_BREAKPOINTS, GRID_COLS, GRID_MARGIN, GRID_ROW_HEIGHT, rowsToPixels, type Box, type GridBreakpoint } from '../../lib/widget-layout';
+import { GRID_BREAKPOINTS, GRID_COLS, GRID_MARGIN, GRID_ROW_HEIGHT, MIN_WIDGET_SIZE, rowsToPixels, type Box, type GridBreakpoint } from '../../lib/widget-layout';
+import { isTypingTarget } from '../../lib/hotkeys';
 import { DRAG_HANDLE_CLASS, WidgetCard } from './widget-card';
+import { WIDGET_KEYS_HINT, widgetKeyCommand } from './widget-keys';
 
 export interface WidgetGridProps {
   widgets: readonly PinnedWidget[];
@@ -13,6 +15,8 @@ export interface WidgetGridProps {
   onRemove: (widget: PinnedWidget) => void;
   onOpen: (widget: PinnedWidget) => void;
   onEdit: (widget: PinnedWidget) => void;
+  /** Alt+(Shift+)Arrow inside a widget: the move or resize command to run for it. */
+  onKeyCommand: (command: NonNullable<ReturnType<typeof widgetKeyCommand>>) => void;
 }
 
 const breakpoints = Object.keys(GRID_BREAKPOINTS) as GridBreakpoint[];
@@ -24,16 +28,30 @@ const breakpoints = Object.keys(GRID_BREAKPOINTS) as GridBreakpoint[];
  * — is saved, never the grid's own fitting, so a narrow window does not overwrite the wide
  * arrangement (docs/decisions.md).
  */
-export function WidgetGrid({ widgets, onLayoutCommit, onRemove, onOpen, onEdit }: WidgetGridProps) {
+export function WidgetGrid({ widgets, onLayoutCommit, onRemove, onOpen, onEdit, onKeyCommand }: WidgetGridProps) {
   const { width, containerRef, mounted } = useContainerWidth();
   const layouts = useMemo(() => {
-    const layout: Layout = widgets.map(({ i, x, y, w, h }) => ({ i, x, y, w, h, minW: 2, minH: 3 }));
+    const layout: Layout = widgets.map(({ i, x, y, w, h }) => ({ i, x, y, w, h, minW: MIN_WIDGET_SIZE.w, minH: MIN_WIDGET_SIZE.h }));
     return Object.fromEntries(breakpoints.map((b) => [b, layout])) as ResponsiveLayouts<GridBreakpoint>;
   }, [widgets]);
   const commit = (layout: Layout) => onLayoutCommit(layout.map(({ i, x, y, w, h }) => ({ i, x, y, w, h })));
+  const hintId = useId();
+  const onKeyDown = (widget: PinnedWidget) => (e: KeyboardEvent<HTMLDivElement>) => {
+    // Not from a portal (an open menu bubbles through React here) nor from a text field.
+    if (e.nativeEvent.isComposing || !e.currentTarget.contains(e.target as Node) || isTypingTarget(e.target)) return;
+    const command = widgetKeyCommand(widget, e);
+    if (!command) return;
+    // Alt+Left/Right are the browser's Back/Forward.
+    e.preventDefault();
+    e.stopPropagation();
+    onKeyCommand(command);
+  };
 
   return (
     <div ref={containerRef} data-testid="widget-grid">
+      <p id={hintId} className="sr-only">
+        {WIDGET_KEYS_HINT}
+      </p>
       {mounted && (
         <Responsive
           width={width}
@@ -48,7 +66,16 @@ export function WidgetGrid({ widgets, onLayoutCommit, onRemove, onOpen, onEdit }
           onResizeStop={commit}
         >
           {widgets.map((w) => (
-            <div key={w.i} data-widget-id={w.i} aria-label={`Widget ${w.title}`} role="group">
+            <div
+              key={w.i}
+              data-widget-id={w.i}
+              aria-label={`Widget ${w.title}`}
+              aria-describedby={hintId}
+              role="group"
+              tabIndex={0}
+              className="rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900"
+              onKeyDown={onKeyDown(w)}
+            >
               <WidgetCard widget={w} initialHeight={rowsToPixels(w.h)} onRemove={() => onRemove(w)} onOpen={() => onOpen(w)} onEdit={() => onEdit(w)} />
             </div>
           ))}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { writeWidgets } from '../../src/lib/pinned-widgets';
+import { GRID_COLS, MIN_WIDGET_SIZE } from '../../src/lib/widget-layout';
+import { defineCommand } from '../define-command';
+import { CommandError } from '../registry';
+import { findWidget, gridCells, needsStorage, storeOf, widgetsOf } from './widget-store';
+
+/**
+ * Resizes a pinned widget without the mouse: the page's Alt+Shift+Arrow keys and
+ * `widget.resize "CPU Busy" --w 6 --h 8`. Sizes are in the widest grid's 12 columns and 30 px
+ * rows, as stored, with the same minimum the resize handle keeps (2 columns, 3 rows).
+ */
+export const resizeWidget = defineCommand({
+  id: 'widget.resize',
+  title: 'Resize pinned widget',
+  category: 'Pinned widgets',
+  description: 'Make a pinned widget wider or narrower (--w, columns) or taller or shorter (--h, rows).',
+  input: z.object({
+    widget: z.string().trim().min(1, 'widget is required'),
+    w: gridCells('w'),
+    h: gridCells('h'),
+  }),
+  args: [
+    { name: 'widget', label: 'Widget (title or key)', kind: 'text', positional: true },
+    { name: 'w', label: 'Width in columns', kind: 'number', optional: true },
+    { name: 'h', label: 'Height in rows', kind: 'number', optional: true },
+  ],
+  permission: 'read',
+  enabled: needsStorage,
+  run({ widget, w, h }, ctx) {
+    if (w === undefined && h === undefined) throw new CommandError('Give a --w or an --h to resize to.');
+    const store = storeOf(ctx);
+    const widgets = widgetsOf(ctx);
+    const found = findWidget(widgets, widget);
+    const maxW = GRID_COLS.lg - found.x;
+    if (w !== undefined && (w < MIN_WIDGET_SIZE.w || w > maxW)) {
+      throw new CommandError(`w must be between ${MIN_WIDGET_SIZE.w} and ${maxW}: **${found.title}** starts at column ${found.x} of ${GRID_COLS.lg}.`);
+    }
+    if (h !== undefined && h < MIN_WIDGET_SIZE.h) throw new CommandError(`h must be ${MIN_WIDGET_SIZE.h} or more: a widget is at least ${MIN_WIDGET_SIZE.h} rows tall.`);
+    const next = { ...found, w: w ?? found.w, h: h ?? found.h };
+    writeWidgets(
+      store,
+      widgets.map((item) => (item.i === found.i ? next : item)),
+    );
+    return { message: `Resized **${next.title}** to ${next.w} columns by ${next.h} rows.`, data: next };
+  },
+});
