@@ -97,6 +97,11 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny> {
   prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<z.output<I>>;
   /** react-hotkeys-hook syntax, e.g. "mod+k", "shift+?". Shown in the palette and the overview. */
   shortcut?: string;
+  /**
+   * Keys a screen binds to this command only where it applies (e.g. Alt+Arrow on a focused
+   * pinned widget): listed in the "?" overview with where they work, never bound globally.
+   */
+  screenKeys?: { keys: string; where: string };
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;
   /** Undo: the command that reverses this run, given its input and result (later work). */

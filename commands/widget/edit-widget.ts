@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { refreshLabel, refreshToMs, widgetRefreshOptions, widgetRefreshValues, writeWidgets } from '../../src/lib/pinned-widgets';
+import { refreshLabel, refreshToMs, widgetRefreshOptions, widgetRefreshValues } from '../../src/lib/pinned-widgets';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { findWidget, needsStorage, storeOf, widgetsOf } from './widget-store';
+import { needsStorage, updateWidget } from './widget-store';
 
 /** /pinned-widgets/edit/$id: a widget's title and refresh interval (its chart stays: pin another for that). */
 export const editWidget = defineCommand({
@@ -24,14 +24,7 @@ export const editWidget = defineCommand({
   enabled: needsStorage,
   run({ widget, title, refresh }, ctx) {
     if (title === undefined && refresh === undefined) throw new CommandError('Give a --title or a --refresh to change.');
-    const store = storeOf(ctx);
-    const widgets = widgetsOf(ctx);
-    const found = findWidget(widgets, widget);
-    const next = { ...found, ...(title !== undefined ? { title } : {}), ...(refresh !== undefined ? { refreshInterval: refreshToMs(refresh) } : {}) };
-    writeWidgets(
-      store,
-      widgets.map((w) => (w.i === found.i ? next : w)),
-    );
+    const next = updateWidget(ctx, widget, (found) => ({ ...found, ...(title !== undefined ? { title } : {}), ...(refresh !== undefined ? { refreshInterval: refreshToMs(refresh) } : {}) }));
     return { message: `Widget **${next.title}** refreshes every ${refreshLabel(next.refreshInterval)}.`, data: next };
   },
 });

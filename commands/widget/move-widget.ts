@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { writeWidgets } from '../../src/lib/pinned-widgets';
 import { GRID_COLS } from '../../src/lib/widget-layout';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { findWidget, gridCells, needsStorage, storeOf, widgetsOf } from './widget-store';
+import { gridCells, needsStorage, updateWidget } from './widget-store';
 
 /**
  * Moves a pinned widget to a grid cell without the mouse: the page's Alt+Arrow keys and
@@ -26,19 +25,15 @@ export const moveWidget = defineCommand({
   ],
   permission: 'read',
   enabled: needsStorage,
+  screenKeys: { keys: 'Alt+Arrow', where: 'on a focused pinned widget' },
   run({ widget, x, y }, ctx) {
     if (x === undefined && y === undefined) throw new CommandError('Give an --x or a --y to move to.');
-    const store = storeOf(ctx);
-    const widgets = widgetsOf(ctx);
-    const found = findWidget(widgets, widget);
-    const maxX = GRID_COLS.lg - found.w;
-    if (x !== undefined && (x < 0 || x > maxX)) throw new CommandError(`x must be between 0 and ${maxX}: **${found.title}** is ${found.w} columns wide in a grid of ${GRID_COLS.lg}.`);
-    if (y !== undefined && y < 0) throw new CommandError('y must be 0 or more: row 0 is the top of the grid.');
-    const next = { ...found, x: x ?? found.x, y: y ?? found.y };
-    writeWidgets(
-      store,
-      widgets.map((w) => (w.i === found.i ? next : w)),
-    );
+    const next = updateWidget(ctx, widget, (found) => {
+      const maxX = GRID_COLS.lg - found.w;
+      if (x !== undefined && (x < 0 || x > maxX)) throw new CommandError(`x must be between 0 and ${maxX}: **${found.title}** is ${found.w} columns wide in a grid of ${GRID_COLS.lg}.`);
+      if (y !== undefined && y < 0) throw new CommandError('y must be 0 or more: row 0 is the top of the grid.');
+      return { ...found, x: x ?? found.x, y: y ?? found.y };
+    });
     return { message: `Moved **${next.title}** to column ${next.x}, row ${next.y}.`, data: next };
   },
 });

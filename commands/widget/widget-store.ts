@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { readWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
+import { readWidgets, writeWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
 import type { CommandContext } from '../define-command';
 import { CommandError } from '../registry';
 
@@ -46,4 +46,21 @@ export function widgetsOf(ctx: CommandContext): PinnedWidget[] {
 export function gridCells(name: string) {
   const message = `${name} must be a whole number of grid cells`;
   return z.number({ error: message }).int(message).optional();
+}
+
+/**
+ * Changes one stored widget: finds it by key or title (`findWidget`), lets `change` check the
+ * request against it (throwing changes nothing) and return its new version, and stores that in
+ * its place. The edit, move and resize commands.
+ */
+export function updateWidget(ctx: CommandContext, ref: string, change: (found: PinnedWidget) => PinnedWidget): PinnedWidget {
+  const store = storeOf(ctx);
+  const widgets = readWidgets(store);
+  const found = findWidget(widgets, ref);
+  const next = change(found);
+  writeWidgets(
+    store,
+    widgets.map((w) => (w.i === found.i ? next : w)),
+  );
+  return next;
 }

@@ -2,9 +2,12 @@ import type { CommandDefinition } from '../../../commands/define-command';
 import { Modal } from '../../components/ui/modal';
 import { shortcutLabel } from '../../lib/hotkeys';
 
-/** "?": every shortcut, generated from the registry, grouped by category. */
+/**
+ * "?": every shortcut, generated from the registry, grouped by category: the global ones and
+ * the keys a screen binds where they apply (`screenKeys`, with where they work).
+ */
 export function ShortcutOverview({ commands, onClose }: { commands: readonly CommandDefinition<any>[]; onClose: () => void }) {
-  const withKeys = commands.filter((c) => c.shortcut);
+  const withKeys = commands.filter((c) => c.shortcut || c.screenKeys);
   const categories = [...new Set(withKeys.map((c) => c.category))];
   return (
     <Modal title="Keyboard shortcuts" isOpen onOpenChange={(open) => !open && onClose()} width={560}>
@@ -17,9 +20,14 @@ export function ShortcutOverview({ commands, onClose }: { commands: readonly Com
                 .filter((c) => c.category === category)
                 .map((c) => (
                   <div key={c.id} className="contents">
-                    <dt className="text-slate-800 dark:text-slate-100">{c.title}</dt>
+                    <dt className="text-slate-800 dark:text-slate-100">
+                      {c.title}
+                      {!c.shortcut && c.screenKeys && <span className="text-slate-500 dark:text-slate-400"> ({c.screenKeys.where})</span>}
+                    </dt>
                     <dd>
-                      <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800">{shortcutLabel(c.shortcut!)}</kbd>
+                      <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800">
+                        {c.shortcut ? shortcutLabel(c.shortcut) : c.screenKeys!.keys}
+                      </kbd>
                     </dd>
                   </div>
                 ))}
