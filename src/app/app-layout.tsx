@@ -103,16 +103,21 @@ function Shell({ username, role }: { username: string; role: Parameters<typeof c
             {collapsed ? '»' : '«'}
           </Button>
           <Button variant="secondary" size="sm" onPress={() => run('palette.open')} aria-label="Open command palette">
-            <span className="text-slate-500">Search or run a command…</span>
-            <kbd className="ml-2 rounded border border-slate-300 px-1 text-xs dark:border-slate-600">Ctrl K</kbd>
+            {/* A phone has room for one word: the header must not scroll sideways. */}
+            <span className="text-slate-500">
+              <span className="max-[400px]:hidden sm:hidden">Search…</span>
+              <span aria-hidden className="min-[401px]:hidden">⌕</span>
+              <span className="hidden sm:inline">Search or run a command…</span>
+            </span>
+            <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">Ctrl K</kbd>
           </Button>
-          <div className="ml-auto flex items-center gap-3">
+          <div className="ml-auto flex items-center gap-2 sm:gap-3">
             <Switch isSelected={dark} onChange={(v) => run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>
               <span className="hidden sm:inline">Dark Mode</span>
               <span className="sr-only sm:hidden">Dark Mode</span>
             </Switch>
             <Button variant="ghost" size="sm" onPress={() => setAccountOpen(true)}>
-              {username}
+              <span className="block max-w-[7rem] truncate sm:max-w-[14rem]">{username}</span>
             </Button>
             <Button variant="secondary" size="sm" onPress={() => run('session.logout')}>
               Logout

@@ -114,6 +114,10 @@ describe('dashboard', () => {
       await eventually(async () => Math.abs((await width('Instance Summary')) - (await width('Instance Down'))) < 2).toBe(true);
       expect(Math.abs((await width('High CPU Usage Servers')) - (await width('Instance Down')))).toBeLessThan(2);
       expect(Math.abs((await width('Instance Summary')) - (await width('Instance Down')))).toBeLessThan(2);
+      // A small phone: the page (header and cards) never scrolls sideways.
+      await page.setViewportSize({ width: 320, height: 640 });
+      await eventually(async () => (await width('Instance Down')) <= 320 - 32).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(320);
     } finally {
       await page.setViewportSize({ width: 1400, height: 900 });
     }

@@ -433,6 +433,30 @@ describe('notifications', () => {
     await gone(drawer);
   });
 
+  it('on a phone: always cards (no card/table switch, even with view=table in the URL), filters still there, the drawer full width', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 360, height: 780 });
+    try {
+      await page.goto('/notifications?view=table');
+      const c = card(page, 'high memory usage', 'e2e-mem-01');
+      await shown(c);
+      expect(await page.getByRole('table', { name: 'Alerts' }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Table' }).count()).toBe(0);
+      await shown(page.getByPlaceholder(/hostname/i));
+      // No sideways scrolling of the page itself.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await c.getByRole('button', { name: 'high memory usage · e2e-mem-01' }).click();
+      const drawer = drawerOf(page, 'high memory usage', 'e2e-mem-01');
+      await shown(drawer);
+      const box = await drawer.boundingBox();
+      expect(Math.round(box!.width)).toBe(360);
+      await drawer.getByRole('button', { name: 'Close' }).click();
+      await page.waitForURL((u) => u.pathname === '/notifications');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 });
+    }
+  });
+
   it('an unknown alert id returns to the list', async () => {
     const { page } = b;
     // The notice shows for a few seconds: watch for it while the page loads.

@@ -5,11 +5,14 @@ import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { thresholdOptions, type ThresholdValue } from '../../lib/dashboard-view';
 
-/** SPEC §2: card widths on the 24-column grid; phones and tablets stack them full width. */
+/**
+ * SPEC §2: card widths on the 24-column grid (from md up); phones stack them in one column,
+ * where the 24 columns' 23 gaps alone (368 px) were wider than the screen.
+ */
 const spans = {
-  6: 'col-span-24 md:col-span-12 xl:col-span-6',
-  12: 'col-span-24 xl:col-span-12',
-  24: 'col-span-24',
+  6: 'md:col-span-12 xl:col-span-6',
+  12: 'md:col-span-24 xl:col-span-12',
+  24: 'md:col-span-24',
 } as const;
 
 export interface DashboardCardProps {

@@ -10,7 +10,7 @@ export function DashboardPage() {
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-xl font-semibold">Dashboard</h1>
-      <div className="grid grid-cols-24 gap-4">
+      <div className="grid grid-cols-1 gap-4 md:grid-cols-24">
         <InstanceSummaryCard />
         <AlertsSummaryCard />
         <HighCpuCard />
