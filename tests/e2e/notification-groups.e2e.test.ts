@@ -169,9 +169,12 @@ describe('notification groups', () => {
     await row(page, 'E2E Mouse Team').getByRole('button', { name: 'Edit E2E Mouse Team' }).click();
     const drawer = page.getByRole('dialog', { name: 'Update Notification Group' });
     await shown(drawer);
-    expect((await drawer.boundingBox())!.width).toBe(756);
+    const opened = await drawer.elementHandle();
     const name = drawer.getByRole('textbox', { name: 'Name' });
     await expect.poll(() => name.inputValue()).toBe('E2E Mouse Team');
+    // The group filled the drawer that opened: no second drawer once it loaded.
+    expect(await opened!.evaluate((el) => el.isConnected)).toBe(true);
+    expect((await drawer.boundingBox())!.width).toBe(756);
     expect(await tagTexts(drawer)).toEqual(['bob@example.com', 'carol@example.com']);
     expect(await drawer.getByRole('switch', { name: 'Slack Enabled' }).isChecked()).toBe(true);
 

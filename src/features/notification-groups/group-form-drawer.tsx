@@ -105,7 +105,7 @@ export function EditGroupRoute() {
   if (!allowed) return null;
   return (
     <GroupFormDrawer
-      key={group?._id ?? 'loading'}
+      key={id}
       mode="edit"
       initial={group ? fromGroup(group) : null}
       onClose={close}
@@ -141,6 +141,9 @@ interface GroupFormDrawerProps {
 
 function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerProps) {
   const [values, setValues] = useState<GroupValues | null>(initial);
+  // The record arrives after the drawer opened: fill the form then, in the same drawer (a new
+  // drawer per load closed and reopened it, which a person sees as a flicker).
+  if (values === null && initial !== null) setValues(initial);
   const [emailInput, setEmailInput] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);

@@ -103,7 +103,7 @@ export function EditServerRoute() {
   if (!allowed) return null;
   return (
     <ServerFormDrawer
-      key={server?._id ?? 'loading'}
+      key={id}
       mode="edit"
       initial={server ? fromServer(server) : null}
       onClose={close}
@@ -137,6 +137,9 @@ interface ServerFormDrawerProps {
 
 function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawerProps) {
   const [values, setValues] = useState<Values | null>(initial);
+  // The record arrives after the drawer opened: fill the form then, in the same drawer (a new
+  // drawer per load closed and reopened it, which a person sees as a flicker).
+  if (values === null && initial !== null) setValues(initial);
   const [errors, setErrors] = useState<Errors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
