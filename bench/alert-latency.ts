@@ -12,7 +12,6 @@
  * has the firing email. Then the disk goes back to 40 % and the run waits for the resolution
  * email, so the next run starts from no open alert. `--runs N` (default 3; each takes ≥ 60 s).
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -21,15 +20,9 @@ import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { machineLoad, numberOption } from './lib/options';
+import { nodeExporterWithDisk } from '../server/monitoring/fixtures/node-exporter';
 
 const RUNS = numberOption('--runs', 3);
-const FIXTURE = readFileSync(new URL('../server/monitoring/fixtures/node-exporter-scrape1.prom', import.meta.url), 'utf8');
-const ROOT = '{device="/dev/vda",fstype="ext4",mountpoint="/"}';
-const SIZE = 270553174016;
-const exposition = (usedPct: number) => {
-  const avail = Math.round(SIZE * (1 - usedPct / 100));
-  return FIXTURE.replace(new RegExp(`^node_filesystem_(avail|free)_bytes${ROOT.replace(/[{}"/.]/g, '\\$&')} .*$`, 'gm'), (_, which) => `node_filesystem_${which}_bytes${ROOT} ${avail}`);
-};
 const r1 = (n: number) => Math.round(n * 10) / 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until<T>(what: string, fn: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
@@ -47,7 +40,7 @@ const scrapes: number[] = [];
 const exporter = createServer((req, res) => {
   if (req.url !== '/metrics') return res.writeHead(404).end();
   scrapes.push(Date.now());
-  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(exposition(diskPct));
+  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(nodeExporterWithDisk(diskPct));
 });
 await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
 const exporterPort = (exporter.address() as AddressInfo).port;

@@ -5,7 +5,6 @@
  * delivery poll are set to an hour here, so the email can only arrive through those three paths.
  * Everything is real: the app, the scrape collector over HTTP, the database, an SMTP server.
  */
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -15,15 +14,7 @@ import { testConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { createDefaultRulesIfMissing } from './defaults';
 import { AlertEvaluator, type TickResult } from './evaluator';
-
-const FIXTURE = readFileSync(new URL('../monitoring/fixtures/node-exporter-scrape1.prom', import.meta.url), 'utf8');
-const ROOT = '{device="/dev/vda",fstype="ext4",mountpoint="/"}';
-const SIZE = 270553174016;
-/** node_exporter text with the root filesystem `usedPct` % full. */
-const exposition = (usedPct: number) => {
-  const avail = Math.round(SIZE * (1 - usedPct / 100));
-  return FIXTURE.replace(new RegExp(`^node_filesystem_(avail|free)_bytes${ROOT.replace(/[{}"/.]/g, '\\$&')} .*$`, 'gm'), (_, which) => `node_filesystem_${which}_bytes${ROOT} ${avail}`);
-};
+import { nodeExporterWithDisk } from '../monitoring/fixtures/node-exporter';
 
 /** Longer than the 2 s grace period: the alert can only open on time through the grace-period timer. */
 const SCRAPE_S = 4;
@@ -37,7 +28,7 @@ let smtpPort = 0;
 beforeAll(async () => {
   exporter = createServer((req, res) => {
     if (req.url !== '/metrics') return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(exposition(diskPct));
+    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(nodeExporterWithDisk(diskPct));
   });
   await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
   exporterPort = (exporter.address() as AddressInfo).port;

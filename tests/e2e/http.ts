@@ -32,5 +32,15 @@ export async function apiSession(baseURL: string, email = ADMIN.email, password 
     async createUser(u: { username: string; email: string; phonenumber?: string; password?: string; role?: string }) {
       return call('POST', 'users', { phonenumber: '+1 555 0100', password: 'pw-123456', role: 'user', ...u });
     },
+    /** Which of `expected` ("command:source:outcome") the shared history of these commands does not hold yet. */
+    async historyMissing(commands: string[], expected: string[]): Promise<string[]> {
+      const r = await call<{ result: { data: { command: string; source: string; outcome: string }[] } }>('POST', 'command-history/all', {
+        pageNumber: 1,
+        pageSize: 100,
+        filter: { command: { in: commands } },
+      });
+      const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
+      return expected.filter((k) => !seen.has(k));
+    },
   };
 }

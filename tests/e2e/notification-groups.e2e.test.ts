@@ -363,16 +363,7 @@ describe('notification groups', () => {
       'group.delete:palette:ok',
     ];
     // A run records itself after its effect shows, so the newest record may still be on its way.
-    const missing = async () => {
-      const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string }[] } }>('POST', 'command-history/all', {
-        pageNumber: 1,
-        pageSize: 100,
-        filter: { command: { in: ['group.create', 'group.edit', 'group.delete', 'group.add-email', 'group.remove-email'] } },
-      });
-      const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
-      return expected.filter((k) => !seen.has(k));
-    };
-    await expect.poll(missing, { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => admin.historyMissing(['group.create', 'group.edit', 'group.delete', 'group.add-email', 'group.remove-email'], expected), { timeout: 15_000 }).toEqual([]);
   });
 
   it('shows loading rows, an empty state with a way to create, and a load error with Retry', async () => {

@@ -427,16 +427,7 @@ describe('servers list', () => {
       'server.delete:cmdline:error',
     ];
     // A run records itself after its effect shows, so the newest record may still be on its way.
-    const missing = async () => {
-      const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string }[] } }>('POST', 'command-history/all', {
-        pageNumber: 1,
-        pageSize: 100,
-        filter: { command: { in: ['server.create', 'server.edit', 'server.delete'] } },
-      });
-      const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
-      return expected.filter((k) => !seen.has(k));
-    };
-    await expect.poll(missing, { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => admin.historyMissing(['server.create', 'server.edit', 'server.delete'], expected), { timeout: 15_000 }).toEqual([]);
   });
 
   it('shows 12 skeleton cards while loading, de-duplicates cards by _id, an empty state, and an error with Retry', async () => {

@@ -124,16 +124,7 @@ describe('users', () => {
   it('records every command in the shared history with its source', async () => {
     const expected = ['user.create:ui:ok', 'user.set-email:ui:ok', 'user.delete:ui:ok', 'user.create:palette:ok', 'user.set-phone:palette:ok', 'user.delete:palette:ok', 'user.create:cmdline:ok', 'user.set-role:cmdline:ok', 'user.delete:cmdline:ok', 'user.delete:cmdline:error'];
     // A run records itself after its effect shows, so the newest record may still be on its way.
-    const missing = async () => {
-      const r = await admin.call<{ result: { data: { command: string; source: string; outcome: string; username: string }[] } }>('POST', 'command-history/all', {
-        pageNumber: 1,
-        pageSize: 100,
-        filter: { command: { in: ['user.create', 'user.delete', 'user.set-email', 'user.set-phone', 'user.set-role'] } },
-      });
-      const seen = new Set(r.body.result.data.map((h) => `${h.command}:${h.source}:${h.outcome}`));
-      return expected.filter((k) => !seen.has(k));
-    };
-    await expect.poll(missing, { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => admin.historyMissing(['user.create', 'user.delete', 'user.set-email', 'user.set-phone', 'user.set-role'], expected), { timeout: 15_000 }).toEqual([]);
     // And it is visible in the History panel.
     await b.page.keyboard.press('Escape');
     await b.page.keyboard.press('Alt+h');
