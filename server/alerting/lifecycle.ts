@@ -28,9 +28,10 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
 /**
  * Writes the timeline events and outbox rows of some transitions. Call it in the transaction
  * that changed the alerts, so a change and its notification are written together or not at all.
+ * Returns how many notifications it queued (the caller wakes the delivery worker for them).
  */
-export async function recordTransitions(tx: Db, at: Date, transitions: readonly Transition[]): Promise<void> {
-  if (!transitions.length) return;
+export async function recordTransitions(tx: Db, at: Date, transitions: readonly Transition[]): Promise<number> {
+  if (!transitions.length) return 0;
   const events = transitions.map((t) => ({
     id: randomUUID(),
     alertId: t.alertId,
@@ -47,4 +48,5 @@ export async function recordTransitions(tx: Db, at: Date, transitions: readonly 
       : [],
   );
   for (const part of chunked(outbox, 1000)) await tx.insert(alertOutbox).values(part);
+  return outbox.length;
 }

@@ -135,7 +135,8 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
       conditions.push(filterCondition(field, spec, value));
     }
     const search = q.search?.trim();
-    if (search) conditions.push(sql`${alerts.searchLc} like ${`%${escapeLike(search.toLowerCase())}%`}`);
+    const searchPattern = search ? `%${escapeLike(search.toLowerCase())}%` : null;
+    if (searchPattern) conditions.push(sql`${alerts.searchLc} like ${searchPattern}`);
     const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
     const column = sortable[sort.by as keyof typeof sortable];
     if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
@@ -148,7 +149,7 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
       const countAll = async () => {
         if (fromCounts) {
           const on = filters.map(([field, value]) => filterCondition(field, countable[field]!, value));
-          if (search) on.push(sql`${alertCounts.searchLc} like ${`%${escapeLike(search.toLowerCase())}%`}`);
+          if (searchPattern) on.push(sql`${alertCounts.searchLc} like ${searchPattern}`);
           const [row] = await d.select({ n: sql<string>`coalesce(sum(${alertCounts.n}), 0)` }).from(alertCounts).where(on.length ? and(...on) : undefined);
           return Number(row?.n ?? 0);
         }
@@ -225,11 +226,10 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
           .where(eq(servers.id, row.serverId));
         // The same status again (or a new snooze length) is a note on the timeline.
         const type = changed || input.status === 'snoozed' ? input.status : 'playbook_action';
-        const notify = changed && context?.suppressAlarm !== 'yes';
-        queued = notify && (type === 'firing' || type === 'resolved');
-        await recordTransitions(tx as unknown as Db, at, [
-          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify, groupId: context?.groupId ?? null },
+        const sent = await recordTransitions(tx as unknown as Db, at, [
+          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify: changed && context?.suppressAlarm !== 'yes', groupId: context?.groupId ?? null },
         ]);
+        queued = sent > 0;
       });
     } catch (error) {
       if (pgCode(error) === '23505') throw conflict('This server already has an open alert for the same rule; resolve that one first', 'status');
