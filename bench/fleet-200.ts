@@ -4,7 +4,7 @@
  * committed to in docs/benchmarks.md.
  *
  * A demo fleet of 200 hosts runs in its own process; the console runs as `npm start` runs it
- * (`node --import tsx server/start.ts`, DEMO_FLEET=0, SCRAPE_INTERVAL=15) with the 200 hosts
+ * (`node --import tsx server/main.ts start`, DEMO_FLEET=0, SCRAPE_INTERVAL=15) with the 200 hosts
  * registered as agent-configured servers in its database beforehand. Two phases:
  *  1. fresh data folder, no history: CPU and RSS of the API process;
  *  2. a data folder with 24 h of history at 15 s for all 200 servers (bench/lib/history.ts,

@@ -5,14 +5,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/palette.ts', 'bench/scrape-cost.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/alert-tick.ts', 'bench/alerts-list.ts', 'bench/alert-latency.ts', 'bench/dashboard.ts', 'bench/incident-report.ts'].filter((f) => existsSync(f));
+const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/palette.ts', 'bench/scrape-cost.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/alert-tick.ts', 'bench/alerts-list.ts', 'bench/alert-latency.ts', 'bench/dashboard.ts', 'bench/incident-report.ts', 'bench/metrics-endpoint.ts', 'bench/ha-failover.ts', 'bench/checks.ts'].filter((f) => existsSync(f));
 // `--name value` options go to the benchmarks (e.g. `-- alert-latency --runs 5`); other words pick them.
 const args = process.argv.slice(2);
 const flags = args.flatMap((a, i) => (a.startsWith('--') ? [a, ...(args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') ? [args[i + 1]!] : [])] : []));
 const only = args.filter((a) => !flags.includes(a));
 let failed = 0;
-// Build first so the bundle and palette figures are for the current code.
-spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
+// Build first (`npm run build`) so the bundle and palette figures are for the current code.
+spawnSync('npx', ['tsx', 'scripts/build.ts'], { stdio: 'inherit' });
 for (const file of benches) {
   if (only.length && !only.some((o) => file.includes(o))) continue;
   console.log(`\n== ${file}`);

@@ -1,3 +1,4 @@
+import { aliasOf, type AliasDef } from './aliases';
 import type { ArgSpec, CommandDefinition } from './define-command';
 import { quote } from './format-command-line';
 import { tokenize } from './parse-command-line';
@@ -26,7 +27,15 @@ export async function completeCommandLine(
   line: string,
   commands: readonly CommandDefinition<any>[],
   valuesFor: (arg: ArgSpec, prefix: string) => Promise<string[]>,
+  aliases: readonly AliasDef[] = [],
 ): Promise<Completion> {
+  // After an alias, complete as its command line would, and give the alias back.
+  const alias = /^\s*\S+\s/.test(line) ? aliasOf(line, aliases) : undefined;
+  if (alias) {
+    const typed = /^\s*\S+/.exec(line)![0];
+    const done = await completeCommandLine(`${alias.line}${line.slice(typed.length)}`, commands, valuesFor);
+    return { line: `${typed}${done.line.slice(alias.line.length)}`, candidates: done.candidates };
+  }
   let words: string[];
   try {
     words = tokenize(line);
@@ -39,7 +48,8 @@ export async function completeCommandLine(
 
   let pool: string[];
   if (words.length === 0) {
-    pool = commands.map((c) => c.id);
+    // Aliases complete like commands.
+    pool = [...commands.map((c) => c.id), ...aliases.map((a) => a.name)];
   } else {
     const def = commands.find((c) => c.id === words[0]);
     if (!def) return { line, candidates: [] };

@@ -9,8 +9,9 @@ import type { CommandSource } from './types';
  * in which the palette asks; `positional` arguments may be given without `--name` on the
  * command line (`user.delete ann`). `entity` makes the palette and Tab completion search the API.
  */
-export interface ArgSpec {
-  name: string;
+export interface ArgSpec<N extends string = string> {
+  /** A key of the command's input (checked by the type of `args`). */
+  name: N;
   label: string;
   kind: 'text' | 'password' | 'enum' | 'entity' | 'number' | 'boolean' | 'datetime';
   entity?: EntityKind;
@@ -20,7 +21,7 @@ export interface ArgSpec {
   placeholder?: string;
 }
 
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command';
+export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window';
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {
@@ -62,26 +63,58 @@ export interface CommandContext {
    */
   progress?: (markdown: string) => void;
   /**
+   * Saves what the API serves at `url` as a file named `name` (the browser follows the link with
+   * its session). Absent outside the app: commands then print the link instead.
+   */
+  download?: (url: string, name: string) => void;
+  /**
    * The browser's key-value storage (localStorage in the app), for state SPEC keeps only in the
    * browser, such as pinned widgets. Absent outside the app (tests give a Map-backed one).
    */
   storage?: { get: (key: string) => string | null; set: (key: string, value: string) => void };
+  /**
+   * This person's undo stack (the registry's, see `registry.undo`): what Ctrl+Z would undo now,
+   * and undoing it. Absent outside the app.
+   */
+  undo?: { peek: () => { title: string } | undefined; run: () => Promise<CommandResult> };
+  /**
+   * The views visited in this tab (`[`, `]`, `-`): moving back, forward or to the view before
+   * this one, and whether that can be done now. Absent outside the app.
+   */
+  views?: { go: (move: 'back' | 'forward' | 'previous') => void; can: (move: 'back' | 'forward' | 'previous') => true | string };
+  /** The registry's commands by id, for commands about commands (alias.set checks its line, history re-run reads a recorded line back). Absent outside the app. */
+  lookup?: (id: string) => AnyCommand | undefined;
 }
 
 export interface CommandResult {
   /** Markdown printed by the command line and toasts. */
   message?: string;
   data?: unknown;
+  /** Ids of the audit records the server wrote for this run's API calls (undo refers to them). */
+  records?: string[];
+  /** What the run replaced (a status, a field's old value), for `inverse` to put back. */
+  before?: unknown;
+  /** Set by the gate when the run can be undone: the key of its entry on the undo stack. */
+  undo?: { key: number };
 }
 
-export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny> {
-  /** "domain.verb-noun", unique. */
+/** One command run that reverses (part of) another: what `inverse` returns. */
+export interface InverseRun {
   id: string;
+  input: unknown;
+}
+
+/** The keys of a command's input object: what its `args` may name. */
+export type ArgName<I extends z.ZodTypeAny> = z.input<I> extends Record<string, unknown> ? Extract<keyof z.input<I>, string> : string;
+
+export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id extends string = string> {
+  /** "domain.verb-noun", unique. */
+  id: Id;
   title: string;
   category: string;
   description?: string;
   input: I;
-  args?: readonly ArgSpec[];
+  args?: readonly ArgSpec<ArgName<I>>[];
   permission?: Permission;
   /** Pure and synchronous: true, or a reason a person can read. */
   enabled?: (ctx: CommandContext) => true | string;
@@ -98,19 +131,42 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny> {
   /** react-hotkeys-hook syntax, e.g. "mod+k", "shift+?". Shown in the palette and the overview. */
   shortcut?: string;
   /**
+   * Whether the shortcut also fires while typing in a field. Default: yes for "mod+…" chords,
+   * no for single keys. `mod+z` says no: in a field it is the field's own undo.
+   */
+  shortcutInFields?: boolean;
+  /**
    * Keys a screen binds to this command only where it applies (e.g. Alt+Arrow on a focused
    * pinned widget): listed in the "?" overview with where they work, never bound globally.
    */
   screenKeys?: { keys: string; where: string };
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;
-  /** Undo: the command that reverses this run, given its input and result (later work). */
-  inverse?: (input: z.output<I>, result: CommandResult) => { id: string; input: unknown } | null;
+  /**
+   * Whether marked rows of its target's kind fill its target, one run per row (src/lib/marks.ts).
+   * Default: yes, unless `history` is false (view-only commands open one thing).
+   */
+  bulk?: boolean;
+  /**
+   * Undo: the run(s) that reverse this one, given its input (as prepared) and result; null when
+   * the run changed nothing. A run whose command declares it shows "Undo" and Ctrl+Z undoes it.
+   */
+  inverse?: (input: z.output<I>, result: CommandResult) => InverseRun | InverseRun[] | null;
   /** "Copy as API call": the HTTP call this command makes for a given input (later work). */
   apiCall?: (input: z.output<I>) => { method: string; path: string; body?: unknown };
   run: (input: z.output<I>, ctx: CommandContext) => Promise<CommandResult> | CommandResult;
 }
 
-export function defineCommand<I extends z.ZodTypeAny>(def: CommandDefinition<I>): CommandDefinition<I> {
+/** Keeps the id's literal type, so `CommandId` is a closed union and runs are typed by it. */
+export function defineCommand<I extends z.ZodTypeAny, const Id extends string>(def: CommandDefinition<I, Id>): CommandDefinition<I, Id> {
   return def;
 }
+
+/** Any command, whatever its input and id (the registry's storage, front doors that parse text). */
+export type AnyCommand = CommandDefinition<any, string>;
+
+/** The input schema of command `K` among the commands `C`. */
+export type InputSchemaOf<C extends AnyCommand, K extends string> = C extends CommandDefinition<infer I, infer Id> ? (K extends Id ? I : never) : never;
+
+/** What a caller passes to run command `K` (the schema's input side: defaults may be left out). */
+export type InputOf<C extends AnyCommand, K extends string> = z.input<InputSchemaOf<C, K>>;

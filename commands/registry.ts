@@ -2,7 +2,12 @@ import type { z } from 'zod';
 import { can, whyNot } from '../server/contract/permissions';
 import type { CommandSource } from '../server/contract/command-history';
 import { recordCommand } from '../src/api/command-history';
-import type { CommandContext, CommandDefinition, CommandResult } from './define-command';
+import type { AnyCommand, CommandContext, CommandResult, InputOf, InverseRun } from './define-command';
+import { redactInput } from './redact';
+import { startRunTrail } from './run-trail';
+
+export { redactInput };
+import { UndoStack, type UndoEntry, type UndoStorage } from './undo-stack';
 
 /** A refusal or failure a person can read; `outcome` is what the history records. */
 export class CommandError extends Error {
@@ -18,17 +23,10 @@ export class CommandError extends Error {
 export interface RunOptions {
   source: CommandSource;
   ctx: CommandContext;
-}
-
-const SECRET_KEYS = /password|secret|token|key/i;
-
-/** Never write a password into the shared log. */
-export function redactInput(input: unknown): unknown {
-  if (Array.isArray(input)) return input.map(redactInput);
-  if (input && typeof input === 'object') {
-    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '••••' : redactInput(v)]));
-  }
-  return input;
+  /** The history record this run reverses (an undo): recorded with it, and not itself undoable. */
+  undoOf?: string;
+  /** Runs of one action over several rows (marks) share a batch: one undo reverses them all. */
+  batch?: { id: string; title: string };
 }
 
 function firstIssue(error: z.ZodError): string {
@@ -39,13 +37,33 @@ function firstIssue(error: z.ZodError): string {
   return path ? `${path}: ${msg}` : msg;
 }
 
-export type Registry = ReturnType<typeof createRegistry>;
+export type Registry<C extends AnyCommand = AnyCommand> = ReturnType<typeof createRegistry<C>>;
 
-export function createRegistry() {
-  const commands = new Map<string, CommandDefinition<any>>();
+/** The inverse runs a command declares for one run, as a list; a throwing `inverse` offers no undo. */
+function inverseOf(def: AnyCommand, input: unknown, result: CommandResult): InverseRun[] {
+  try {
+    const inv = def.inverse?.(input, result);
+    return inv ? (Array.isArray(inv) ? inv : [inv]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** "Resolved **cpu** on web-01." without the markdown, for "Undone: …". */
+function plainText(markdown: string): string {
+  return markdown.replace(/\*\*|`/g, '').replace(/\.$/, '');
+}
+
+/**
+ * `C` is the union of the commands it will hold (the app's: `AppCommand`), so `run` is typed by
+ * id: `run('alert.resolve', { alert, note })` checks the input against that command's schema.
+ */
+export function createRegistry<C extends AnyCommand = AnyCommand>(options: { undoStorage?: UndoStorage } = {}) {
+  const commands = new Map<string, AnyCommand>();
   const listeners = new Set<() => void>();
+  const undoStack = new UndoStack(options.undoStorage);
 
-  function register(def: CommandDefinition<any>): () => void {
+  function register(def: AnyCommand): () => void {
     if (commands.has(def.id)) throw new Error(`Command "${def.id}" is already registered`);
     commands.set(def.id, def);
     listeners.forEach((l) => l());
@@ -70,23 +88,36 @@ export function createRegistry() {
    * The one gate every run goes through, whatever started it: parse the input, check role and
    * state, confirm destructive commands, run, and record the run in the shared history.
    */
-  async function run(id: string, rawInput: unknown, { source, ctx }: RunOptions): Promise<CommandResult> {
+  async function dispatch(id: string, rawInput: unknown, { source, ctx: outer, undoOf, batch }: RunOptions): Promise<CommandResult> {
     const def = commands.get(id);
     if (!def) throw new CommandError(`Unknown command "${id}"`, 'refused');
     const started = performance.now();
-    const record = async (outcome: 'ok' | 'error' | 'cancelled' | 'refused', input: unknown, error?: string) => {
-      if (def.history === false || !ctx.user) return;
+    // Every API call of the run carries its headers; the server records its writes itself.
+    const trail = startRunTrail(def, rawInput, source, outer.api, undoOf);
+    const ctx: CommandContext = { ...outer, api: trail.api };
+    /**
+     * A run the server recorded (any write, refused or not) is in the trail with the server's
+     * outcome; other runs (view-only, refused or cancelled before any call) are reported by the
+     * browser as client records. Answers the client record's id, when one was written.
+     */
+    const record = async (outcome: 'ok' | 'error' | 'cancelled' | 'refused', input: unknown, error?: string): Promise<string | undefined> => {
+      if (def.history === false || !ctx.user || trail.recordIds.length) return undefined;
       try {
-        await recordCommand(ctx.api, {
+        const saved = await recordCommand(outer.api, {
           command: id,
+          commandLine: trail.commandLine,
           input: redactInput(input ?? null),
           source,
           outcome,
           error: error ?? null,
           durationMs: Math.round(performance.now() - started),
+          runId: trail.runId,
+          ...(undoOf ? { undoOf } : {}),
         });
+        return saved?.result?._id;
       } catch {
         // The log must never make a command fail; the command already happened.
+        return undefined;
       }
     };
 
@@ -132,10 +163,14 @@ export function createRegistry() {
       },
     };
     try {
-      const result = (await def.run(input, runCtx)) ?? {};
-      await record('ok', parsed.data);
+      const ran = (await def.run(input, runCtx)) ?? {};
+      const recordId = trail.recordIds[0] ?? (await record('ok', parsed.data));
       await Promise.all(refetches);
-      return result;
+      const result: CommandResult = trail.recordIds.length ? { ...ran, records: [...trail.recordIds] } : ran;
+      const inverse = def.inverse && !undoOf && ctx.user ? inverseOf(def, input, result) : [];
+      if (!inverse.length) return result;
+      const entry = undoStack.push(ctx.user!._id, result.message ?? def.title, inverse.map((step) => ({ ...step, recordId })), batch);
+      return { ...result, undo: { key: entry.key } };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await record('error', parsed.data, message);
@@ -144,12 +179,50 @@ export function createRegistry() {
     }
   }
 
+  /**
+   * Undoes this person's newest undoable run (Ctrl+Z), or the one with `key` (a notice's Undo):
+   * its inverse runs through the gate like any run, recorded as the undo of the run's record.
+   * Declined (a destructive inverse's confirmation), it stays undoable.
+   */
+  async function undo(ctx: CommandContext, source: CommandSource, key?: number): Promise<CommandResult> {
+    const entry = undoStack.take(ctx.user?._id, key);
+    if (!entry) throw new CommandError(key === undefined ? 'Nothing to undo.' : 'That was already undone.', 'refused');
+    const failed: string[] = [];
+    let done = 0;
+    // Newest first, as the runs are unwound.
+    for (const step of [...entry.steps].reverse()) {
+      try {
+        await dispatch(step.id, step.input, { source, ctx, undoOf: step.recordId });
+        done++;
+      } catch (err) {
+        if (err instanceof CommandError && err.outcome === 'cancelled' && done === 0 && entry.steps.length === 1) {
+          undoStack.putBack(entry);
+          throw err;
+        }
+        failed.push(err instanceof Error ? err.message : String(err));
+      }
+    }
+    const what = plainText(entry.title);
+    if (!failed.length) return { message: `Undone: ${what}` };
+    if (!done) throw new CommandError(`Could not undo "${what}": ${failed[0]}`);
+    return { message: `Undone in part: ${what} (${failed.length} of ${entry.steps.length} steps failed: ${failed[0]})` };
+  }
+
   return {
     register,
+    undo,
+    /** What Ctrl+Z would undo for this person now. */
+    peekUndo: (userId: string | undefined): UndoEntry | undefined => undoStack.peek(userId),
     get: (id: string) => commands.get(id),
     list: () => [...commands.values()],
     check,
-    run,
+    /** A run typed by the command's input schema: what screens and commands call. */
+    run: <K extends C['id']>(id: K, input: InputOf<C, K>, options: RunOptions): Promise<CommandResult> => dispatch(id, input, options),
+    /**
+     * The same gate for front doors whose id and input come from text or data (command line,
+     * palette, hotkeys, history re-runs): the schema checks what the types cannot.
+     */
+    dispatch,
     subscribe: (l: () => void) => {
       listeners.add(l);
       return () => listeners.delete(l);

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 
 const apiPort = process.env.API_PORT ?? '3001';
 const children = [
-  spawn('npx', ['tsx', 'watch', 'server/start.ts'], { stdio: 'inherit', env: { ...process.env, PORT: apiPort, HOST: '127.0.0.1', SKIP_UI_BUILD: '1' } }),
+  spawn('npx', ['tsx', 'watch', 'server/main.ts', 'start'], { stdio: 'inherit', env: { ...process.env, PORT: apiPort, HOST: '127.0.0.1' } }),
   spawn('npx', ['vite'], { stdio: 'inherit', env: { ...process.env, API_PORT: apiPort } }),
 ];
 const stop = () => {

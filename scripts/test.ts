@@ -1,6 +1,6 @@
 /**
- * `npm test`: type-check, unit and API tests (PGlite and the local PostgreSQL), the UI build,
- * then browser end-to-end tests against the server `npm start` runs. Prints one closing line
+ * `npm test`: type-check, unit and API tests (PGlite and the local PostgreSQL), `npm run build`
+ * (the UI and the compiled server), then browser end-to-end tests against the server `npm start` runs. Prints one closing line
  * "N passed, N failed" over everything, and exits non-zero when anything failed.
  */
 import { spawn } from 'node:child_process';
@@ -40,6 +40,12 @@ const WAITING_E2E = [
   'tests/e2e/notifications.e2e.test.ts',
   'tests/e2e/incident-report.e2e.test.ts',
   'tests/e2e/agent-setup.e2e.test.ts',
+  'tests/e2e/untrusted-text.e2e.test.ts',
+  'tests/e2e/routing.e2e.test.ts',
+  // Installs the packed tarball with npm (mostly waiting on the registry mirror).
+  'tests/e2e/package.e2e.test.ts',
+  // Waits out a real delivery retry (30 s) after a restore.
+  'tests/e2e/backup.e2e.test.ts',
   // Not waiting: it evens out the lanes (~250 s waiting, ~380 s the rest without it).
   'tests/e2e/pinned-widgets.e2e.test.ts',
 ];
@@ -49,7 +55,7 @@ const only = process.argv.slice(2);
 const steps: Step[] = [
   { name: 'typecheck', lanes: [{ name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] }] },
   { name: 'unit-api', lanes: [{ name: 'unit-api', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/unit-api.json'], report: '.tmp/unit-api.json' }] },
-  { name: 'build', lanes: [{ name: 'build', cmd: ['npx', 'vite', 'build', '--logLevel', 'warn'] }] },
+  { name: 'build', lanes: [{ name: 'build', cmd: ['npx', 'tsx', 'scripts/build.ts'] }] },
   {
     name: 'e2e',
     lanes: [

@@ -1,43 +1,85 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { HistoryRetention } from './audit/retention';
+import { installAuditTrail } from './audit/trail';
+import { loadPersonalToken, personalTokenOf } from './auth/personal-tokens';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
+import { installJsonBodyParser } from './http/json-body';
+import { MAX_BODY_BYTES } from './http/limits';
 import { loadSession, readToken } from './http/session';
 import { registerAgent } from './routes/agent';
 import { registerAgentDownloads } from './routes/agent-downloads';
+import { registerAliases } from './routes/aliases';
 import { registerAlerts } from './routes/alerts';
 import { registerAnalytics } from './routes/analytics';
 import { registerAuth } from './routes/auth';
+import { registerTokens } from './routes/tokens';
+import { registerChecks } from './routes/checks';
+import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
 import { registerMonitoring } from './routes/monitoring';
+import { registerOps } from './routes/ops';
+import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
+import { registerCheckMetrics } from './monitoring/checks/check-metrics';
+import { selfTargetGuard } from './monitoring/checks/self-target';
+import { metricsRegistry } from './ops/metrics';
+import { LeaderGate } from './ops/leader';
+import { FreshnessWatch } from './ops/freshness-watch';
+import { databaseCheck, leaderCheck, migrationsCheck, monitoringCheck, registerHealth } from './ops/readiness';
 
 declare module 'fastify' {
   interface FastifyInstance {
     database: Database;
+    /** The one place background work starts: add leader-only loops here (docs/architecture.md "Replicas"). */
+    leader: LeaderGate;
+    freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
+    registeredRoutes: { method: string; url: string }[];
   }
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
+
+/**
+ * Whether a path not served otherwise is one of the app's own pages (the client router shows it,
+ * its not-found page included), so it gets index.html. Probes, scrapers and asset requests must
+ * not: a `/healthz` or `/metrics` answered with the app's HTML and 200 makes every check pass.
+ */
+export function isAppNavigation(path: string, accept: string | undefined): boolean {
+  const first = path.split('/')[1]?.toLowerCase() ?? '';
+  // Names probes and scrapers use; none is a route of the app (SPEC §2).
+  if (/^(metrics|health|healthz|ready|readyz|live|livez)$/.test(first)) return false;
+  if (first.startsWith('.')) return false;
+  // Asset-like: the last segment has a file extension (.js, .css, .png, .map, .txt, .php …).
+  const last = path.split('/').at(-1) ?? '';
+  if (/\.[A-Za-z0-9]{1,10}$/.test(last)) return false;
+  // A client that says it does not want HTML (an API client asking for JSON) does not get it.
+  if (accept && !/text\/html|\*\/\*|application\/xhtml/i.test(accept)) return false;
+  return true;
+}
 const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]');
 
 /**
  * The whole API (and the built UI when `config.uiDir` holds one). Tests pass their own database
  * (`deps.database`) so one PGlite serves a whole test file; otherwise the app opens one and
- * closes it with the app.
+ * closes it with the app. `deps.logStream` receives the JSON log lines (tests that count them).
  */
-export async function buildApp(config: Config, deps: { database?: Database } = {}): Promise<FastifyInstance> {
+export async function buildApp(config: Config, deps: { database?: Database; logStream?: { write(line: string): void } } = {}): Promise<FastifyInstance> {
   const database = deps.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const { db } = database;
   const app = Fastify({
@@ -47,30 +89,62 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
       serializers: {
         req: (req) => ({ method: req.method, url: redactKeys(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort }),
       },
+      ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: MAX_BODY_BYTES,
     trustProxy: false,
+    // Request ids are kept in the audit trail: unique across restarts and replicas, not req-1, req-2.
+    genReqId: () => randomUUID(),
   });
+  // Before any route: plugins' routes included, so a new route cannot escape the fuzz suite.
+  const registeredRoutes: { method: string; url: string }[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
+  });
+  app.decorate('registeredRoutes', registeredRoutes);
   app.decorate('database', database);
+  const leader = new LeaderGate(database, config.leader, app.log.child({ module: 'leader' }));
+  app.decorate('leader', leader);
   const monitoring = new Monitoring(database, config.monitoring, app.log.child({ module: 'monitoring' }));
   app.decorate('monitoring', monitoring);
+  // Check results on /metrics (issue 16; the registry h12's /metrics serves).
+  registerCheckMetrics(metricsRegistry, monitoring.checks);
+  // Checks must not point at Opsdeck itself: its listening port (known once it listens) and PUBLIC_URL.
+  monitoring.checks.guard = selfTargetGuard(() => {
+    const address = app.server.address();
+    return { ports: address && typeof address === 'object' ? [address.port] : [], publicUrl: config.publicUrl };
+  });
   // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
   const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }));
   app.decorate('delivery', delivery);
-  app.addHook('onReady', async () => {
-    monitoring.start();
-    delivery.start();
-  });
+  // Background work runs in the leader only (every process on PGlite is its only one); the
+  // evaluator adds itself in routes/alerts.ts.
+  leader.add({ name: 'monitoring', start: () => monitoring.start(), stop: () => monitoring.stop() });
+  leader.add({ name: 'delivery', start: () => delivery.start(), stop: () => delivery.stop() });
+  // Never blind without saying so (issue 12): stale servers, the meta alert, the published health.
+  const watch = new FreshnessWatch(database, monitoring, leader, leader.name, app.log.child({ module: 'freshness' }));
+  watch.onQueued = () => delivery.wake();
+  app.decorate('freshness', watch);
+  leader.add({ name: 'freshness', start: () => watch.start(), stop: () => watch.stop() });
+  // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
+  const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
+  leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });
+  app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
+    await leader.stop();
     await monitoring.stop();
+    monitoring.prometheus?.close();
     await delivery.stop();
     if (!deps.database) await database.close();
   });
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiToken', null);
 
   installErrorHandlers(app);
+  registerSelfMetrics(app, config.metrics);
+  installJsonBodyParser(app);
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {
     global: false,
@@ -82,6 +156,19 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
+    // Probes carry no session, and must answer while the database does not.
+    if (PROBE_PATHS.has(request.url.split('?')[0]!)) return;
+    // A personal API token (issue 13) is the credential itself, never sent by a browser on its
+    // own: no cookie is read and no cross-site header is needed (another site's page cannot set
+    // Authorization without a CORS preflight we never grant).
+    const personal = personalTokenOf(request);
+    if (personal !== undefined) {
+      const found = await loadPersonalToken(db, personal);
+      if (!found) throw new HttpError(401, 'This API token is not valid: it is unknown or revoked, or its user is suspended');
+      request.user = found.user;
+      request.apiToken = found.token;
+      return;
+    }
     // Cross-site protection for cookie-authenticated writes: a form or <img> on another site
     // cannot add this header, and a cross-site fetch that adds it needs a preflight we never allow.
     if (!SAFE_METHODS.has(request.method) && request.headers['x-requested-with'] !== 'opsdeck') {
@@ -96,19 +183,26 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
       request.sessionId = session.sessionId;
     }
   });
+  // After the session is known: every mutating call is recorded (server/audit/trail.ts).
+  installAuditTrail(app, db);
 
-  app.get('/api/health', async () => ({ status: 'ok', db: database.kind }));
+  registerHealth(app, database, () => [databaseCheck(database), migrationsCheck(database), monitoringCheck(database, monitoring, watch, leader), leaderCheck(database, leader)]);
   registerAuth(app, db, config);
+  registerTokens(app, db);
   registerUsers(app, db);
   registerCommandHistory(app, db);
+  registerAliases(app, db);
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
+  registerOps(app, database);
   registerAlerts(app, database, config.alerting);
   // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
   // unaware of each other; both calls do nothing while their loop is off.
   monitoring.onRoundWritten(() => app.alerting.trigger());
   app.alerting.onQueued = () => delivery.wake();
+  registerChecks(app, db, monitoring);
+  registerForecasts(app, db);
   registerIncidentReport(app, db);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
@@ -119,10 +213,11 @@ export async function buildApp(config: Config, deps: { database?: Database } = {
   if (serveUi) await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false });
 
   app.setNotFoundHandler((request, reply) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') {
-      return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No API call ${request.method} ${request.url.split('?')[0]}` });
+    const path = request.url.split('?')[0]!;
+    if (path === '/api' || path.startsWith('/api/')) {
+      return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No API call ${request.method} ${path}` });
     }
-    if (serveUi && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (serveUi && (request.method === 'GET' || request.method === 'HEAD') && isAppNavigation(path, request.headers.accept)) {
       // SPA fallback: the client router decides what the path shows (including its not-found page).
       return reply.type('text/html').sendFile('index.html');
     }

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import type { BackendAuth } from './monitoring/prometheus-client';
+import { paths } from './paths';
 
 const bool = z
   .string()
@@ -18,14 +21,22 @@ export const configSchema = z.object({
   COOKIE_SECURE: bool,
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SKIP_UI_BUILD: bool,
   SCRAPE_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   SCRAPE_TIMEOUT: z.coerce.number().positive().max(600).optional(),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
   METRICS_RETENTION_HOURS: z.coerce.number().positive().default(24),
+  CHECK_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
+  CHECK_MIN_INTERVAL: z.coerce.number().int().min(1).max(3600).default(10),
+  CHECK_RETENTION_HOURS: z.coerce.number().positive().default(48),
   PROMETHEUS_URL: z.string().url().optional().or(z.literal('')),
   PROMETHEUS_SD_TOKEN: z.string().optional(),
+  PROMETHEUS_BEARER_TOKEN: z.string().optional(),
+  PROMETHEUS_BASIC_AUTH: z.string().regex(/^[^:]*:.*$/s, 'PROMETHEUS_BASIC_AUTH must be user:password').optional().or(z.literal('')),
+  PROMETHEUS_HEADERS: z.string().optional(),
+  PROMETHEUS_CA_FILE: z.string().optional(),
   GRAFANA_URL: z.string().url().optional().or(z.literal('')),
+  GRAFANA_JOB: z.string().min(1).default('opsdeck'),
+  GRAFANA_DATASOURCE: z.string().min(1).default('default'),
   DEMO_FLEET: z.string().optional(),
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
@@ -40,6 +51,9 @@ export const configSchema = z.object({
   SLACK_BOT_TOKEN: z.string().optional(),
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
+  HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+  METRICS_ENABLED: z.string().optional(),
+  METRICS_TOKEN: z.string().optional(),
 });
 
 export interface MonitoringSettings {
@@ -52,9 +66,23 @@ export interface MonitoringSettings {
   prometheusUrl?: string;
   /** Bearer token Prometheus presents to /api/prometheus/targets; unset: the endpoint is closed. */
   prometheusSdToken?: string;
+  /** How Opsdeck authenticates to PROMETHEUS_URL (a Prometheus behind auth, Mimir, VictoriaMetrics). */
+  prometheusAuth?: BackendAuth;
   grafanaUrl?: string;
+  /** Embedded Linux panels filter on this Prometheus job (`var-job`): the README's scrape config names it `opsdeck`. */
+  grafanaJob: string;
+  /** The Grafana data source the embedded dashboards read (`var-datasource`: a uid or name; `default`: Grafana's default). */
+  grafanaDatasource: string;
   /** false: no scraping at all (API tests drive the pipeline themselves). */
   enabled: boolean;
+  /** Website, TCP, DNS and TLS checks (issue 16, docs/checks.md); they run in both modes. */
+  checks: {
+    concurrency: number;
+    /** The shortest interval a check may have (10 s; tests shorten it). */
+    minIntervalS: number;
+    /** Raw results are kept this long; hourly and daily sums 92 days. */
+    retentionHours: number;
+  };
 }
 
 export interface DemoSettings {
@@ -93,6 +121,35 @@ export interface DeliverySettings {
   retryDelaysS: number[];
 }
 
+/** GET /metrics, Opsdeck's own metrics (routes/self-metrics.ts, docs/self-monitoring.md). */
+export interface MetricsSettings {
+  enabled: boolean;
+  /** Set: scrapers must present it as a bearer token. */
+  token?: string;
+}
+
+/** Replicas on PostgreSQL (server/ops/leader.ts, docs/architecture.md "Replicas"). */
+export interface LeaderSettings {
+  /** How often the leader proves it is alive, and how often the others try to take over (ms). */
+  heartbeatMs: number;
+  /**
+   * How long the leader's lock outlives its last heartbeat: PostgreSQL ends the leader's
+   * connection (idle_session_timeout), and with it the lock, when the leader is silent this long
+   * (a frozen or cut-off process), and the leader stops its own work when a heartbeat has not come
+   * back for this long.
+   */
+  leaseMs: number;
+}
+
+/**
+ * Heartbeat and lease from the scrape interval: a third of it (0.2–5 s), the lease three
+ * heartbeats, so a dead or frozen leader is replaced well within two intervals.
+ */
+export function leaderSettings(scrapeIntervalS: number): LeaderSettings {
+  const heartbeatMs = Math.round(Math.min(5000, Math.max(200, (scrapeIntervalS * 1000) / 3)));
+  return { heartbeatMs, leaseMs: 3 * heartbeatMs };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -103,15 +160,65 @@ export interface Config {
   cookieSecure: boolean;
   signinRateLimit: number;
   logLevel: string;
-  skipUiBuild: boolean;
   monitoring: MonitoringSettings;
   demo: DemoSettings;
   alerting: AlertingSettings;
   delivery: DeliverySettings;
-  /** Where the built UI lives; undefined serves no UI (API-only tests). */
+  leader: LeaderSettings;
+  metrics: MetricsSettings;
+  /** Where the built UI lives (dist/ of the package); undefined serves no UI (API-only tests). */
   uiDir?: string;
   /** PUBLIC_URL when set: the address agent install tokens point at (else the request's own host). */
   publicUrl?: string;
+  /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
+  historyRetentionDays: number;
+}
+
+/**
+ * `Name=value` pairs separated by commas (`X-Scope-OrgID=tenant-1, X-Other=v`), or a JSON object
+ * (for values holding commas).
+ */
+export function parseHeaders(text: string): Record<string, string> {
+  const trimmed = text.trim();
+  if (!trimmed) return {};
+  let pairs: [string, string][];
+  if (trimmed.startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      throw new Error('PROMETHEUS_HEADERS is not valid JSON');
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('PROMETHEUS_HEADERS must be a JSON object of header names to values');
+    pairs = Object.entries(parsed).map(([k, v]) => [k, String(v)]);
+  } else {
+    pairs = trimmed.split(',').map((part) => {
+      const at = part.indexOf('=');
+      if (at < 1) throw new Error(`PROMETHEUS_HEADERS: "${part.trim().slice(0, 40)}" is not Name=value`);
+      return [part.slice(0, at).trim(), part.slice(at + 1).trim()];
+    });
+  }
+  for (const [name, value] of pairs) {
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) throw new Error(`PROMETHEUS_HEADERS: "${name.slice(0, 40)}" is not a header name`);
+    if (/[\r\n]/.test(value)) throw new Error(`PROMETHEUS_HEADERS: the value of ${name} holds a line break`);
+  }
+  return Object.fromEntries(pairs);
+}
+
+function backendAuth(e: z.infer<typeof configSchema>): BackendAuth | undefined {
+  const auth: BackendAuth = {
+    bearerToken: e.PROMETHEUS_BEARER_TOKEN || undefined,
+    basicAuth: e.PROMETHEUS_BASIC_AUTH || undefined,
+    headers: e.PROMETHEUS_HEADERS ? parseHeaders(e.PROMETHEUS_HEADERS) : undefined,
+  };
+  if (e.PROMETHEUS_CA_FILE) {
+    try {
+      auth.ca = readFileSync(e.PROMETHEUS_CA_FILE, 'utf8');
+    } catch (error) {
+      throw new Error(`PROMETHEUS_CA_FILE ${e.PROMETHEUS_CA_FILE} cannot be read: ${(error as Error).message}`);
+    }
+  }
+  return Object.values(auth).some((v) => v !== undefined) ? auth : undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -126,7 +233,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: e.COOKIE_SECURE,
     signinRateLimit: e.SIGNIN_RATE_LIMIT,
     logLevel: e.LOG_LEVEL,
-    skipUiBuild: e.SKIP_UI_BUILD,
     monitoring: {
       scrapeIntervalS: e.SCRAPE_INTERVAL,
       // A scrape must end before the next one is due, or slow targets pile up.
@@ -135,8 +241,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionHours: e.METRICS_RETENTION_HOURS,
       prometheusUrl: e.PROMETHEUS_URL ? e.PROMETHEUS_URL.replace(/\/+$/, '') : undefined,
       prometheusSdToken: e.PROMETHEUS_SD_TOKEN || undefined,
+      prometheusAuth: backendAuth(e),
       grafanaUrl: e.GRAFANA_URL ? e.GRAFANA_URL.replace(/\/+$/, '') : undefined,
+      grafanaJob: e.GRAFANA_JOB,
+      grafanaDatasource: e.GRAFANA_DATASOURCE,
       enabled: true,
+      checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS },
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
     alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
@@ -150,8 +260,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
       retryDelaysS: [30, 120, 600, 1800],
     },
-    uiDir: 'dist',
+    leader: leaderSettings(e.SCRAPE_INTERVAL),
+    metrics: { enabled: e.METRICS_ENABLED !== '0' && e.METRICS_ENABLED?.toLowerCase() !== 'false', token: e.METRICS_TOKEN || undefined },
+    uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
+    historyRetentionDays: e.HISTORY_RETENTION_DAYS,
   };
 }
 

@@ -140,18 +140,17 @@ export interface Console extends Child {
 }
 
 /**
- * The console as `npm start` runs it (`node --import tsx server/start.ts`), started with node
- * directly so the pid measured is the API process itself and not npm's wrapper.
+ * The console from source (`node --import tsx server/main.ts start`), started with node directly so
+ * the pid measured is the API process itself and not npm's wrapper.
  */
 export async function spawnConsole(dataDir: string, env: Record<string, string>): Promise<Console> {
   const port = await freePort();
-  const proc = run(process.execPath, ['--import', 'tsx', 'server/start.ts'], {
+  const proc = run(process.execPath, ['--import', 'tsx', 'server/main.ts', 'start'], {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DEMO_FLEET: '0',
-    SKIP_UI_BUILD: '1',
     LOG_LEVEL: 'warn',
     ADMIN_EMAIL: 'bench-admin@opsdeck.test',
     ADMIN_PASSWORD: 'bench-admin-password',

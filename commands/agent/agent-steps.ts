@@ -2,10 +2,11 @@ import { installCommand, type CreatedApiKey } from '../../server/contract/agent'
 import type { Server } from '../../server/contract/servers';
 import { checkPortAccess, createApiKey, updateAgentConfigureStatus } from '../../src/api/agent';
 import { ApiError } from '../../src/api/client';
-import { queryKeys } from '../../src/api/query-keys';
+import { queryKeys, staleAfter } from '../../src/api/query-keys';
 import { getServer } from '../../src/api/servers';
 import type { CommandContext } from '../define-command';
 import { CommandError } from '../registry';
+import { invalidateAll } from '../stale';
 
 /**
  * The four steps of SPEC §4 Agent setup, shared by the wizard's step commands and by
@@ -51,7 +52,7 @@ export async function checkPort(ctx: CommandContext, server: Server): Promise<vo
 /** Step 4: the agent is configured; the console starts scraping and gives the default alert rules. */
 export async function finishSetup(ctx: CommandContext, server: Server): Promise<Server> {
   const res = await updateAgentConfigureStatus(ctx.api, server._id);
-  await Promise.all([ctx.invalidate(queryKeys.servers.all), ctx.invalidate(queryKeys.alertConfig.server(server._id))]);
+  await invalidateAll(ctx, [...staleAfter.server, queryKeys.alertConfig.server(server._id)]);
   return res.result;
 }
 

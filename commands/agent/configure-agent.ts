@@ -30,6 +30,8 @@ export const configureAgent = defineCommand({
     { name: 'wait', label: 'Seconds to wait for the install (default 300)', kind: 'number', optional: true },
   ],
   permission: 'servers.write',
+  // It waits for one install and prints its command: one server at a time, never over marked rows.
+  bulk: false,
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
   async run({ server, wait }, ctx) {
     const found = await resolveServer(ctx.api, server);

@@ -3,9 +3,10 @@ import { alertStatusLabels, MAX_NOTE, MAX_SNOOZE_SECONDS, type Alert, type Alert
 import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getAlert, listAlerts, updateAlert } from '../../src/api/alerts';
-import { queryKeys } from '../../src/api/query-keys';
-import type { ArgSpec, CommandContext } from '../define-command';
+import { staleAfter } from '../../src/api/query-keys';
+import type { ArgSpec, CommandContext, CommandResult, InverseRun } from '../define-command';
 import { CommandError } from '../registry';
+import { invalidateAll } from '../stale';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
@@ -60,19 +61,24 @@ export function parseDuration(text: string): number | undefined {
   return total;
 }
 
-/** A duration as typed ("30m") or, from a history re-run, the seconds it was parsed to. */
-export const durationSchema = z.union([z.string(), z.number()], { error: 'Give a duration like 30m, 2h, 1h30m or 1d' }).transform((v, ctx) => {
-  const s = typeof v === 'number' ? v : parseDuration(v);
-  if (s === undefined || !Number.isInteger(s)) {
-    ctx.addIssue({ code: 'custom', message: 'Give a duration like 30m, 2h, 1h30m or 1d' });
-    return z.NEVER;
-  }
-  if (s < 60 || s > MAX_SNOOZE_SECONDS) {
-    ctx.addIssue({ code: 'custom', message: 'A snooze lasts from 1 minute to 30 days' });
-    return z.NEVER;
-  }
-  return s;
-});
+/**
+ * A duration as typed ("30m") or, from a history re-run, the seconds it was parsed to, between
+ * 1 minute and 30 days; `what` names it in the message ("A snooze lasts …").
+ */
+export const boundedDurationSchema = (what: string) =>
+  z.union([z.string(), z.number()], { error: 'Give a duration like 30m, 2h, 1h30m or 1d' }).transform((v, ctx) => {
+    const s = typeof v === 'number' ? v : parseDuration(v);
+    if (s === undefined || !Number.isInteger(s)) {
+      ctx.addIssue({ code: 'custom', message: 'Give a duration like 30m, 2h, 1h30m or 1d' });
+      return z.NEVER;
+    }
+    if (s < 60 || s > MAX_SNOOZE_SECONDS) {
+      ctx.addIssue({ code: 'custom', message: `${what} lasts from 1 minute to 30 days` });
+      return z.NEVER;
+    }
+    return s;
+  });
+export const durationSchema = boundedDurationSchema('A snooze');
 
 export function formatDuration(seconds: number): string {
   const parts: string[] = [];
@@ -89,6 +95,27 @@ export function formatDuration(seconds: number): string {
 /** One status change (or note) through the API, then the lists and this alert refresh. */
 export async function setAlertStatus(ctx: CommandContext, alert: AlertDetail, status: AlertStatus, note: string, snoozeSeconds?: number): Promise<AlertDetail> {
   const { result } = await updateAlert(ctx.api, alert._id, { status, log: note, ...(snoozeSeconds ? { snoozeSeconds } : {}) });
-  await ctx.invalidate(queryKeys.alerts.all);
+  await invalidateAll(ctx, staleAfter.alert);
   return result;
+}
+
+/** What a status change replaced, kept in the run's result for its undo. */
+export type StatusBefore = Pick<Alert, '_id' | 'status' | 'snoozedUntil'>;
+export const statusBefore = (a: Alert): StatusBefore => ({ _id: a._id, status: a.status, snoozedUntil: a.snoozedUntil });
+
+/**
+ * Undo of alert.resolve / reopen / snooze: the status the alert had before, with what was left
+ * of a timed snooze (at least a minute). Nothing to undo when the status did not change (a note
+ * was added to an alert already in that status).
+ */
+export function undoStatusChange(result: CommandResult, now = Date.now()): InverseRun | null {
+  const before = result.before as StatusBefore | undefined;
+  const after = result.data as Pick<Alert, 'status' | 'snoozedUntil'> | undefined;
+  if (!before || !after || (before.status === after.status && before.snoozedUntil === after.snoozedUntil)) return null;
+  const note = 'Undo of the previous change';
+  const alert = before._id;
+  if (before.status === 'firing') return { id: 'alert.reopen', input: { alert, note } };
+  if (before.status === 'resolved') return { id: 'alert.resolve', input: { alert, note } };
+  const left = before.snoozedUntil ? Math.min(MAX_SNOOZE_SECONDS, Math.max(60, Math.round((Date.parse(before.snoozedUntil) - now) / 1000))) : undefined;
+  return { id: 'alert.snooze', input: { alert, note, ...(left !== undefined ? { for: left } : {}) } };
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { deleteAlert as deleteAlertCall } from '../../src/api/alerts';
-import { queryKeys } from '../../src/api/query-keys';
+import { staleAfter } from '../../src/api/query-keys';
 import { defineCommand } from '../define-command';
 import { alertArg, alertLabel, alertRefSchema, resolveAlert } from './alert-fields';
+import { invalidateAll } from '../stale';
 
 export const deleteAlert = defineCommand({
   id: 'alert.delete',
@@ -20,7 +21,7 @@ export const deleteAlert = defineCommand({
   async run({ alert }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     await deleteAlertCall(ctx.api, found._id);
-    await ctx.invalidate(queryKeys.alerts.all);
+    await invalidateAll(ctx, staleAfter.alert);
     return { message: `Deleted alert **${alertLabel(found)}**.`, data: found };
   },
 });

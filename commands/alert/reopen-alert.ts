@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { alertArg, alertLabel, alertRefSchema, noteArg, noteSchema, resolveAlert, setAlertStatus } from './alert-fields';
+import { alertArg, alertLabel, alertRefSchema, noteArg, noteSchema, resolveAlert, setAlertStatus, statusBefore, undoStatusChange } from './alert-fields';
 
 export const reopenAlert = defineCommand({
   id: 'alert.reopen',
@@ -11,9 +11,10 @@ export const reopenAlert = defineCommand({
   args: [alertArg, noteArg],
   permission: 'alerts.triage',
   apiCall: ({ alert, note }) => ({ method: 'PATCH', path: `/api/alerts/${alert}`, body: { status: 'firing', log: note } }),
+  inverse: (_input, result) => undoStatusChange(result),
   async run({ alert, note }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     const result = await setAlertStatus(ctx, found, 'firing', note);
-    return { message: found.status === 'firing' ? `**${alertLabel(result)}** was already Active; the note is on its timeline.` : `Reopened **${alertLabel(result)}**.`, data: result };
+    return { message: found.status === 'firing' ? `**${alertLabel(result)}** was already Active; the note is on its timeline.` : `Reopened **${alertLabel(result)}**.`, data: result, before: statusBefore(found) };
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { alertArg, alertLabel, alertRefSchema, noteArg, noteSchema, resolveAlert, setAlertStatus } from './alert-fields';
+import { alertArg, alertLabel, alertRefSchema, noteArg, noteSchema, resolveAlert, setAlertStatus, statusBefore, undoStatusChange } from './alert-fields';
 
 export const resolveAlertCommand = defineCommand({
   id: 'alert.resolve',
@@ -11,10 +11,11 @@ export const resolveAlertCommand = defineCommand({
   args: [alertArg, noteArg],
   permission: 'alerts.triage',
   apiCall: ({ alert, note }) => ({ method: 'PATCH', path: `/api/alerts/${alert}`, body: { status: 'resolved', log: note } }),
+  inverse: (_input, result) => undoStatusChange(result),
   async run({ alert, note }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     const was = found.status;
     const result = await setAlertStatus(ctx, found, 'resolved', note);
-    return { message: was === 'resolved' ? `**${alertLabel(result)}** was already resolved; the note is on its timeline.` : `Resolved **${alertLabel(result)}**.`, data: result };
+    return { message: was === 'resolved' ? `**${alertLabel(result)}** was already resolved; the note is on its timeline.` : `Resolved **${alertLabel(result)}**.`, data: result, before: statusBefore(found) };
   },
 });

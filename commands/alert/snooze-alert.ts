@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { alertArg, alertLabel, alertRefSchema, durationSchema, formatDuration, noteArg, noteSchema, resolveAlert, setAlertStatus } from './alert-fields';
+import { alertArg, alertLabel, alertRefSchema, durationSchema, formatDuration, noteArg, noteSchema, resolveAlert, setAlertStatus, statusBefore, undoStatusChange } from './alert-fields';
 
 export const snoozeAlert = defineCommand({
   id: 'alert.snooze',
@@ -11,10 +11,11 @@ export const snoozeAlert = defineCommand({
   args: [alertArg, noteArg, { name: 'for', label: 'Snooze for', kind: 'text', optional: true, placeholder: 'e.g. 30m, 2h, 1d (empty: until it resolves)' }],
   permission: 'alerts.triage',
   apiCall: ({ alert, note, for: seconds }) => ({ method: 'PATCH', path: `/api/alerts/${alert}`, body: { status: 'snoozed', log: note, ...(seconds ? { snoozeSeconds: seconds } : {}) } }),
+  inverse: (_input, result) => undoStatusChange(result),
   async run({ alert, note, for: seconds }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     const result = await setAlertStatus(ctx, found, 'snoozed', note, seconds);
     const how = seconds ? ` for ${formatDuration(seconds)}` : ' until it resolves';
-    return { message: `Snoozed **${alertLabel(result)}**${how}.`, data: result };
+    return { message: `Snoozed **${alertLabel(result)}**${how}.`, data: result, before: statusBefore(found) };
   },
 });

@@ -29,15 +29,22 @@ export const matchingFilterArgs = [
   { name: 'status', label: 'Status', kind: 'enum', optional: true, options: alertStatuses.map((s) => ({ value: s, label: alertStatusLabels[s] })) },
 ] as const satisfies readonly ArgSpec[];
 
+/** Whether an input names a bulk filter (`alert.ack --host web` hands over to `alerts.ack-matching`). */
+export const namesFilter = (f: MatchingFilter) => !!(f.host || f.name || f.severity || f.status);
+
 /** Which statuses a bulk action may change, and which it takes when no status is named. */
 export interface BulkAction {
   verb: string;
   /** Statuses the action applies to; naming another is refused. */
   from: readonly AlertStatus[];
+  /** Only alerts acknowledged (true) or not (false): acknowledging takes the unowned ones, releasing the owned ones. */
+  acknowledged?: boolean;
 }
 export const bulkActions = {
   resolve: { verb: 'Resolve', from: ['firing', 'snoozed'] },
   snooze: { verb: 'Snooze', from: ['firing', 'snoozed'] },
+  ack: { verb: 'Acknowledge', from: ['firing', 'snoozed'], acknowledged: false },
+  unack: { verb: 'Release', from: ['firing', 'snoozed'], acknowledged: true },
 } as const satisfies Record<string, BulkAction>;
 
 /** The list query's filter for a bulk filter: at least one criterion, and only statuses the action can change. */
@@ -51,6 +58,7 @@ export function matchingListFilter(f: MatchingFilter, action: BulkAction): NonNu
     ...(f.name ? { alertname: { contains: f.name } } : {}),
     ...(f.severity ? { severity: { eq: f.severity } } : {}),
     status: f.status ? { eq: f.status } : { in: [...action.from] },
+    ...(action.acknowledged !== undefined ? { acknowledged: action.acknowledged } : {}),
   };
 }
 

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { updateAlert } from '../../src/api/alerts';
-import { queryKeys } from '../../src/api/query-keys';
+import { staleAfter } from '../../src/api/query-keys';
 import { noteArg, noteSchema } from '../alert/alert-fields';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { bulkActions, changeAll, collectMatching, confirmQuestion, countMatching, describeFilter, matchingFilterArgs, matchingFilterShape, matchingListFilter, summary } from './matching-filter';
+import { invalidateAll } from '../stale';
 
 const action = bulkActions.resolve;
 
@@ -26,7 +27,7 @@ export const resolveMatching = defineCommand({
   async run(input, ctx) {
     const alerts = await collectMatching(ctx.api, matchingListFilter(input, action));
     const result = await changeAll(alerts, (a) => updateAlert(ctx.api, a._id, { status: 'resolved', log: input.note }));
-    await ctx.invalidate(queryKeys.alerts.all);
+    await invalidateAll(ctx, staleAfter.alert);
     return { message: summary('Resolved', input, result), data: { ok: result.ok, failed: result.failed.map((f) => f.alert._id) } };
   },
 });

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { updateAlert } from '../../src/api/alerts';
-import { queryKeys } from '../../src/api/query-keys';
+import { staleAfter } from '../../src/api/query-keys';
 import { durationSchema, formatDuration, noteArg, noteSchema } from '../alert/alert-fields';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { bulkActions, changeAll, collectMatching, confirmQuestion, countMatching, describeFilter, matchingFilterArgs, matchingFilterShape, matchingListFilter, summary } from './matching-filter';
+import { invalidateAll } from '../stale';
 
 const action = bulkActions.snooze;
 
@@ -30,7 +31,7 @@ export const snoozeMatching = defineCommand({
   async run(input, ctx) {
     const alerts = await collectMatching(ctx.api, matchingListFilter(input, action));
     const result = await changeAll(alerts, (a) => updateAlert(ctx.api, a._id, { status: 'snoozed', log: input.note, ...(input.for ? { snoozeSeconds: input.for } : {}) }));
-    await ctx.invalidate(queryKeys.alerts.all);
+    await invalidateAll(ctx, staleAfter.alert);
     return { message: summary('Snoozed', input, result), data: { ok: result.ok, failed: result.failed.map((f) => f.alert._id) } };
   },
 });

@@ -18,7 +18,12 @@ export const addGroupEmail = defineCommand({
     { name: 'email', label: 'Email', kind: 'text', positional: true, placeholder: 'name@example.com' },
   ],
   permission: 'groups.write',
-  inverse: ({ group, email }) => ({ id: 'group.remove-email', input: { group, email } }),
+  // Undo takes off only the addresses this run added (not the ones already there).
+  inverse: (_input, result) => {
+    const added = (result.before as { added?: string[] } | undefined)?.added ?? [];
+    const group = (result.data as { _id: string } | undefined)?._id;
+    return group ? added.map((email) => ({ id: 'group.remove-email', input: { group, email } })) : null;
+  },
   async run({ group, email }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     const out = addEmails(found.emailList, email);
@@ -29,6 +34,6 @@ export const addGroupEmail = defineCommand({
     });
     await ctx.invalidate(queryKeys.notificationGroups.all);
     const off = result.emailEnabled ? '' : ' Email is off for this group.';
-    return { message: `Added ${out.added.join(', ')} to **${result.name}**.${off}`, data: result };
+    return { message: `Added ${out.added.join(', ')} to **${result.name}**.${off}`, data: result, before: { added: out.added } };
   },
 });

@@ -4,7 +4,8 @@ import { deleteGroup } from './delete-group';
 import { editGroup } from './edit-group';
 import { refreshGroups } from './refresh-groups';
 import { removeGroupEmail } from './remove-group-email';
+import { setEscalation } from './set-escalation';
 import { showGroup } from './show-group';
 
 /** Every command of the "group" domain; commands/index.ts collects the domains. */
-export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, refreshGroups] as const;
+export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, setEscalation, refreshGroups] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UpdateNotificationGroup } from '../../server/contract/alerts';
+import type { NotificationGroup, UpdateNotificationGroup } from '../../server/contract/alerts';
 import { uniqueEmails } from '../../server/contract/alerts';
 import { queryKeys } from '../../src/api/query-keys';
 import { updateNotificationGroup } from '../../src/api/notification-groups';
@@ -38,6 +38,20 @@ export const editGroup = defineCommand({
   ],
   permission: 'groups.write',
   apiCall: ({ group, emails, ...fields }) => ({ method: 'PATCH', path: `/api/notification-groups/${group}`, body: { ...fields, ...(emails ? { emailList: emails } : {}) } }),
+  // Undo sets back the fields this run changed.
+  inverse: (_input, result) => {
+    const before = result.before as NotificationGroup | undefined;
+    const after = result.data as NotificationGroup | undefined;
+    if (!before || !after) return null;
+    const back: Record<string, unknown> = {};
+    if (before.name !== after.name) back.name = before.name;
+    if (before.description !== after.description) back.description = before.description;
+    if (!sameList(before.emailList, after.emailList)) back.emails = before.emailList.length ? before.emailList.join(', ') : [];
+    if (before.emailEnabled !== after.emailEnabled) back.emailEnabled = before.emailEnabled;
+    if (before.slackEnabled !== after.slackEnabled) back.slackEnabled = before.slackEnabled;
+    if (before.slackChannel !== after.slackChannel) back.slackChannel = before.slackChannel ?? '';
+    return Object.keys(back).length ? { id: 'group.edit', input: { group: before._id, ...back } } : null;
+  },
   async run({ group, ...fields }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     if (Object.values(fields).every((v) => v === undefined)) {
@@ -60,6 +74,6 @@ export const editGroup = defineCommand({
       throw groupFieldError(err);
     });
     await ctx.invalidate(queryKeys.notificationGroups.all);
-    return { message: `Updated notification group **${result.name}** (${summary(result)}).`, data: result };
+    return { message: `Updated notification group **${result.name}** (${summary(result)}).`, data: result, before: found };
   },
 });

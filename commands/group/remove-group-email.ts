@@ -17,7 +17,10 @@ export const removeGroupEmail = defineCommand({
     { name: 'email', label: 'Email', kind: 'text', positional: true, placeholder: 'name@example.com' },
   ],
   permission: 'groups.write',
-  inverse: ({ group, email }) => ({ id: 'group.add-email', input: { group, email } }),
+  inverse: ({ email }, result) => {
+    const group = (result.data as { _id: string } | undefined)?._id;
+    return group ? { id: 'group.add-email', input: { group, email } } : null;
+  },
   async run({ group, email }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     if (!hasEmail(found.emailList, email)) throw new CommandError(`${email} is not on **${found.name}**’s email list`);

@@ -9,6 +9,7 @@ import { defineCommand } from '../define-command';
 export const menuItems = [
   { id: 'nav.go-dashboard', label: 'Dashboard', to: '/', shortcut: 'alt+1', permission: 'read' },
   { id: 'nav.go-servers', label: 'Servers', to: '/servers', shortcut: 'alt+2', permission: 'read' },
+  { id: 'nav.go-checks', label: 'Checks', to: '/checks', shortcut: 'alt+7', permission: 'read' },
   { id: 'nav.go-notifications', label: 'Notifications', to: '/notifications', shortcut: 'alt+3', permission: 'read' },
   { id: 'nav.go-notification-groups', label: 'Notification Groups', to: '/notification-groups', shortcut: 'alt+4', permission: 'read' },
   { id: 'nav.go-pinned-widgets', label: 'Pinned Widgets', to: '/pinned-widgets', shortcut: 'alt+5', permission: 'read' },

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
 
-const openPanelCommand = (id: string, title: string, panel: 'palette' | 'cmdline' | 'shortcuts', shortcut: string) =>
+const openPanelCommand = <const Id extends string>(id: Id, title: string, panel: 'palette' | 'cmdline' | 'shortcuts', shortcut: string) =>
   defineCommand({
     id,
     title,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { editRule, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
 /** The Enabled toggle, off: a disabled rule opens nothing, and its open alerts resolve (docs/alerting.md). */
 export const disableRule = defineCommand({
@@ -11,5 +11,6 @@ export const disableRule = defineCommand({
   input: z.object({ rule: ruleField, server: serverField }),
   args: [ruleArg, serverArg],
   permission: 'rules.write',
+  inverse: (_input, result) => undoRuleEdit(result, 'enabled'),
   run: (input, ctx) => editRule(ctx, input, () => ({ enabled: false }), (r) => (r.enabled ? 'enabled' : 'disabled')),
 });

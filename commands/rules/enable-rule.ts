@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCommand } from '../define-command';
-import { editRule, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
 /** The Enabled toggle of the Alerts Configuration tab (held while the tab is open; saved at once elsewhere). */
 export const enableRule = defineCommand({
@@ -11,5 +11,6 @@ export const enableRule = defineCommand({
   input: z.object({ rule: ruleField, server: serverField }),
   args: [ruleArg, serverArg],
   permission: 'rules.write',
+  inverse: (_input, result) => undoRuleEdit(result, 'enabled'),
   run: (input, ctx) => editRule(ctx, input, () => ({ enabled: true }), (r) => (r.enabled ? 'enabled' : 'disabled')),
 });

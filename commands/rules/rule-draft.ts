@@ -1,4 +1,4 @@
-import { gracePeriodChoices, thresholdChoices, thresholdMetrics, type AlertConfig, type AlertRule, type UpdateAlertConfig } from '../../server/contract/alerts';
+import { forecastMetrics, gracePeriodChoices, thresholdChoicesFor, thresholdMetrics, type AlertConfig, type AlertRule, type UpdateAlertConfig } from '../../server/contract/alerts';
 import type { DraftStore } from '../../src/lib/draft-store';
 import { CommandError } from '../registry';
 
@@ -71,7 +71,8 @@ export function checkEdit(rule: AlertRule, patch: RuleEdit): void {
   const label = ruleLabel(rule.name);
   if (patch.threshold !== undefined) {
     if (!thresholdMetrics.includes(rule.metric)) throw new CommandError(`${label} has no threshold: it fires when something is down.`);
-    if (patch.threshold === null || !(thresholdChoices as readonly number[]).includes(patch.threshold)) throw new CommandError(`Threshold must be one of ${thresholdChoices.join(', ')} %.`);
+    const choices = thresholdChoicesFor(rule.metric);
+    if (patch.threshold === null || !choices.includes(patch.threshold)) throw new CommandError(`Threshold must be one of ${choices.join(', ')} ${forecastMetrics.includes(rule.metric) ? 'hours' : '%'}.`);
   }
   if (patch.timeLimit !== undefined && !(gracePeriodChoices as readonly number[]).includes(patch.timeLimit)) {
     throw new CommandError('Grace period must be 1 to 5 minutes (60, 120, 180, 240 or 300 s).');
@@ -157,6 +158,6 @@ export function parseGrace(value: string | number): number | null {
 /** "95", "95%", 95. Null when it is not a number. */
 export function parseThreshold(value: string | number): number | null {
   if (typeof value === 'number') return value;
-  const m = /^\s*(\d+(?:\.\d+)?)\s*%?\s*$/.exec(value);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%|h)?\s*$/.exec(value);
   return m ? Number(m[1]) : null;
 }

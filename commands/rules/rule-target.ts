@@ -6,11 +6,11 @@ import { ApiError } from '../../src/api/client';
 import { getNotificationGroup, listNotificationGroups } from '../../src/api/notification-groups';
 import { queryKeys } from '../../src/api/query-keys';
 import { getServer } from '../../src/api/servers';
-import type { ArgSpec, CommandContext } from '../define-command';
+import type { ArgSpec, CommandContext, CommandResult, InverseRun } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveServer } from '../server/resolve-server';
 import { openServerView } from '../server-view/current-view';
-import { checkEdit, draftKey, findRule, getDraft, ruleLabel, updateBody, withEdit, type RuleDraft, type RuleEdit } from './rule-draft';
+import { checkEdit, draftKey, findRule, getDraft, ruleLabel, updateBody, withEdit, type EditableField, type RuleDraft, type RuleEdit } from './rule-draft';
 
 /**
  * How rules.* commands meet the held-edits model (docs/decisions.md): while a server's Alerts
@@ -22,8 +22,8 @@ import { checkEdit, draftKey, findRule, getDraft, ruleLabel, updateBody, withEdi
 export const serverField = z.string().trim().min(1, 'server is required').max(MAX_TEXT).optional();
 export const ruleField = z.string({ error: 'rule is required' }).trim().min(1, 'rule is required').max(MAX_TEXT);
 
-export const ruleArg: ArgSpec = { name: 'rule', label: 'Rule', kind: 'text', positional: true, placeholder: 'Rule name, e.g. high cpu usage' };
-export const serverArg: ArgSpec = { name: 'server', label: 'Server', kind: 'entity', entity: 'server', optional: true };
+export const ruleArg = { name: 'rule', label: 'Rule', kind: 'text', positional: true, placeholder: 'Rule name, e.g. high cpu usage' } as const satisfies ArgSpec;
+export const serverArg = { name: 'server', label: 'Server', kind: 'entity', entity: 'server', optional: true } as const satisfies ArgSpec;
 
 export interface RulesServer {
   _id: string;
@@ -63,7 +63,7 @@ export async function editRule(
   input: { server?: string; rule: string },
   change: (rule: AlertRule) => RuleEdit | Promise<RuleEdit>,
   describe: (rule: AlertRule) => string,
-): Promise<{ message: string; data: unknown }> {
+): Promise<CommandResult> {
   const server = await resolveRulesServer(ctx, input.server);
   const draft = getDraft(ctx.drafts, server._id);
   if (draft) {
@@ -76,18 +76,48 @@ export async function editRule(
     const edits = withEdit(latest, base._id, patch);
     ctx.drafts!.set(draftKey(server._id), { ...latest, edits } satisfies RuleDraft);
     const after = { ...base, ...edits[base._id] };
-    return { message: `**${ruleLabel(base.name)}** on ${server.hostname}: ${describe(after)}. ${edits[base._id] ? HELD : 'Same as saved.'}`, data: after };
+    return { message: `**${ruleLabel(base.name)}** on ${server.hostname}: ${describe(after)}. ${edits[base._id] ? HELD : 'Same as saved.'}`, data: after, before: { server: server._id, rule: current } satisfies RuleBefore };
   }
   const config = await fetchConfig(ctx, server);
   const rule = findRule(config.rules, input.rule);
   const patch = await change(rule);
   checkEdit(rule, patch);
   const edits = withEdit({ base: config, edits: {} }, rule._id, patch);
-  if (!edits[rule._id]) return { message: `**${ruleLabel(rule.name)}** on ${server.hostname} already has ${describe(rule)}.`, data: rule };
+  if (!edits[rule._id]) return { message: `**${ruleLabel(rule.name)}** on ${server.hostname} already has ${describe(rule)}.`, data: rule, before: { server: server._id, rule } satisfies RuleBefore };
   const saved = (await updateAlertConfig(ctx.api, config._id, updateBody({ base: config, edits }))).result;
   await ctx.invalidate(queryKeys.alertConfig.server(server._id));
   const after = saved.rules.find((r) => r._id === rule._id) ?? { ...rule, ...edits[rule._id] };
-  return { message: `**${ruleLabel(rule.name)}** on ${server.hostname}: ${describe(after)}. Saved.`, data: after };
+  return { message: `**${ruleLabel(rule.name)}** on ${server.hostname}: ${describe(after)}. Saved.`, data: after, before: { server: server._id, rule } satisfies RuleBefore };
+}
+
+/** The rule as it was (its held edits included) before a rules.* run, for the undo. */
+interface RuleBefore {
+  server: string;
+  rule: AlertRule;
+}
+
+/**
+ * Undo of a rule edit: the same kind of edit with the value the rule had, on the same server, so
+ * it lands where the edit did (the open tab's held edits, or saved at once).
+ */
+export function undoRuleEdit(result: CommandResult, field: EditableField): InverseRun | null {
+  const before = result.before as RuleBefore | undefined;
+  const after = result.data as AlertRule | undefined;
+  if (!before || !after || before.rule[field] === after[field]) return null;
+  const input = { rule: before.rule._id, server: before.server };
+  const old = before.rule;
+  switch (field) {
+    case 'enabled':
+      return { id: old.enabled ? 'rules.enable' : 'rules.disable', input };
+    case 'threshold':
+      return old.threshold === null ? null : { id: 'rules.set-threshold', input: { ...input, threshold: old.threshold } };
+    case 'timeLimit':
+      return { id: 'rules.set-grace', input: { ...input, grace: old.timeLimit } };
+    case 'severity':
+      return { id: 'rules.set-severity', input: { ...input, severity: old.severity } };
+    case 'notificationGroup':
+      return { id: 'rules.set-group', input: { ...input, group: old.notificationGroup ?? 'none' } };
+  }
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { gracePeriodChoices } from '../../server/contract/alerts';
 import { defineCommand } from '../define-command';
 import { graceLabel, parseGrace } from './rule-draft';
-import { editRule, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
 const message = 'grace must be 1 to 5 minutes (1m … 5m, or 60 … 300 seconds)';
 
@@ -23,5 +23,6 @@ export const setGrace = defineCommand({
   }),
   args: [ruleArg, { name: 'grace', label: 'Grace period', kind: 'enum', positional: true, options: gracePeriodChoices.map((s) => ({ value: `${s / 60}m`, label: graceLabel(s) })) }, serverArg],
   permission: 'rules.write',
+  inverse: (_input, result) => undoRuleEdit(result, 'timeLimit'),
   run: (input, ctx) => editRule(ctx, input, () => ({ timeLimit: input.grace }), (r) => `grace period ${graceLabel(r.timeLimit)}`),
 });

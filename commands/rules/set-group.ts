@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_TEXT } from '../../server/contract/common';
 import { defineCommand } from '../define-command';
-import { editRule, resolveGroup, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, resolveGroup, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
 /**
  * The Notification Group column: who hears about the rule's alerts. A group by name or id;
@@ -15,6 +15,7 @@ export const setGroup = defineCommand({
   input: z.object({ rule: ruleField, group: z.string({ error: 'group is required (a name, an id or none)' }).trim().min(1, 'group is required (a name, an id or none)').max(MAX_TEXT), server: serverField }),
   args: [ruleArg, { name: 'group', label: 'Notification group', kind: 'entity', entity: 'group', positional: true, placeholder: 'Group name, or none' }, serverArg],
   permission: 'rules.write',
+  inverse: (_input, result) => undoRuleEdit(result, 'notificationGroup'),
   async run(input, ctx) {
     let name = 'none';
     return editRule(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { severities } from '../../server/contract/alerts';
 import { defineCommand } from '../define-command';
-import { editRule, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
 /** The Severity column of the Alerts Configuration tab (SPEC §4 severities). */
 export const setSeverity = defineCommand({
@@ -12,5 +12,6 @@ export const setSeverity = defineCommand({
   input: z.object({ rule: ruleField, severity: z.enum(severities, { error: `severity must be one of ${severities.join(', ')}` }), server: serverField }),
   args: [ruleArg, { name: 'severity', label: 'Severity', kind: 'enum', positional: true, options: severities.map((s) => ({ value: s, label: s })) }, serverArg],
   permission: 'rules.write',
+  inverse: (_input, result) => undoRuleEdit(result, 'severity'),
   run: (input, ctx) => editRule(ctx, input, () => ({ severity: input.severity }), (r) => `severity ${r.severity}`),
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { thresholdChoices } from '../../server/contract/alerts';
+import { forecastHourChoices, formatThreshold, thresholdChoices } from '../../server/contract/alerts';
 import { defineCommand } from '../define-command';
 import { parseThreshold } from './rule-draft';
-import { editRule, ruleArg, ruleField, serverArg, serverField } from './rule-target';
+import { editRule, undoRuleEdit, ruleArg, ruleField, serverArg, serverField } from './rule-target';
 
-const message = `threshold must be one of ${thresholdChoices.join(', ')} %`;
+const message = `threshold must be one of ${thresholdChoices.join(', ')} % (forecast rules: ${forecastHourChoices.join(', ')} h)`;
 
-/** SPEC §5 threshold choices (99 … 60 %), for CPU, memory and disk rules only. */
+/** SPEC §5 threshold choices (99 … 60 %) for CPU, memory and disk rules; hours for forecast rules (issue 16), checked per rule by the draft. */
 export const setThreshold = defineCommand({
   id: 'rules.set-threshold',
   title: 'Set alert rule threshold',
@@ -17,11 +17,12 @@ export const setThreshold = defineCommand({
     threshold: z
       .union([z.number(), z.string().max(10)], { error: message })
       .transform(parseThreshold)
-      .refine((n) => n !== null && (thresholdChoices as readonly number[]).includes(n), message)
+      .refine((n) => n !== null && ([...thresholdChoices, ...forecastHourChoices] as readonly number[]).includes(n), message)
       .transform((n) => n!),
     server: serverField,
   }),
-  args: [ruleArg, { name: 'threshold', label: 'Threshold', kind: 'enum', positional: true, options: thresholdChoices.map((t) => ({ value: String(t), label: `${t} %` })) }, serverArg],
+  args: [ruleArg, { name: 'threshold', label: 'Threshold', kind: 'enum', positional: true, options: [...thresholdChoices.map((t) => ({ value: String(t), label: `${t} %` })), ...forecastHourChoices.map((t) => ({ value: String(t), label: `${t} h (forecast rules)` }))] }, serverArg],
   permission: 'rules.write',
-  run: (input, ctx) => editRule(ctx, input, () => ({ threshold: input.threshold }), (r) => `threshold ${r.threshold} %`),
+  inverse: (_input, result) => undoRuleEdit(result, 'threshold'),
+  run: (input, ctx) => editRule(ctx, input, () => ({ threshold: input.threshold }), (r) => `threshold ${formatThreshold(r.metric, r.threshold!)}`),
 });

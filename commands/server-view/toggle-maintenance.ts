@@ -21,9 +21,11 @@ export const toggleMaintenance = defineCommand({
   permission: 'servers.write',
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
   apiCall: ({ server, mode }) => ({ method: 'PATCH', path: `/api/servers/${server}`, body: { suppressAlarm: mode === undefined ? '(the opposite of now)' : mode === 'on' ? 'yes' : 'no' } }),
+  // Back to the setting it had, when the run changed it.
   inverse: (_input, result) => {
-    const s = result.data as { _id?: string; suppressAlarm?: string } | undefined;
-    return s?._id ? { id: 'server.toggle-maintenance', input: { server: s._id, mode: s.suppressAlarm === 'yes' ? 'off' : 'on' } } : null;
+    const s = result.data as { _id: string; suppressAlarm: string } | undefined;
+    const before = result.before as { suppressAlarm: string } | undefined;
+    return s && before && before.suppressAlarm !== s.suppressAlarm ? { id: 'server.toggle-maintenance', input: { server: s._id, mode: before.suppressAlarm === 'yes' ? 'on' : 'off' } } : null;
   },
   async run({ server, mode }, ctx) {
     const found = await resolveServer(ctx.api, server);
@@ -33,6 +35,7 @@ export const toggleMaintenance = defineCommand({
     return {
       message: on ? `Maintenance **on** for **${result.hostname}**: its alarms are suppressed.` : `Maintenance **off** for **${result.hostname}**: its alarms are raised again.`,
       data: result,
+      before: { suppressAlarm: found.suppressAlarm },
     };
   },
 });

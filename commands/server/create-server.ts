@@ -1,8 +1,9 @@
 import { DEFAULT_AGENT_PORT, type CreateServer } from '../../server/contract/servers';
-import { queryKeys } from '../../src/api/query-keys';
+import { staleAfter } from '../../src/api/query-keys';
 import { createServer as createServerCall } from '../../src/api/servers';
 import { defineCommand } from '../define-command';
 import { fieldError, osLabels, serverFieldArgs, serverFieldsSchema, toApiBody } from './server-fields';
+import { invalidateAll } from '../stale';
 
 export const createServer = defineCommand({
   id: 'server.create',
@@ -22,7 +23,7 @@ export const createServer = defineCommand({
     const { result } = await createServerCall(ctx.api, body).catch((err: unknown) => {
       throw fieldError(err);
     });
-    await ctx.invalidate(queryKeys.servers.all);
+    await invalidateAll(ctx, staleAfter.server);
     return { message: `Created server **${result.hostname}** (${result.ipaddress}:${result.agentPort}, ${osLabels[result.operating_system]}).`, data: result };
   },
 });

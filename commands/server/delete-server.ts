@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { queryKeys } from '../../src/api/query-keys';
+import { staleAfter } from '../../src/api/query-keys';
 import { deleteServer as deleteServerCall } from '../../src/api/servers';
 import { defineCommand } from '../define-command';
 import { resolveServer } from './resolve-server';
+import { invalidateAll } from '../stale';
 
 /** SPEC §2/§5: the delete dialog's checkbox text; the command path asks for the same acknowledgement. */
 export const DELETE_SERVER_ACKNOWLEDGEMENT = 'I understand the consequences of deleting this server.';
@@ -29,7 +30,7 @@ export const deleteServer = defineCommand({
   async run({ server }, ctx) {
     const found = await resolveServer(ctx.api, server);
     await deleteServerCall(ctx.api, found._id);
-    await ctx.invalidate(queryKeys.servers.all);
+    await invalidateAll(ctx, staleAfter.serverDeleted);
     return { message: `Deleted server **${found.hostname}** (${found.ipaddress}). Uninstall its agent if it still runs.`, data: found };
   },
 });

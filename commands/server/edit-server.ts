@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { queryKeys } from '../../src/api/query-keys';
+import type { Server } from '../../server/contract/servers';
+import { staleAfter } from '../../src/api/query-keys';
 import { updateServer } from '../../src/api/servers';
 import { defineCommand } from '../define-command';
 import { resolveServer } from './resolve-server';
 import { fieldError, osLabels, serverFieldArgs, serverFieldsSchema, toApiBody, type ServerFields } from './server-fields';
+import { invalidateAll } from '../stale';
 
 export const editServer = defineCommand({
   id: 'server.edit',
@@ -20,6 +22,18 @@ export const editServer = defineCommand({
   ],
   permission: 'servers.write',
   apiCall: ({ server, ...fields }) => ({ method: 'PATCH', path: `/api/servers/${server}`, body: toApiBody(fields) }),
+  // Undo sets back the fields this run changed.
+  inverse: (_input, result) => {
+    const before = result.before as Server | undefined;
+    const after = result.data as Server | undefined;
+    if (!before || !after) return null;
+    const back: Partial<ServerFields> = {};
+    if (before.hostname !== after.hostname) back.hostname = before.hostname;
+    if (before.ipaddress !== after.ipaddress) back.ipaddress = before.ipaddress;
+    if (before.operating_system !== after.operating_system) back.os = before.operating_system;
+    if (before.agentPort !== after.agentPort) back.port = before.agentPort;
+    return Object.keys(back).length ? { id: 'server.edit', input: { server: before._id, ...back } } : null;
+  },
   async run({ server, ...fields }, ctx) {
     const found = await resolveServer(ctx.api, server);
     // Only what differs is sent: an unchanged IP must not trip the "address taken" check.
@@ -36,10 +50,10 @@ export const editServer = defineCommand({
     const { result } = await updateServer(ctx.api, found._id, toApiBody(changes)).catch((err: unknown) => {
       throw fieldError(err);
     });
-    await ctx.invalidate(queryKeys.servers.all);
+    await invalidateAll(ctx, staleAfter.server);
     const what = Object.keys(changes)
       .map((k) => ({ hostname: `hostname ${result.hostname}`, ipaddress: `IP ${result.ipaddress}`, os: osLabels[result.operating_system], port: `agent port ${result.agentPort}` })[k as keyof ServerFields])
       .join(', ');
-    return { message: `Updated **${result.hostname}**: ${what}.`, data: result };
+    return { message: `Updated **${result.hostname}**: ${what}.`, data: result, before: found };
   },
 });

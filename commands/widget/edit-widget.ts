@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { refreshLabel, refreshToMs, widgetRefreshOptions, widgetRefreshValues } from '../../src/lib/pinned-widgets';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { needsStorage, updateWidget } from './widget-store';
+import { needsStorage, undoWidgetChange, updateWidget } from './widget-store';
 
 /** /pinned-widgets/edit/$id: a widget's title and refresh interval (its chart stays: pin another for that). */
 export const editWidget = defineCommand({
@@ -22,9 +22,10 @@ export const editWidget = defineCommand({
   ],
   permission: 'read',
   enabled: needsStorage,
+  inverse: (_input, result) => undoWidgetChange(result, 'widget.edit', { title: 'title', refreshInterval: 'refresh' }),
   run({ widget, title, refresh }, ctx) {
     if (title === undefined && refresh === undefined) throw new CommandError('Give a --title or a --refresh to change.');
-    const next = updateWidget(ctx, widget, (found) => ({ ...found, ...(title !== undefined ? { title } : {}), ...(refresh !== undefined ? { refreshInterval: refreshToMs(refresh) } : {}) }));
-    return { message: `Widget **${next.title}** refreshes every ${refreshLabel(next.refreshInterval)}.`, data: next };
+    const { before, next } = updateWidget(ctx, widget, (found) => ({ ...found, ...(title !== undefined ? { title } : {}), ...(refresh !== undefined ? { refreshInterval: refreshToMs(refresh) } : {}) }));
+    return { message: `Widget **${next.title}** refreshes every ${refreshLabel(next.refreshInterval)}.`, data: next, before };
   },
 });

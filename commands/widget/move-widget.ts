@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRID_COLS } from '../../src/lib/widget-layout';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { gridCells, needsStorage, updateWidget } from './widget-store';
+import { gridCells, needsStorage, undoWidgetChange, updateWidget } from './widget-store';
 
 /**
  * Moves a pinned widget to a grid cell without the mouse: the page's Alt+Arrow keys and
@@ -25,15 +25,16 @@ export const moveWidget = defineCommand({
   ],
   permission: 'read',
   enabled: needsStorage,
+  inverse: (_input, result) => undoWidgetChange(result, 'widget.move', { x: 'x', y: 'y' }),
   screenKeys: { keys: 'Alt+Arrow', where: 'on a focused pinned widget' },
   run({ widget, x, y }, ctx) {
     if (x === undefined && y === undefined) throw new CommandError('Give an --x or a --y to move to.');
-    const next = updateWidget(ctx, widget, (found) => {
+    const { before, next } = updateWidget(ctx, widget, (found) => {
       const maxX = GRID_COLS.lg - found.w;
       if (x !== undefined && (x < 0 || x > maxX)) throw new CommandError(`x must be between 0 and ${maxX}: **${found.title}** is ${found.w} columns wide in a grid of ${GRID_COLS.lg}.`);
       if (y !== undefined && y < 0) throw new CommandError('y must be 0 or more: row 0 is the top of the grid.');
       return { ...found, x: x ?? found.x, y: y ?? found.y };
     });
-    return { message: `Moved **${next.title}** to column ${next.x}, row ${next.y}.`, data: next };
+    return { message: `Moved **${next.title}** to column ${next.x}, row ${next.y}.`, data: next, before };
   },
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRID_COLS, MIN_WIDGET_SIZE } from '../../src/lib/widget-layout';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { gridCells, needsStorage, updateWidget } from './widget-store';
+import { gridCells, needsStorage, undoWidgetChange, updateWidget } from './widget-store';
 
 /**
  * Resizes a pinned widget without the mouse: the page's Alt+Shift+Arrow keys and
@@ -26,10 +26,11 @@ export const resizeWidget = defineCommand({
   ],
   permission: 'read',
   enabled: needsStorage,
+  inverse: (_input, result) => undoWidgetChange(result, 'widget.resize', { w: 'w', h: 'h' }),
   screenKeys: { keys: 'Alt+Shift+Arrow', where: 'on a focused pinned widget' },
   run({ widget, w, h }, ctx) {
     if (w === undefined && h === undefined) throw new CommandError('Give a --w or an --h to resize to.');
-    const next = updateWidget(ctx, widget, (found) => {
+    const { before, next } = updateWidget(ctx, widget, (found) => {
       const maxW = GRID_COLS.lg - found.x;
       if (w !== undefined && (w < MIN_WIDGET_SIZE.w || w > maxW)) {
         throw new CommandError(`w must be between ${MIN_WIDGET_SIZE.w} and ${maxW}: **${found.title}** starts at column ${found.x} of ${GRID_COLS.lg}.`);
@@ -37,6 +38,6 @@ export const resizeWidget = defineCommand({
       if (h !== undefined && h < MIN_WIDGET_SIZE.h) throw new CommandError(`h must be ${MIN_WIDGET_SIZE.h} or more: a widget is at least ${MIN_WIDGET_SIZE.h} rows tall.`);
       return { ...found, w: w ?? found.w, h: h ?? found.h };
     });
-    return { message: `Resized **${next.title}** to ${next.w} columns by ${next.h} rows.`, data: next };
+    return { message: `Resized **${next.title}** to ${next.w} columns by ${next.h} rows.`, data: next, before };
   },
 });

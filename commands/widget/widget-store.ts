@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { readWidgets, writeWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
-import type { CommandContext } from '../define-command';
+import { readWidgets, widgetRefreshOptions, writeWidgets, type KeyValueStore, type PinnedWidget } from '../../src/lib/pinned-widgets';
+import type { CommandContext, CommandResult, InverseRun } from '../define-command';
 import { CommandError } from '../registry';
 
 export const NO_BROWSER_STORAGE = 'Pinned widgets are kept in the browser: run this in the console.';
@@ -53,7 +53,7 @@ export function gridCells(name: string) {
  * request against it (throwing changes nothing) and return its new version, and stores that in
  * its place. The edit, move and resize commands.
  */
-export function updateWidget(ctx: CommandContext, ref: string, change: (found: PinnedWidget) => PinnedWidget): PinnedWidget {
+export function updateWidget(ctx: CommandContext, ref: string, change: (found: PinnedWidget) => PinnedWidget): { before: PinnedWidget; next: PinnedWidget } {
   const store = storeOf(ctx);
   const widgets = readWidgets(store);
   const found = findWidget(widgets, ref);
@@ -62,5 +62,21 @@ export function updateWidget(ctx: CommandContext, ref: string, change: (found: P
     store,
     widgets.map((w) => (w.i === found.i ? next : w)),
   );
-  return next;
+  return { before: found, next };
+}
+
+/**
+ * Undo of widget.move / resize / edit: the same command with the values `fields` had before,
+ * for the fields the run changed.
+ */
+export function undoWidgetChange(result: CommandResult, id: string, fields: Partial<Record<keyof PinnedWidget, string>>): InverseRun | null {
+  const before = result.before as PinnedWidget | undefined;
+  const after = result.data as PinnedWidget | undefined;
+  if (!before || !after) return null;
+  const back: Record<string, unknown> = {};
+  for (const [field, arg] of Object.entries(fields) as [keyof PinnedWidget, string][]) {
+    if (before[field] === after[field]) continue;
+    back[arg] = field === 'refreshInterval' ? widgetRefreshOptions.find((o) => o.ms === before.refreshInterval)?.value : before[field];
+  }
+  return Object.keys(back).length ? { id, input: { widget: before.i, ...back } } : null;
 }

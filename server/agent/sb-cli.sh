@@ -5,18 +5,25 @@
 #   curl -fsSL <console>/cli/0.0.2/sb-cli | sudo sh -s -- uninstall
 #
 # install: decodes the install token (base64 of {"apiUrl","serverId","key"}), asks the console
-# which port the agent listens on, installs the Prometheus node exporter with apt-get, dnf or
-# yum unless one is already there, runs it on that port (a systemd service where systemd is
-# PID 1, otherwise a supervised background process), waits until /metrics answers, and tells
-# the console it is installed. Running it again finds everything in place and changes nothing.
-# uninstall: stops and removes the service and the files this script created (docs/agent.md).
+# which port the agent listens on, refuses (changing nothing) when another process holds that
+# port, installs the Prometheus node exporter with apt-get, dnf or yum (no recommended or weak
+# dependencies) unless one is already there, runs it on that port with the systemd collector (a
+# systemd service where systemd is PID 1, reusing the distribution's prometheus-node-exporter
+# service when there is one; otherwise a supervised background process), waits until /metrics
+# answers from the exporter it started, and tells the console it is installed. Running it again
+# finds everything in place and changes nothing.
+# uninstall: stops and removes the service and the files this script created, and puts a reused
+# distribution service back as it was (docs/agent.md).
 #
 # Environment (tests and unusual hosts): SB_CLI_DRY_RUN=1 prints what would change without
 # changing anything; SB_CLI_SUPERVISOR=systemd|process forces how the exporter runs;
 # SB_CLI_BIN_DIR, SB_CLI_UNIT_DIR, SB_CLI_STATE_DIR, SB_CLI_RUN_DIR, SB_CLI_LOG_FILE move the
 # files; SB_CLI_EXPORTER_CANDIDATES lists where to look for an installed exporter;
-# SB_CLI_ALLOW_NONROOT=1 skips the root check (only sensible with the paths moved);
-# SB_CLI_WAIT_SECONDS bounds the wait for /metrics (default 60).
+# SB_CLI_PACKAGE_UNIT and SB_CLI_PACKAGE_DEFAULTS name the distribution's exporter service and
+# its settings file; SB_CLI_PACKAGE_MANAGER=apt-get|dnf|yum forces the package manager;
+# SB_CLI_PORT_LOOKUP=ss|proc forces how the port's holder is found; SB_CLI_ALLOW_NONROOT=1 skips
+# the root check (only sensible with the paths moved); SB_CLI_WAIT_SECONDS bounds the wait for
+# /metrics (default 60).
 
 set -u
 # Piped into sh, this file is also stdin: package managers get </dev/null so they cannot eat it,
@@ -33,6 +40,12 @@ DRY_RUN=${SB_CLI_DRY_RUN:-0}
 SUPERVISOR=${SB_CLI_SUPERVISOR:-auto}
 WAIT_SECONDS=${SB_CLI_WAIT_SECONDS:-60}
 CANDIDATES=${SB_CLI_EXPORTER_CANDIDATES:-"/usr/local/bin/node_exporter /usr/bin/prometheus-node-exporter /usr/bin/node_exporter /usr/sbin/node_exporter"}
+# Debian's and Ubuntu's package runs its own service; the agent reuses it instead of adding a
+# second exporter that could never bind the port.
+PKG_UNIT=${SB_CLI_PACKAGE_UNIT:-prometheus-node-exporter}
+PKG_DEFAULTS=${SB_CLI_PACKAGE_DEFAULTS:-/etc/default/prometheus-node-exporter}
+PACKAGE_MANAGER=${SB_CLI_PACKAGE_MANAGER:-}
+PORT_LOOKUP=${SB_CLI_PORT_LOOKUP:-auto}
 
 LINK="$BIN_DIR/$SERVICE"
 UNIT_FILE="$UNIT_DIR/$SERVICE.service"
@@ -41,6 +54,10 @@ CHILD_PID_FILE="$RUN_DIR/$SERVICE.child.pid"
 SUPERVISE_SCRIPT="$STATE_DIR/$SERVICE-supervise.sh"
 PORT_FILE="$STATE_DIR/port"
 LINK_MARK="$STATE_DIR/created-link"
+DROPIN_DIR="$UNIT_DIR/$PKG_UNIT.service.d"
+DROPIN="$DROPIN_DIR/opsdeck-agent.conf"
+# How the reused distribution service was before the agent took it: restored by uninstall.
+PKG_BEFORE="$STATE_DIR/$PKG_UNIT.before"
 CHANGED=0
 
 say() { printf '==> %s\n' "$*"; }
@@ -134,21 +151,35 @@ find_exporter() {
 }
 
 INSTALLED_PACKAGE=
+pick_package_manager() {
+  if [ -n "$PACKAGE_MANAGER" ]; then
+    printf '%s\n' "$PACKAGE_MANAGER"
+    return 0
+  fi
+  for pm in apt-get dnf yum; do
+    have "$pm" && {
+      printf '%s\n' "$pm"
+      return 0
+    }
+  done
+  return 1
+}
+
 install_exporter() {
-  if have apt-get; then
-    say "Installing the node exporter with apt-get (package prometheus-node-exporter)"
-    run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter </dev/null || {
+  pm=$(pick_package_manager) || pm=
+  if [ "$pm" = apt-get ]; then
+    # Without recommends: the exporter alone, not the 60-odd packages its recommends pull in.
+    say "Installing the node exporter with apt-get (package prometheus-node-exporter, without recommended packages)"
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus-node-exporter </dev/null || {
       info "apt-get install failed; refreshing the package lists and trying once more"
-      run apt-get update </dev/null && run env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter </dev/null
+      run apt-get update </dev/null && run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus-node-exporter </dev/null
     } || die "apt-get could not install prometheus-node-exporter"
     INSTALLED_PACKAGE=prometheus-node-exporter
-  elif have dnf || have yum; then
-    pm=dnf
-    have dnf || pm=yum
-    say "Installing the node exporter with $pm"
-    if run "$pm" install -y golang-github-prometheus-node-exporter </dev/null; then
+  elif [ "$pm" = dnf ] || [ "$pm" = yum ]; then
+    say "Installing the node exporter with $pm (without weak dependencies)"
+    if run "$pm" install -y --setopt=install_weak_deps=False golang-github-prometheus-node-exporter </dev/null; then
       INSTALLED_PACKAGE=golang-github-prometheus-node-exporter
-    elif run "$pm" install -y node_exporter </dev/null; then
+    elif run "$pm" install -y --setopt=install_weak_deps=False node_exporter </dev/null; then
       INSTALLED_PACKAGE=node_exporter
     else
       die "$pm could not install the node exporter (Fedora: golang-github-prometheus-node-exporter; RHEL: enable EPEL, package node_exporter). Install it by hand from https://github.com/prometheus/node_exporter/releases and run sb-cli again."
@@ -169,7 +200,7 @@ Wants=network-online.target
 After=network-online.target
 
 [Service]
-ExecStart=$LINK --web.listen-address=:$1
+ExecStart=$LINK --web.listen-address=:$1 --collector.systemd
 Restart=always
 RestartSec=2
 DynamicUser=yes
@@ -181,11 +212,6 @@ EOF
 
 start_systemd() {
   port=$1
-  if [ "$INSTALLED_PACKAGE" = prometheus-node-exporter ] && systemctl is-enabled --quiet prometheus-node-exporter 2>/dev/null; then
-    # Debian starts the package's own service on 9100 at install; the agent is node_exporter.service.
-    say "Disabling the package's own prometheus-node-exporter service (the agent runs as $SERVICE.service)"
-    run systemctl disable --now prometheus-node-exporter
-  fi
   if [ -f "$UNIT_FILE" ] && [ "$(cat "$UNIT_FILE")" = "$(unit_text "$port")" ]; then
     say "Service file $UNIT_FILE is already in place"
   else
@@ -196,17 +222,179 @@ start_systemd() {
     changed
     restart=1
   fi
-  if ! systemctl is-enabled --quiet "$SERVICE" 2>/dev/null; then
-    run systemctl enable "$SERVICE"
+  enable_and_start "$SERVICE"
+}
+
+# Enables a unit and (re)starts it when its settings changed ($restart) or it does not run.
+enable_and_start() {
+  if ! systemctl is-enabled --quiet "$1" 2>/dev/null; then
+    run systemctl enable "$1"
     changed
   fi
-  if [ "${restart:-0}" = 1 ] || ! systemctl is-active --quiet "$SERVICE" 2>/dev/null; then
-    say "Starting $SERVICE.service"
-    run systemctl restart "$SERVICE"
+  if [ "${restart:-0}" = 1 ] || ! systemctl is-active --quiet "$1" 2>/dev/null; then
+    say "Starting $1.service"
+    run systemctl restart "$1"
     changed
   else
-    say "$SERVICE.service is already running"
+    say "$1.service is already running"
   fi
+}
+
+# --- the distribution's exporter service (Debian, Ubuntu) -------------------------------------
+# Where the package's unit exists, the agent is that service, configured by a drop-in (the
+# agent's port and the systemd collector); adding node_exporter.service beside it would leave
+# two exporters fighting for one port. A node_exporter.service from an earlier install is kept.
+package_unit_exists() {
+  [ ! -f "$UNIT_FILE" ] && have systemctl && systemctl cat "$PKG_UNIT" >/dev/null 2>&1
+}
+
+# Reuse it when it holds the agent's port, already is the agent, or does not run at all; a
+# service running on another port stays as it is (the agent then adds its own unit).
+reuse_package_unit() {
+  [ "$HOLDER_IS_PACKAGE" = 1 ] || [ -f "$DROPIN" ] || ! systemctl is-active --quiet "$PKG_UNIT" 2>/dev/null
+}
+
+# The package's settings (ARGS in /etc/default/prometheus-node-exporter) go on its command line
+# before the agent's; flags given twice stop the exporter, so those two must be the agent's.
+package_args() {
+  [ -f "$PKG_DEFAULTS" ] || return 0
+  # shellcheck disable=SC1090
+  (ARGS= && . "$PKG_DEFAULTS" >/dev/null 2>&1 && printf '%s' "${ARGS:-}")
+}
+
+check_package_args() {
+  args=$(package_args)
+  case "$args" in
+    *web.listen-address* | *collector.systemd*)
+      die "$PKG_DEFAULTS sets ARGS=\"$args\"; the agent sets the listen address (port $1) and the systemd collector itself. Remove those flags from ARGS there and run sb-cli again."
+      ;;
+  esac
+}
+
+dropin_text() {
+  cat <<EOT
+# Installed by Opsdeck sb-cli $VERSION: the Opsdeck agent is this service, on the agent's port and
+# with the systemd collector (Services tab, service_down alerts). Remove with: sb-cli uninstall
+[Service]
+ExecStart=
+ExecStart=$2 \$ARGS --web.listen-address=:$1 --collector.systemd
+EOT
+}
+
+start_package_unit() {
+  port=$1
+  binary=$(readlink -f "$exporter" 2>/dev/null) || binary=$exporter
+  if [ ! -f "$PKG_BEFORE" ] && [ "$DRY_RUN" != 1 ]; then
+    mkdir -p "$STATE_DIR"
+    # Remember how it was, so uninstall leaves the host as it found it.
+    was_enabled=no
+    was_active=no
+    systemctl is-enabled --quiet "$PKG_UNIT" 2>/dev/null && was_enabled=yes
+    systemctl is-active --quiet "$PKG_UNIT" 2>/dev/null && was_active=yes
+    [ -n "$INSTALLED_PACKAGE" ] && was_enabled=no && was_active=no
+    printf 'enabled=%s\nactive=%s\n' "$was_enabled" "$was_active" >"$PKG_BEFORE"
+  fi
+  if [ -f "$DROPIN" ] && [ "$(cat "$DROPIN")" = "$(dropin_text "$port" "$binary")" ]; then
+    say "$PKG_UNIT.service already runs the agent (port $port, systemd collector): $DROPIN is in place"
+  else
+    say "Reusing the distribution's $PKG_UNIT.service as the agent instead of adding a second exporter"
+    info "writing $DROPIN: port $port, --collector.systemd (your ARGS in $PKG_DEFAULTS still apply)"
+    run mkdir -p "$DROPIN_DIR"
+    dropin_text "$port" "$binary" | write_file "$DROPIN"
+    run systemctl daemon-reload
+    changed
+    restart=1
+  fi
+  enable_and_start "$PKG_UNIT"
+}
+
+# Puts the reused service back as it was before the agent: its own settings, enabled and running
+# as before (or stopped and disabled when sb-cli installed the package).
+restore_package_unit() {
+  say "Removing the agent's settings from $PKG_UNIT.service ($DROPIN)"
+  run rm -f "$DROPIN"
+  [ -d "$DROPIN_DIR" ] && run rmdir "$DROPIN_DIR" 2>/dev/null
+  run systemctl daemon-reload || true
+  was_enabled=$(sed -n 's/^enabled=//p' "$PKG_BEFORE" 2>/dev/null)
+  was_active=$(sed -n 's/^active=//p' "$PKG_BEFORE" 2>/dev/null)
+  if [ "$was_active" = yes ]; then
+    info "$PKG_UNIT.service ran before the agent: restarting it with its own settings"
+    run systemctl restart "$PKG_UNIT" || true
+  else
+    run systemctl stop "$PKG_UNIT" || true
+  fi
+  if [ "$was_enabled" = yes ]; then run systemctl enable "$PKG_UNIT" || true; else run systemctl disable "$PKG_UNIT" || true; fi
+  run rm -f "$PKG_BEFORE"
+}
+
+# --- who holds the port -----------------------------------------------------------------------
+# port_holder PORT: "PID NAME" of the process listening on TCP PORT, "? unknown" when something
+# listens but its process cannot be told (not root), nothing when the port is free.
+port_holder() {
+  lookup=$PORT_LOOKUP
+  [ "$lookup" = auto ] && { if have ss; then lookup=ss; else lookup=proc; fi; }
+  if [ "$lookup" = ss ]; then
+    line=$(ss -ltnp "sport = :$1" 2>/dev/null | sed 1d | head -n 1)
+    [ -n "$line" ] || return 0
+    pid=$(printf '%s' "$line" | sed -n 's/.*pid=\([0-9][0-9]*\).*/\1/p')
+    name=$(printf '%s' "$line" | sed -n 's/.*users:(("\([^"]*\)".*/\1/p')
+    if [ -n "$pid" ]; then printf '%s %s\n' "$pid" "${name:-unknown}"; else echo '? unknown'; fi
+    return 0
+  fi
+  # /proc: the listening socket's inode (state 0A), then the process holding it.
+  hex=$(printf '%04X' "$1")
+  inodes=$(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null | awk -v p=":$hex" '$4 == "0A" && substr($2, length($2) - 4) == p { print $10 }')
+  [ -n "$inodes" ] || return 0
+  for ino in $inodes; do
+    pid=$(ls -l /proc/[0-9]*/fd 2>/dev/null | awk -v s="socket:[$ino]" '/^\/proc\/[0-9]+\/fd:$/ { split($0, a, "/"); pid = a[3] } index($0, s) { print pid; exit }')
+    if [ -n "$pid" ]; then
+      printf '%s %s\n' "$pid" "$(cat "/proc/$pid/comm" 2>/dev/null || echo unknown)"
+      return 0
+    fi
+  done
+  echo '? unknown'
+}
+
+# The systemd unit a process belongs to, for messages (" (systemd unit foo.service)").
+unit_of() {
+  u=$(sed -n 's#.*/\([^/]*\.service\)$#\1#p' "/proc/$1/cgroup" 2>/dev/null | head -n 1)
+  [ -n "$u" ] && printf ' (systemd unit %s)' "$u"
+}
+
+main_pid() {
+  p=$(systemctl show -p MainPID "$1" 2>/dev/null | sed -n 's/^MainPID=//p')
+  [ -n "$p" ] && [ "$p" != 0 ] && printf '%s\n' "$p"
+}
+
+# The pid of the exporter this agent runs (how: systemd, package or process), if it runs.
+agent_pid() {
+  case "$1" in
+    systemd) main_pid "$SERVICE" ;;
+    package) main_pid "$PKG_UNIT" ;;
+    process) [ -f "$CHILD_PID_FILE" ] && cat "$CHILD_PID_FILE" 2>/dev/null ;;
+  esac
+}
+
+# Before anything changes: the port must be free, or held by this agent's own exporter.
+HOLDER_IS_PACKAGE=0
+check_port() {
+  holder=$(port_holder "$1")
+  [ -n "$holder" ] || return 0
+  hpid=${holder%% *}
+  hname=${holder#* }
+  if [ "$hpid" != '?' ] && [ "$hpid" = "$(agent_pid "$2")" ]; then
+    info "port $1 is held by the agent's own exporter (pid $hpid)"
+    return 0
+  fi
+  if [ "$hpid" != '?' ] && [ "$2" = systemd ] && package_unit_exists && [ "$hpid" = "$(main_pid "$PKG_UNIT")" ]; then
+    info "port $1 is held by the distribution's $PKG_UNIT.service (pid $hpid): the agent will reuse it"
+    HOLDER_IS_PACKAGE=1
+    return 0
+  fi
+  if [ "$hpid" = '?' ]; then
+    die "port $1 is already in use by another process (run as root to see which). Stop it, or give this server another agent port in the console (or pass --port N), and run sb-cli again."
+  fi
+  die "port $1 is already in use by $hname (pid $hpid)$(unit_of "$hpid"). sb-cli will not start an exporter that cannot listen there: stop that process, or give this server another agent port in the console (or pass --port N), and run sb-cli again. Nothing was changed."
 }
 
 # --- supervised process (no systemd: containers, minimal hosts) -------------------------------
@@ -291,6 +479,25 @@ pick_supervisor() {
   esac
 }
 
+# After the start: the exporter answering on the port must be the one this agent runs (another
+# process may have taken the port meanwhile), with the systemd collector where systemd runs it.
+verify_answering() {
+  expected=$(agent_pid "$2")
+  holder=$(port_holder "$1")
+  hpid=${holder%% *}
+  if [ -n "$expected" ] && [ -n "$hpid" ] && [ "$hpid" != '?' ] && [ "$hpid" != "$expected" ]; then
+    die "port $1 answers, but from ${holder#* } (pid $hpid)$(unit_of "$hpid"), not the exporter sb-cli started (pid $expected). Stop that process and run sb-cli again."
+  fi
+  [ -n "$expected" ] && [ "$hpid" = "$expected" ] && info "it is the exporter sb-cli started (pid $expected)"
+  if [ "$2" != process ]; then
+    unit=$SERVICE
+    [ "$2" = package ] && unit=$PKG_UNIT
+    collector=$(curl -fsS --max-time 5 "http://127.0.0.1:$1/metrics" 2>/dev/null | sed -n 's/^node_scrape_collector_success{collector="systemd"} //p')
+    [ -n "$collector" ] || die "the exporter on port $1 runs without its systemd collector (the console's Services tab and service_down alerts need it); see journalctl -u $unit"
+    if [ "$collector" = 1 ]; then info "its systemd collector is on"; else warn "the systemd collector is on but failing to read systemd (services will not show); see journalctl -u $unit"; fi
+  fi
+}
+
 # --- commands ---------------------------------------------------------------------------------
 cmd_install() {
   token=
@@ -345,6 +552,12 @@ cmd_install() {
   case "$port" in '' | *[!0-9]*) die "no usable agent port (got '$port')" ;; esac
   info "key valid for $hostname; the agent listens on port $port"
 
+  how=$(pick_supervisor)
+  say "Checking that port $port is free for the agent"
+  check_port "$port" "$how"
+  # A distribution service the agent will take over must not carry flags the agent sets.
+  if [ "$how" = systemd ] && package_unit_exists && reuse_package_unit; then check_package_args "$port"; fi
+
   say "Looking for an installed node exporter"
   if exporter=$(find_exporter); then
     info "found $exporter"
@@ -368,8 +581,19 @@ cmd_install() {
     changed
   fi
 
-  how=$(pick_supervisor)
-  if [ "$how" = systemd ]; then start_systemd "$port"; else start_process "$port"; fi
+  if [ "$how" = systemd ] && package_unit_exists; then
+    if [ -n "$INSTALLED_PACKAGE" ] || reuse_package_unit; then
+      check_package_args "$port"
+      how=package
+    else
+      info "the distribution's $PKG_UNIT.service keeps running on its own port; the agent runs as $SERVICE.service on port $port"
+    fi
+  fi
+  case "$how" in
+    package) start_package_unit "$port" ;;
+    systemd) start_systemd "$port" ;;
+    *) start_process "$port" ;;
+  esac
 
   if [ "$DRY_RUN" = 1 ]; then
     say "Dry run: not waiting for the exporter and not reporting to the console"
@@ -383,14 +607,18 @@ cmd_install() {
     if [ $i -ge "$WAIT_SECONDS" ]; then
       [ "$how" = process ] && info "last lines of $LOG_FILE:" && tail -n 5 "$LOG_FILE" 2>/dev/null | sed 's/^/      /'
       [ "$how" = systemd ] && info "see: journalctl -u $SERVICE"
+      [ "$how" = package ] && info "see: journalctl -u $PKG_UNIT"
       die "the node exporter does not answer on port $port after $WAIT_SECONDS s (is the port taken by something else?)"
     fi
     sleep 1
   done
   info "the exporter answers"
+  verify_answering "$port" "$how"
 
   say "Telling the console the agent is installed"
-  http POST "$api_url/api/cli/agent-installed" "{\"agentPort\":$port,\"supervisor\":\"$how\",\"exporter\":\"$exporter\"}" -H "authorization: Bearer $key"
+  reported=$how
+  [ "$how" = package ] && reported=systemd
+  http POST "$api_url/api/cli/agent-installed" "{\"agentPort\":$port,\"supervisor\":\"$reported\",\"exporter\":\"$exporter\"}" -H "authorization: Bearer $key"
   case "$HTTP_STATUS" in
     2??) ;;
     000) die "the exporter runs, but the console at $api_url could not be reached to report it; run the same command again" ;;
@@ -417,6 +645,10 @@ cmd_uninstall() {
     run rm -f "$UNIT_FILE"
     did=1
     reload=1
+  fi
+  if [ -f "$DROPIN" ] || [ -f "$PKG_BEFORE" ]; then
+    restore_package_unit
+    did=1
   fi
   if [ -f "$PID_FILE" ] || [ -f "$CHILD_PID_FILE" ]; then
     say "Stopping the supervised node exporter"
@@ -447,7 +679,11 @@ cmd_uninstall() {
 cmd_status() {
   how=$(pick_supervisor)
   port=$(cat "$PORT_FILE" 2>/dev/null)
-  if [ "$how" = systemd ]; then
+  if [ "$how" = systemd ] && [ -f "$DROPIN" ]; then
+    state=$(systemctl is-active "$PKG_UNIT" 2>/dev/null)
+    say "$PKG_UNIT.service (the agent, configured by $DROPIN): ${state:-unknown}"
+    [ -n "$port" ] || port=$(sed -n 's/.*--web.listen-address=:\([0-9]*\).*/\1/p' "$DROPIN" 2>/dev/null)
+  elif [ "$how" = systemd ]; then
     state=$(systemctl is-active "$SERVICE" 2>/dev/null)
     say "$SERVICE.service: ${state:-unknown}"
     [ -n "$port" ] || port=$(sed -n 's/.*--web.listen-address=:\([0-9]*\).*/\1/p' "$UNIT_FILE" 2>/dev/null)

@@ -23,6 +23,9 @@ export const DEFAULT_RULES: readonly DefaultRule[] = [
   { name: 'critical_disk_usage', description: 'Disk almost full', type: 'resouce_alert', metric: 'disk', timeLimit: 60, threshold: 95, severity: 'critical' },
   { name: 'instance_down', description: 'The monitoring agent does not answer', type: 'resouce_alert', metric: 'instance_down', timeLimit: 60, threshold: null, severity: 'critical' },
   { name: 'service_down', description: 'A service the agent reports is down', type: 'service_down_alert', metric: 'service_down', timeLimit: 120, threshold: null, severity: 'critical' },
+  // Issue 16: time-to-full by a robust linear fit over 6 hours (server/alerting/forecasts.ts), hours.
+  { name: 'disk_full_forecast', description: 'Disk full within the threshold (hours), by the trend of the last 6 hours', type: 'resouce_alert', metric: 'disk_forecast', timeLimit: 300, threshold: 24, severity: 'warning' },
+  { name: 'memory_exhausted_forecast', description: 'Memory exhausted within the threshold (hours), by the trend of the last 6 hours', type: 'resouce_alert', metric: 'memory_forecast', timeLimit: 300, threshold: 6, severity: 'warning' },
 ];
 
 const defaultsJson = () => JSON.stringify(DEFAULT_RULES.map((r, position) => ({ ...r, position })));

@@ -33,7 +33,7 @@ export function smtpMailer(url: string, from: string): Mailer {
   return {
     async send(to, message) {
       try {
-        const info = await transport.sendMail({ from, to, subject: message.subject, text: message.text });
+        const info = await transport.sendMail({ from, to, subject: message.subject, text: message.text, html: message.html });
         const errors = ((info as { rejectedErrors?: { recipient?: string; response?: string; message?: string }[] }).rejectedErrors ?? []).map((e) => ({
           address: e.recipient ?? '',
           error: describeError(e),
@@ -64,7 +64,7 @@ export async function postSlack(target: SlackTarget, message: SlackMessage, time
     res = await fetch(`${target.apiUrl}/chat.postMessage`, {
       method: 'POST',
       headers: { authorization: `Bearer ${target.token}`, 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ channel: target.channel, text: message.text, blocks: message.blocks, unfurl_links: false }),
+      body: JSON.stringify({ channel: target.channel, text: message.text, blocks: message.blocks, mrkdwn: false, unfurl_links: false, unfurl_media: false }),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {

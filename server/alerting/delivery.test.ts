@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends, startTestApp, type TestApp } from '../../tests/api/harness';
 import { buildApp } from '../app';
@@ -9,6 +8,7 @@ import { testConfig, type DeliverySettings } from '../config';
 import { openDatabase } from '../db/client';
 import { createDefaultRulesIfMissing } from './defaults';
 import { DeliveryWorker } from './delivery';
+import { startSmtpSink, type SinkMail as Mail } from '../../tests/api/smtp-sink';
 import { AlertEvaluator, type EvaluatorLogger } from './evaluator';
 
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -18,32 +18,15 @@ const quiet: EvaluatorLogger = { info: () => {}, warn: () => {}, error: () => {}
 // ---------------------------------------------------------------------------------------------
 // A real SMTP server and a stand-in for Slack's Web API, shared by both backends.
 
-interface Mail {
-  to: string[];
-  subject: string;
-  text: string;
-}
-const mails: Mail[] = [];
+let sink: Awaited<ReturnType<typeof startSmtpSink>>;
+let mails: Mail[] = [];
 /** Recipients refused with 550 on their next RCPT TO (once each). */
-const refuseOnce = new Set<string>();
-let smtp: SMTPServer;
+let refuseOnce: Set<string>;
 let smtpPort = 0;
-
-/** Enough of RFC 5322 and quoted-printable to read what nodemailer writes. */
-function parseMail(raw: string, to: string[]): Mail {
-  const [head = '', ...rest] = raw.split(/\r?\n\r?\n/);
-  const headers = head.replace(/\r?\n[ \t]+/g, ' ');
-  const header = (name: string) => new RegExp(`^${name}:\\s*(.*)$`, 'im').exec(headers)?.[1] ?? '';
-  let body = rest.join('\n\n');
-  const encoding = header('Content-Transfer-Encoding').toLowerCase();
-  if (encoding === 'quoted-printable') body = Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
-  if (encoding === 'base64') body = Buffer.from(body, 'base64').toString('utf8');
-  return { to, subject: header('Subject'), text: body.replace(/\r\n/g, '\n') };
-}
 
 interface SlackCall {
   authorization: string | undefined;
-  body: { channel: string; text: string; blocks?: unknown[] };
+  body: { channel: string; text: string; blocks?: unknown[]; mrkdwn?: boolean };
 }
 const slackCalls: SlackCall[] = [];
 /** Answers for the next calls, in order; then `{ok: true}`. */
@@ -53,25 +36,10 @@ let slack: Server;
 let slackPort = 0;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (refuseOnce.delete(address.address)) return callback(Object.assign(new Error(`Mailbox ${address.address} unavailable`), { responseCode: 550 }));
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(parseMail(Buffer.concat(chunks).toString('utf8'), session.envelope.rcptTo.map((r) => r.address)));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  sink = await startSmtpSink();
+  smtpPort = sink.port;
+  refuseOnce = sink.refuseOnce;
+  mails = sink.mails;
 
   slack = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -89,7 +57,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await sink.close();
   await new Promise<void>((resolve) => slack.close(() => resolve()));
 });
 
@@ -207,14 +175,17 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
     expect(mails[0]!.subject).toBe(`[FIRING] high_cpu_usage on ${s.hostname} (warning)`);
     expect(mails[0]!.text).toContain(`FIRING: High CPU usage on ${s.hostname}`);
     expect(mails[0]!.text).toMatch(/Severity:\s+warning/);
-    expect(mails[0]!.text).toContain('CPU usage is **95.0%**');
+    expect(mails[0]!.text).toContain('CPU usage is 95.0%, above the 90% threshold for 5 minutes.');
+    expect(mails[0]!.html).toContain('CPU usage is <strong>95.0%</strong>, above the 90% threshold for 5 minutes.');
+    expect(mails[0]!.html).toContain(`<a href="${link}">View the alert</a>`);
     expect(mails[0]!.text).toContain(`View the alert: ${link}`);
     expect(slackCalls).toHaveLength(1);
     expect(slackCalls[0]!.authorization).toBe('Bearer xoxb-test-token');
     expect(slackCalls[0]!.body.channel).toBe('#ops');
     expect(slackCalls[0]!.body.text).toContain(`FIRING: high_cpu_usage on ${s.hostname} (warning)`);
-    expect(slackCalls[0]!.body.text).toContain(`<${link}|View alert>`);
-    expect(JSON.stringify(slackCalls[0]!.body.blocks)).toContain('*95.0%*');
+    expect(slackCalls[0]!.body.text).toContain(`View alert: ${link}`);
+    expect(slackCalls[0]!.body).toMatchObject({ mrkdwn: false });
+    expect(JSON.stringify(slackCalls[0]!.body.blocks)).toContain('{"type":"text","text":"95.0%","style":{"bold":true}}');
     expect(await unprocessed()).toBe(0);
 
     // Nothing more until something changes.
@@ -249,6 +220,46 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
       'playbook_action: Email sent to ops@example.com, oncall@example.com (resolved notification).',
       'playbook_action: Slack message sent to Slack #ops (resolved notification).',
     ]);
+  });
+
+  it('a service named like markup (link, image, HTML, backticks and blank lines, javascript:) reaches email and Slack as its text', async () => {
+    const name = "[Click to fix](https://evil.example/phish) ![i](https://evil.example/p.png) <img src=x onerror=alert(1)> `x`\n\n# Heading [j](javascript:alert(1))";
+    const flat = name.replace(/\n+/g, ' ');
+    const s = await server(null);
+    await q(`update servers set cpu_usage = 40 where id = $1`, [s.id]);
+    await q(`update alert_rules set notification_group_id = $2 where server_id = $1 and name = 'service_down'`, [s.id, await group()]);
+    await q(`insert into services (server_id, service_name, status) values ($1, $2, 'down')`, [s.id, name]);
+    await tick(0);
+    await tick(200);
+    expect(await worker().deliver()).toMatchObject({ sent: 2, failed: 0 });
+
+    const mail = mails[0]!;
+    expect(mail.subject).toBe(`[FIRING] service_down on ${s.hostname} (critical)`);
+    expect(mail.text).toContain(`FIRING: Service ${flat} is down on ${s.hostname}`);
+    expect(mail.text).toContain(`The agent has reported ${flat} down for 2 minutes.`);
+    // In HTML the name is escaped text inside <code>: no element of its own, one link (ours).
+    expect(mail.html).toContain(`<code style="font-family:monospace;background:#f1f5f9;padding:0 3px">${flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}</code>`);
+    expect(mail.html.match(/<(a|img|h1|script)\b/g)).toEqual(['<a']);
+    expect(mail.html).not.toContain('javascript:alert(1)"');
+
+    // Slack: the name only in plain_text objects and rich_text runs, never in mrkdwn.
+    const body = slackCalls[0]!.body;
+    const objects: { type?: string; text?: unknown }[] = [];
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        objects.push(v as never);
+        Object.values(v).forEach(walk);
+      }
+    };
+    walk(body.blocks);
+    const holding = objects.filter((o) => typeof o.text === 'string' && o.text.includes('evil.example'));
+    // The summary section, the Service fact and the description's code run.
+    expect(holding.map((o) => o.type).sort()).toEqual(['plain_text', 'plain_text', 'text']);
+    expect(objects.filter((o) => o.type === 'mrkdwn')).toEqual([]);
+    expect(holding.find((o) => o.type === 'text')).toEqual({ type: 'text', text: flat, style: { code: true } });
+    expect(body.mrkdwn).toBe(false);
+    expect(body.text).toContain(`Service ${flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')} is down`);
   });
 
   it('SMTP refusing, Slack {ok:false} and Slack HTTP 500 are failed attempts, retried after 30 s and 2 min, then sent once', async () => {
@@ -431,15 +442,18 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
   it('starts and stops with the app when enabled', async () => {
     const s = await server(await group({ emailList: ['ops@example.com'] }));
     const alertId = await fire(s.id);
+    // Only the leader delivers: on PostgreSQL the test's own app holds the lock until it lets go.
+    await t.app.leader.stop();
     const app = await buildApp(testConfig({ delivery: settings({ enabled: true, pollIntervalS: 0.05 }) }), { database: t.database });
     await app.ready();
     try {
-      for (let i = 0; i < 100 && (mails.length < 1 || slackCalls.length < 1); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && (mails.length < 1 || slackCalls.length < 1 || (await deliveries(alertId)).length < 2); i++) await new Promise((r) => setTimeout(r, 50));
       expect(mails).toHaveLength(1);
       expect(slackCalls).toHaveLength(1);
       expect((await deliveries(alertId)).map((d) => d.outcome)).toEqual(['sent', 'sent']);
     } finally {
       await app.close();
+      await t.app.leader.start();
     }
   });
 

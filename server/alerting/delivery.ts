@@ -1,21 +1,32 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DeliverySettings } from '../config';
+import type { OutboxTransition } from '../contract/alerts';
 import type { Database, Db } from '../db/client';
-import { alertDeliveries, alertEvents, alerts, notificationGroups } from '../db/schema';
+import { codeSpan } from '../contract/alert-text';
+import { uniqueEmails } from '../contract/alerts';
+import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
 import { describeError, postSlack, smtpMailer, type Mailer } from './delivery-channels';
-import { alertLink, emailMessage, slackMessage, type Transition } from './delivery-messages';
+import { alertLink, emailMessage, slackMessage, type MessageExtra, type Transition } from './delivery-messages';
 import type { EvaluatorLogger } from './evaluator';
+import { OutageNotice } from '../ops/outage';
+import { notificationLatency, notificationsTotal } from '../ops/metrics';
+import { databaseUnavailable } from '../db/unavailable';
 
 type Channel = 'email' | 'slack';
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
-type GroupRow = typeof notificationGroups.$inferSelect;
 
 interface OutboxRow {
   id: string;
   alert_id: string;
-  transition: Transition;
+  transition: OutboxTransition;
   notification_group_id: string | null;
+  /** Named users to email (an escalation step's, an acknowledgement's owner); PostgreSQL may hand back '{a,b}'. */
+  user_ids: string[] | string | null;
+  step: number | null;
+  reason: string | null;
+  /** When the transition was queued: the start of the notification latency (opsdeck_notification_latency_seconds). */
+  created_at: Date | string;
 }
 
 /** A claimed outbox row; `release` ends the claim, marking the row processed or leaving it for a retry. */
@@ -38,18 +49,20 @@ const ROWS_PER_PASS = 100;
 
 /**
  * Due rows, oldest first: not processed, no failed channel waiting for its retry time, and no
- * older unprocessed row of the same alert (a resolved message never overtakes its firing one,
- * even while that one waits for a retry or is being sent by another process).
+ * older unprocessed row of the same alert to the same group (a resolved message never overtakes
+ * its firing one, even while that one waits for a retry or is being sent by another process; an
+ * alert sent to several groups, like the monitoring meta alert, is not held up by one group's retries).
  */
 const DUE = `
-  select o.id, o.alert_id, o.transition, o.notification_group_id
+  select o.id, o.alert_id, o.transition, o.notification_group_id, o.user_ids, o.step, o.reason, o.created_at
   from alert_outbox o
   where o.processed_at is null
     and not (o.id = any($2::uuid[]))
     and not exists (select 1 from alert_deliveries d where d.outbox_id = o.id and d.retry_at > $1::timestamptz)
     and not exists (
       select 1 from alert_outbox p
-      where p.alert_id = o.alert_id and p.processed_at is null and (p.created_at, p.id) < (o.created_at, o.id)
+      where p.alert_id = o.alert_id and p.notification_group_id is not distinct from o.notification_group_id
+        and p.processed_at is null and (p.created_at, p.id) < (o.created_at, o.id)
     )
   order by o.created_at, o.id
   limit 1`;
@@ -75,6 +88,8 @@ export class DeliveryWorker {
   /** wake() came while a pass ran: one more pass follows it. */
   private wakeAgain = false;
   private readonly mailer: Mailer | null;
+  /** A database outage: logged once, polls back off (OutageNotice). */
+  private readonly outage: OutageNotice;
 
   constructor(
     readonly database: Database,
@@ -84,6 +99,7 @@ export class DeliveryWorker {
     private readonly now: () => number = Date.now,
   ) {
     this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : null;
+    this.outage = new OutageNotice(log, 'Alert delivery', settings.pollIntervalS * 1000);
   }
 
   start(): void {
@@ -106,8 +122,9 @@ export class DeliveryWorker {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.deliver()
-        .catch((err) => this.log.error({ err }, 'Alert delivery failed'))
-        .finally(() => this.schedule(this.settings.pollIntervalS * 1000));
+        .then(() => this.outage.ok())
+        .catch((err) => this.outage.failed(err))
+        .finally(() => this.schedule(this.outage.failing ? this.outage.backoffMs() : this.settings.pollIntervalS * 1000));
     }, delayMs);
     this.timer.unref?.();
   }
@@ -127,13 +144,14 @@ export class DeliveryWorker {
    * the loop runs (start()).
    */
   wake(): void {
-    if (this.stopped) return;
+    // During a database outage the poll's back-off decides when to look again.
+    if (this.stopped || this.outage.failing) return;
     if (this.running) {
       this.wakeAgain = true;
       return;
     }
     this.wakeAgain = false;
-    this.deliver().catch((err) => this.log.error({ err }, 'Alert delivery failed'));
+    this.deliver().catch((err) => this.outage.failed(err));
   }
 
   private async pass(): Promise<DeliverResult> {
@@ -150,7 +168,9 @@ export class DeliveryWorker {
       } catch (err) {
         // One row that cannot be handled (its alert deleted under it, a database error) must not
         // hold up the others: it is tried again on the next pass.
-        await claim.abandon();
+        await claim.abandon().catch(() => undefined);
+        // The database went away: the pass ends, and the poll backs off (one log line per outage).
+        if (databaseUnavailable(err)) throw err;
         this.log.error({ err, outboxId: claim.row.id }, 'Could not deliver an alert notification');
       }
     }
@@ -206,25 +226,34 @@ export class DeliveryWorker {
     const { db } = this.database;
     const [alert] = await db.select().from(alerts).where(eq(alerts.id, row.alert_id));
     if (!alert) return true;
-    // No group (the rule has none, or it was deleted since): nothing to send, nothing to log.
+    // Email and Slack carry firing and resolved messages; an acknowledgement is for channels
+    // with an incident state of their own (PagerDuty, issue 15): nothing to send or log here.
+    if (!isMessage(row.transition)) return true;
+    // No group (the rule has none, or it was deleted since) and no named user: nothing to send,
+    // nothing to log.
     const [group] = row.notification_group_id ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, row.notification_group_id)) : [];
-    if (!group) return true;
+    const userIds = (typeof row.user_ids === 'string' ? row.user_ids.replace(/[{}]/g, '').split(',') : (row.user_ids ?? [])).filter(Boolean);
+    const userEmails = userIds.length ? (await db.select({ email: users.email }).from(users).where(inArray(users.id, userIds))).map((u) => u.email) : [];
+    if (!group && !userEmails.length) return true;
+    const emailList = uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]);
+    const extra: MessageExtra = { reason: row.reason, recovery: row.transition === 'resolved' ? await this.recovery(alert.id) : null };
     const log = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
     const link = alertLink(this.settings.publicUrl, alert.id);
     let waiting = false;
-    for (const channel of channelsOf(group)) {
+    const channels: Channel[] = [...(group?.emailEnabled || userEmails.length ? (['email'] as const) : []), ...(group?.slackEnabled ? (['slack'] as const) : [])];
+    for (const channel of channels) {
       const previous = log.filter((d) => d.channel === channel);
       if (finished(previous)) continue;
       const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
       const record = (outcome: DeliveryRow['outcome'], target: string, error: string | null = null) => this.record(row, channel, attempt, outcome, target, error, result);
       if (channel === 'email') {
         const sentTo = new Set(previous.filter((d) => d.outcome === 'sent').flatMap((d) => splitTargets(d.target).map((a) => a.toLowerCase())));
-        const to = group.emailList.filter((a) => !sentTo.has(a.toLowerCase()));
-        if (!this.mailer) await record('skipped', group.emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.');
-        else if (!group.emailList.length) await record('skipped', '', 'The notification group has no email addresses.');
+        const to = emailList.filter((a) => !sentTo.has(a.toLowerCase()));
+        if (!this.mailer) await record('skipped', emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.');
+        else if (!emailList.length) await record('skipped', '', 'The notification group has no email addresses.');
         else if (to.length) {
           try {
-            const sent = await this.mailer.send(to, emailMessage(alert, row.transition, link));
+            const sent = await this.mailer.send(to, emailMessage(alert, row.transition, link, extra));
             if (sent.accepted.length) await record('sent', sent.accepted.join(', '));
             if (sent.rejected.length) waiting = (await record('failed', sent.rejected.map((r) => r.address).join(', '), sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; '))) || waiting;
           } catch (error) {
@@ -232,12 +261,12 @@ export class DeliveryWorker {
           }
         }
       } else {
-        const target = group.slackChannel?.trim() ?? '';
+        const target = group?.slackChannel?.trim() ?? '';
         if (!this.settings.slackBotToken) await record('skipped', target, 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.');
         else if (!target) await record('skipped', '', 'The notification group has no Slack channel.');
         else {
           try {
-            await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, row.transition, link));
+            await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, row.transition, link, extra));
             await record('sent', target);
           } catch (error) {
             waiting = (await record('failed', target, describeError(error))) || waiting;
@@ -246,6 +275,21 @@ export class DeliveryWorker {
       }
     }
     return !waiting;
+  }
+
+  /**
+   * The alerts suppressed while this one (an instance_down) fired: what recovered and what still
+   * fires, for its resolution message (issue 14 §4). Null when there were none.
+   */
+  private async recovery(alertId: string): Promise<MessageExtra['recovery']> {
+    const rows = await this.database.db
+      .select({ alertname: alerts.alertname, subject: alerts.subject, status: alerts.status })
+      .from(alerts)
+      .where(eq(alerts.hostDownAlertId, alertId))
+      .orderBy(alerts.createdAt);
+    if (!rows.length) return null;
+    const name = (r: (typeof rows)[number]) => `${r.alertname}${r.subject ? ` (${r.subject})` : ''}`;
+    return { recovered: rows.filter((r) => r.status === 'resolved').map(name), stillFiring: rows.filter((r) => r.status !== 'resolved').map(name) };
   }
 
   /**
@@ -258,7 +302,9 @@ export class DeliveryWorker {
     const retry = outcome === 'failed' && attempt <= delays.length;
     const retryAt = retry ? new Date(at.getTime() + delays[attempt - 1]! * 1000) : null;
     result[outcome]++;
-    const note = timelineNote({ channel, transition: row.transition, attempt, outcome, target, error, retryAt, maxAttempts: delays.length + 1 });
+    notificationsTotal.inc({ channel, outcome });
+    if (outcome === 'sent') notificationLatency.observe({ channel }, Math.max(0, at.getTime() - new Date(row.created_at).getTime()) / 1000);
+    const note = timelineNote({ channel, transition: row.transition, step: row.step, attempt, outcome, target, error, retryAt, maxAttempts: delays.length + 1 });
     await this.database.db.transaction(async (tx) => {
       await tx.insert(alertDeliveries).values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel, target, attempt, outcome, error, retryAt, at });
       await (tx as unknown as Db).insert(alertEvents).values({ alertId: row.alert_id, type: 'playbook_action', at, note });
@@ -272,9 +318,8 @@ export class DeliveryWorker {
   }
 }
 
-function channelsOf(group: GroupRow): Channel[] {
-  return [...(group.emailEnabled ? (['email'] as const) : []), ...(group.slackEnabled ? (['slack'] as const) : [])];
-}
+const isMessage = (t: OutboxTransition): t is Transition => t !== 'acknowledged';
+
 
 const splitTargets = (target: string) => target.split(', ').filter(Boolean);
 
@@ -290,9 +335,26 @@ function finished(previous: DeliveryRow[]): boolean {
   return !previous.some((d) => d.attempt === last && d.outcome === 'failed');
 }
 
+/** What the delivery log calls each kind of message. */
+function about(transition: OutboxTransition, step: number | null): string {
+  switch (transition) {
+    case 'escalation':
+      return `escalation step ${step ?? '?'}`;
+    case 'repeat':
+      return 'repeat notification: still firing, unacknowledged';
+    case 'reminder':
+      return 'acknowledgement reminder';
+    case 'flapping':
+      return 'flapping notice';
+    default:
+      return `${transition} notification`;
+  }
+}
+
 function timelineNote(d: {
   channel: Channel;
-  transition: Transition;
+  transition: OutboxTransition;
+  step: number | null;
   attempt: number;
   outcome: DeliveryRow['outcome'];
   target: string;
@@ -302,10 +364,11 @@ function timelineNote(d: {
 }): string {
   const what = d.channel === 'email' ? 'Email' : 'Slack message';
   const to = d.target ? ` to ${d.channel === 'email' ? d.target : `Slack ${d.target}`}` : '';
-  const about = `${d.transition} notification`;
-  const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
-  if (d.outcome === 'sent') return `${what} sent${to} (${about}${d.attempt > 1 ? `, attempt ${d.attempt}` : ''}).`;
-  if (d.outcome === 'skipped') return `${what} not sent (${about}): ${d.error}`;
+  const kind = about(d.transition, d.step);
+  // A relay's or Slack's answer is others' text: a code span keeps it literal, backticks and all.
+  const code = codeSpan;
+  if (d.outcome === 'sent') return `${what} sent${to} (${kind}${d.attempt > 1 ? `, attempt ${d.attempt}` : ''}).`;
+  if (d.outcome === 'skipped') return `${what} not sent (${kind}): ${d.error}`;
   const then = d.retryAt ? `Next try at ${d.retryAt.toISOString()}.` : `Gave up after ${d.attempt} attempts.`;
-  return `${what}${to} failed (${about}, attempt ${d.attempt} of ${d.maxAttempts}): ${code(d.error ?? 'unknown error')}. ${then}`;
+  return `${what}${to} failed (${kind}, attempt ${d.attempt} of ${d.maxAttempts}): ${code(d.error ?? 'unknown error')}. ${then}`;
 }

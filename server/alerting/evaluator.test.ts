@@ -3,6 +3,7 @@ import { backends } from '../../tests/api/harness';
 import { openDatabase, type Database } from '../db/client';
 import { createDefaultRulesIfMissing } from './defaults';
 import { AlertEvaluator } from './evaluator';
+import { LeaderGate } from '../ops/leader';
 
 const settings = { enabled: false, evalIntervalS: 15, autoDefaults: true, staleAfterS: 60 };
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
@@ -283,7 +284,7 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await tick(0)).defaultsCreated).toBe(1);
     for (const s of [15, 30, 45, 60]) expect((await tick(s)).defaultsCreated).toBe(0);
     const rules = await q(`select name, metric, threshold, time_limit, severity from alert_rules where server_id = $1 order by position`, [row!.id]);
-    expect(rules.map((r) => r.name)).toEqual(['high_cpu_usage', 'high_memory_usage', 'high_disk_usage', 'critical_disk_usage', 'instance_down', 'service_down']);
+    expect(rules.map((r) => r.name)).toEqual(['high_cpu_usage', 'high_memory_usage', 'high_disk_usage', 'critical_disk_usage', 'instance_down', 'service_down', 'disk_full_forecast', 'memory_exhausted_forecast']);
     expect(await q(`select * from alert_configs where server_id = $1`, [other!.id])).toEqual([]);
   });
 
@@ -307,11 +308,16 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
   });
 
   if (backend.name === 'postgres') {
-    it('two evaluators on one PostgreSQL: only one evaluates, and the other takes over when it stops', async () => {
+    it('two processes on one PostgreSQL: only the leader evaluates, and the other takes over when it stops', async () => {
       const url = (database.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString;
       const second = await openDatabase({ databaseUrl: url });
-      const other = new AlertEvaluator(second, settings, quiet, () => clock);
+      const gates = [new LeaderGate(database, { heartbeatMs: 100, leaseMs: 300 }, quiet, 'gate-a'), new LeaderGate(second, { heartbeatMs: 100, leaseMs: 300 }, quiet, 'gate-b')];
+      await Promise.all(gates.map((g) => g.start()));
+      await evaluator.stop();
+      evaluator = new AlertEvaluator(database, settings, quiet, () => clock, gates[0]);
+      const other = new AlertEvaluator(second, settings, quiet, () => clock, gates[1]);
       try {
+        expect(gates.filter((g) => g.isLeader)).toHaveLength(1);
         const id = await server({ cpu_usage: 95 });
         at(0);
         await scrape();
@@ -322,10 +328,13 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
         const [c, d] = await Promise.all([evaluator.tick(), other.tick()]);
         expect([c, d].filter((r) => r === null)).toHaveLength(1);
         expect(await alertsOf(id)).toHaveLength(1);
-        // The leader goes away: the other one evaluates from its next tick on.
-        const leader = a ? evaluator : other;
+        // The leader goes away: the other one evaluates once it has taken the lock.
+        const [leaderGate, followerGate] = a ? gates : [gates[1]!, gates[0]!];
         const follower = a ? other : evaluator;
-        await leader.stop();
+        await leaderGate!.stop();
+        const until = Date.now() + 5000;
+        while (!followerGate!.isLeader && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+        expect(followerGate!.isLeader).toBe(true);
         await set(id, { cpu_usage: 5 });
         at(315);
         await scrape();
@@ -333,6 +342,7 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
         expect(e?.resolved).toHaveLength(1);
       } finally {
         await other.stop();
+        await Promise.all(gates.map((g) => g.stop()));
         await second.close();
       }
     });

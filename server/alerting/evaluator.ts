@@ -1,14 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import pg from 'pg';
 import type { AlertingSettings } from '../config';
 import { thresholdChoices } from '../contract/alerts';
 import type { Database, Db } from '../db/client';
-import * as schema from '../db/schema';
 import { alerts } from '../db/schema';
+import { expireAcks } from './acknowledge';
+import { evaluateCheckRules } from './check-rules';
+import { computeForecasts } from './forecasts';
+import { recordFlaps } from './flaps';
+import { Router } from './routing';
 import { createDefaultRulesIfMissing } from './defaults';
 import { describe, type DueCondition } from './describe';
 import { chunked, recordTransitions, type Transition } from './lifecycle';
+import { alwaysLeads, type WorkGate } from '../ops/leader';
+import { OutageNotice } from '../ops/outage';
+import { evaluationDuration, evaluationTicks } from '../ops/metrics';
 
 export interface EvaluatorLogger {
   info: (obj: object, msg?: string) => void;
@@ -21,88 +26,23 @@ export interface TickResult {
   resolved: string[];
   /** Snoozes whose duration ran out: back to firing. */
   unsnoozed: string[];
+  /** Acknowledgements whose time ran out (issue 14). */
+  ackExpired: string[];
+  /** Notifications queued (transitions and what the router sent: firing, repeats, escalations …). */
+  queued: number;
   pendingStarted: number;
   pendingCleared: number;
   defaultsCreated: number;
 }
 
-/** One advisory lock key for "the alert evaluator" on a PostgreSQL database. */
-const LOCK_KEY = '7311852963001';
 /** The default-rules pass runs on the first tick and every this many after. */
 const DEFAULTS_EVERY_TICKS = 4;
+/** Forecasts read five-minute averages: recomputing them more often would change nothing. */
+const FORECAST_EVERY_MS = 5 * 60_000;
 /** Alert counts are compacted, and on PGlite the tables rewritten on every scrape and tick vacuumed, every this many ticks. */
 const VACUUM_EVERY_TICKS = 4;
 /** The grace-period tick comes this much after the end it waits for (timers may fire a ms early). */
 const GRACE_SLACK_MS = 5;
-
-/**
- * Runs a tick's transaction, only where this process may evaluate. PGlite is one process: it
- * always may. On PostgreSQL the process holding a session-level advisory lock on its own
- * connection evaluates, and runs its ticks on that connection: if the connection dies, the lock
- * goes with it and so does any half-done tick, and another process takes over on its next tick.
- */
-interface Leadership {
-  run<T>(fn: (tx: Db) => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }>;
-  close(): Promise<void>;
-}
-
-function embeddedLeadership(database: Database): Leadership {
-  return {
-    run: async (fn) => ({ ran: true, value: await database.db.transaction((tx) => fn(tx as unknown as Db)) }),
-    close: async () => {},
-  };
-}
-
-function postgresLeadership(pool: pg.Pool, log: EvaluatorLogger): Leadership {
-  let client: pg.Client | null = null;
-  let db: Db | null = null;
-  let leader = false;
-  const drop = (c: pg.Client) => {
-    if (client !== c) return;
-    client = null;
-    db = null;
-    leader = false;
-    c.end().catch(() => {});
-  };
-  return {
-    async run(fn) {
-      if (!client) {
-        const c = new pg.Client(pool.options as pg.ClientConfig);
-        c.on('error', (err) => {
-          log.warn({ err }, 'Alert evaluator lost its database connection');
-          drop(c);
-        });
-        await c.connect();
-        client = c;
-        db = drizzlePg(c, { schema }) as unknown as Db;
-      }
-      const c = client;
-      if (!leader) {
-        const { rows } = await c.query<{ ok: boolean }>('select pg_try_advisory_lock($1::bigint) as ok', [LOCK_KEY]);
-        leader = rows[0]?.ok === true;
-        if (!leader) return { ran: false };
-        log.info({}, 'This process evaluates alerts (advisory lock taken)');
-      }
-      try {
-        return { ran: true, value: await db!.transaction((tx) => fn(tx as unknown as Db)) };
-      } catch (error) {
-        // The connection may be broken (and the lock with it): start over with a fresh one, and
-        // let whoever gets the lock first evaluate next.
-        drop(c);
-        throw error;
-      }
-    },
-    async close() {
-      if (client) {
-        const c = client;
-        client = null;
-        db = null;
-        leader = false;
-        await c.end().catch(() => {});
-      }
-    },
-  };
-}
 
 /** No threshold is below SPEC's lowest choice, so a server under it on every figure matches no resource rule. */
 const LOWEST_THRESHOLD = Math.min(...thresholdChoices);
@@ -144,7 +84,18 @@ const holdingNow = (fresh: SQL) => sql`
   select r.id, r.server_id, r.time_limit, d.service_name
   from down_services d
   join alert_rules r on r.server_id = d.server_id
-  where r.enabled and r.metric = 'service_down'`;
+  where r.enabled and r.metric = 'service_down'
+  union all
+  -- Forecast rules (issue 16): full within the rule's hours by the latest fresh forecast.
+  select r.id, r.server_id, r.time_limit, ''
+  from server_forecasts f
+  join servers s on s.id = f.server_id
+  join alert_rules r on r.server_id = f.server_id and r.metric = f.metric || '_forecast'
+  where r.enabled and f.hours_left is not null and f.hours_left <= r.threshold and f.computed_at >= ${fresh}::timestamptz - ${FORECAST_FRESH}::interval
+    and s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no' and s.state = 'up' and s.last_scraped_at >= ${fresh}`;
+
+/** A forecast older than this (plus the figures' staleness) neither opens nor resolves anything. */
+const FORECAST_FRESH = '15 minutes';
 
 /**
  * Checks every rule against the latest figures on each tick and moves alerts through their
@@ -160,8 +111,11 @@ export class AlertEvaluator {
   /** A trigger came while a tick ran: one more tick follows it (however many triggers came). */
   private again = false;
   private stopped = true;
-  private readonly leadership: Leadership;
+  /** A database outage: logged once, and triggers wait for the back-off (OutageNotice). */
+  private readonly outage: OutageNotice;
+  private retryAt = 0;
   private ticks = 0;
+  private lastForecastMs = 0;
   private sinceVacuum = 0;
   /** When the earliest grace period still running ends, as the last tick saw it (ms; null: none). */
   private nextDueMs: number | null = null;
@@ -170,6 +124,8 @@ export class AlertEvaluator {
    * worker sends them now rather than on its next poll. Set by whoever wires the two (app.ts).
    */
   onQueued: (() => void) | null = null;
+  /** Issue 14: who hears about each alert, and when; the routes sweep with it after their changes. */
+  readonly router: Router;
 
   constructor(
     readonly database: Database,
@@ -177,8 +133,14 @@ export class AlertEvaluator {
     private readonly log: EvaluatorLogger,
     /** The clock; tests move it by hand. */
     private readonly now: () => number = Date.now,
+    /**
+     * Where ticks run: the app passes its LeaderGate (only the leader evaluates, fenced); code
+     * that runs an evaluator on its own (tests, benchmarks) evaluates always.
+     */
+    private readonly gate: WorkGate = alwaysLeads(database),
   ) {
-    this.leadership = database.kind === 'postgres' ? postgresLeadership((database.db as unknown as { $client: pg.Pool }).$client, log) : embeddedLeadership(database);
+    this.router = new Router(log);
+    this.outage = new OutageNotice(log, 'Alert evaluation', settings.evalIntervalS * 1000);
   }
 
   start(): void {
@@ -196,7 +158,6 @@ export class AlertEvaluator {
     this.timer = this.graceTimer = null;
     this.again = false;
     await this.running?.catch(() => {});
-    await this.leadership.close();
   }
 
   /**
@@ -207,6 +168,8 @@ export class AlertEvaluator {
    */
   trigger(): void {
     if (this.stopped) return;
+    // While the database is out, scrape rounds keep triggering: wait for the back-off instead.
+    if (this.outage.failing && Date.now() < this.retryAt) return;
     if (this.running) {
       this.again = true;
       return;
@@ -233,22 +196,33 @@ export class AlertEvaluator {
       .then(async (r) => {
         if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) {
           this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
-          this.onQueued?.();
         }
+        if (r?.queued) this.onQueued?.();
         if (++this.sinceVacuum >= VACUUM_EVERY_TICKS) {
           this.sinceVacuum = 0;
           await this.compactCounts();
           await this.vacuum();
         }
+        // Disk and memory forecasts (issue 16): every few minutes, outside the tick's transaction;
+        // the next ticks' forecast rules read what it wrote.
+        if (r && this.now() - this.lastForecastMs >= FORECAST_EVERY_MS) {
+          this.lastForecastMs = this.now();
+          await computeForecasts(this.database, this.now());
+        }
+        this.outage.ok();
       })
-      .catch((err) => this.log.error({ err }, 'Alert evaluation failed'))
+      .catch((err) => {
+        this.outage.failed(err);
+        this.retryAt = Date.now() + this.outage.backoffMs();
+      })
       .finally(() => {
         this.running = null;
         if (this.stopped) return;
-        // Whatever ran this tick, the periodic one comes a full interval after it.
-        this.schedule(this.settings.evalIntervalS * 1000);
+        // Whatever ran this tick, the periodic one comes a full interval after it (or the
+        // back-off, during a database outage).
+        this.schedule(Math.max(this.settings.evalIntervalS * 1000, this.outage.failing ? this.outage.backoffMs() : 0));
         this.scheduleGrace();
-        if (this.again) this.runTick();
+        if (this.again && !this.outage.failing) this.runTick();
       });
   }
 
@@ -303,8 +277,20 @@ export class AlertEvaluator {
   /** One evaluation; null when another process evaluates (it holds the lock). */
   async tick(): Promise<TickResult | null> {
     const at = new Date(this.now());
-    const outcome = await this.leadership.run((tx) => this.evaluate(tx, at));
-    if (!outcome.ran) this.nextDueMs = null;
+    const started = performance.now();
+    const outcome = await this.gate.transaction((tx) => this.evaluate(tx, at)).catch((error: unknown) => {
+      evaluationTicks.inc({ outcome: 'error' });
+      throw error;
+    });
+    if (outcome.ran) {
+      evaluationDuration.observe((performance.now() - started) / 1000);
+      evaluationTicks.inc({ outcome: 'success' });
+    }
+    if (!outcome.ran) {
+      this.nextDueMs = null;
+      // Another process routes meanwhile: when this one leads again, it looks at every alert.
+      this.router.reset();
+    }
     return outcome.ran ? outcome.value : null;
   }
 
@@ -312,7 +298,7 @@ export class AlertEvaluator {
     const now = sql`${at.toISOString()}::timestamptz`;
     // Figures older than this say nothing (a stuck collector, the first tick after a long stop).
     const fresh = sql`${new Date(at.getTime() - this.settings.staleAfterS * 1000).toISOString()}::timestamptz`;
-    const result: TickResult = { fired: [], resolved: [], unsnoozed: [], pendingStarted: 0, pendingCleared: 0, defaultsCreated: 0 };
+    const result: TickResult = { fired: [], resolved: [], unsnoozed: [], ackExpired: [], queued: 0, pendingStarted: 0, pendingCleared: 0, defaultsCreated: 0 };
     // Servers that became agent-configured by any path (API, demo fleet, scripts) get the default
     // rules; once a minute or so is soon enough, and saves an anti-join over the fleet per tick.
     if (this.settings.autoDefaults && this.ticks++ % DEFAULTS_EVERY_TICKS === 0) result.defaultsCreated = (await createDefaultRulesIfMissing(tx)).length;
@@ -324,8 +310,8 @@ export class AlertEvaluator {
     //    joined alerts with itself in a nested loop whenever its statistics were older than the
     //    open alerts (always so on PGlite, which never analyzes on its own): 30+ ms at a few
     //    hundred open alerts, growing with their square (bench/alert-tick.ts).
-    const clearing = await tx.execute<{ id: string; reason: string; group_id: string | null; suppress_alarm: string }>(sql`
-      select a.id, r.notification_group_id as group_id, s.suppress_alarm,
+    const clearing = await tx.execute<{ id: string; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean }>(sql`
+      select a.id, r.notification_group_id as group_id, s.suppress_alarm, a.notified_at is not null as notified, a.mute is not null as muted,
              case when r.id is null then 'The rule was removed.' when not r.enabled then 'The rule was disabled.' else 'The condition cleared.' end as reason
       from alerts a
       join servers s on s.id = a.server_id
@@ -339,6 +325,8 @@ export class AlertEvaluator {
             when 'memory' then s.memory_usage <= r.threshold
             when 'disk' then s.disk_usage <= r.threshold
             when 'service_down' then sv.id is null or sv.status = 'up'
+            when 'disk_forecast' then coalesce((select f.hours_left is null or f.hours_left > r.threshold from server_forecasts f where f.server_id = s.id and f.metric = 'disk'), true)
+            when 'memory_forecast' then coalesce((select f.hours_left is null or f.hours_left > r.threshold from server_forecasts f where f.server_id = s.id and f.metric = 'memory'), true)
             else false
           end
         )
@@ -346,27 +334,42 @@ export class AlertEvaluator {
     const clearingById = new Map(clearing.rows.map((r) => [r.id, r]));
     const resolved = clearing.rows.length
       ? await tx.execute<{ id: string }>(sql`
-          update alerts set status = 'resolved', resolved_at = ${now}, updated_at = ${now}, snoozed_until = null
+          update alerts set status = 'resolved', resolved_at = ${now}, updated_at = ${now}, snoozed_until = null, next_action_at = null,
+            ack_user_id = null, ack_username = null, ack_note = null, ack_at = null, ack_until = null
           where id = any(${sql.param(clearing.rows.map((r) => r.id))}::uuid[]) and status in ('firing', 'snoozed')
           returning id`)
       : { rows: [] as { id: string }[] };
     for (const { id } of resolved.rows) {
       const r = clearingById.get(id)!;
       result.resolved.push(r.id);
-      transitions.push({ alertId: r.id, type: 'resolved', note: r.reason, notify: r.suppress_alarm === 'no', groupId: r.group_id });
+      // A resolution is sent to those who heard it fire: not for one never sent (muted, deferred)
+      // nor while muted (silenced, in maintenance, flapping).
+      transitions.push({ alertId: r.id, type: 'resolved', note: r.reason, notify: r.suppress_alarm === 'no' && r.notified && !r.muted, groupId: r.group_id, routed: true });
     }
 
-    // 2. A snooze with a duration that ran out returns the alert to firing.
-    const unsnoozed = await tx.execute<{ id: string; group_id: string | null; suppress_alarm: string }>(sql`
-      update alerts a set status = 'firing', snoozed_until = null, updated_at = ${now}
+    // 2. A snooze with a duration that ran out returns the alert to firing (notified unless
+    //    someone acknowledged it meanwhile), and acknowledgements whose time ran out end.
+    const unsnoozed = await tx.execute<{ id: string; group_id: string | null; suppress_alarm: string; acked: boolean }>(sql`
+      update alerts a set status = 'firing', snoozed_until = null, updated_at = ${now}, notified_at = null, escalation_step = 0, next_action_at = ${now}
       where a.status = 'snoozed' and a.snoozed_until <= ${now}
-      returning a.id,
-        (select r.notification_group_id from alert_rules r where r.id = a.rule_id) as group_id,
-        (select s.suppress_alarm from servers s where s.id = a.server_id) as suppress_alarm`);
+      returning a.id, a.ack_at is not null as acked,
+        coalesce((select r.notification_group_id from alert_rules r where r.id = a.rule_id),
+                 (select cr.notification_group_id from check_rules cr where cr.id = a.check_rule_id)) as group_id,
+        coalesce((select s.suppress_alarm from servers s where s.id = a.server_id), 'no') as suppress_alarm`);
     for (const r of unsnoozed.rows) {
       result.unsnoozed.push(r.id);
-      transitions.push({ alertId: r.id, type: 'firing', note: 'The snooze ended and the condition still holds.', notify: r.suppress_alarm === 'no', groupId: r.group_id });
+      transitions.push({ alertId: r.id, type: 'firing', note: 'The snooze ended and the condition still holds.', notify: r.suppress_alarm === 'no' && !r.acked, groupId: r.group_id, routed: true });
     }
+    for (const t of await expireAcks(tx, at)) {
+      result.ackExpired.push(t.alertId);
+      transitions.push(t);
+    }
+
+    // Checks' website_alert rules (issue 16): the same states, in their own file.
+    const checkOutcome = await evaluateCheckRules(tx, at);
+    result.fired.push(...checkOutcome.fired);
+    result.resolved.push(...checkOutcome.resolved);
+    transitions.push(...checkOutcome.transitions);
 
     // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
@@ -405,22 +408,22 @@ export class AlertEvaluator {
     result.pendingCleared = Number(pending.rows[0]?.cleared ?? 0);
     result.pendingStarted = Number(pending.rows[0]?.started ?? 0);
     const nextDue = pending.rows[0]?.next_due;
-    this.nextDueMs = nextDue ? new Date(nextDue).getTime() : null;
+    const serverDue = nextDue ? new Date(nextDue).getTime() : null;
+    this.nextDueMs = serverDue === null ? checkOutcome.nextDueMs : checkOutcome.nextDueMs === null ? serverDue : Math.min(serverDue, checkOutcome.nextDueMs);
 
     // 4. Conditions that held for their whole grace period open an alert.
     const rawDue = pending.rows[0]?.due ?? [];
     const dueKeys: [string, string][] = typeof rawDue === 'string' ? JSON.parse(rawDue) : rawDue;
-    if (!dueKeys.length) {
-      await recordTransitions(tx, at, transitions);
-      return result;
-    }
+    if (!dueKeys.length) return this.finish(tx, at, transitions, result);
     const due = await tx.execute<DueCondition>(sql`
       select p.rule_id, p.subject, p.server_id, p.since, r.name, r.type, r.metric, r.threshold, r.time_limit, r.severity,
              r.notification_group_id, s.hostname, s.ipaddress, s.agent_port, s.operating_system, s.cpu_usage, s.memory_usage,
-             s.disk_usage, s.last_error, s.suppress_alarm
+             s.disk_usage, s.last_error, s.suppress_alarm, f.hours_left as forecast_hours, f.full_at as forecast_full_at,
+             f.slope_per_hour as forecast_slope, f.fitted_now as forecast_now
       from alert_pending p
       join alert_rules r on r.id = p.rule_id
       join servers s on s.id = p.server_id
+      left join server_forecasts f on f.server_id = p.server_id and r.metric in ('disk_forecast', 'memory_forecast') and f.metric = replace(r.metric, '_forecast', '')
       where (p.rule_id, p.subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))`);
     if (due.rows.length) {
       for (const part of chunked(due.rows, 500)) {
@@ -440,6 +443,8 @@ export class AlertEvaluator {
                 status: 'firing' as const,
                 createdAt: at,
                 updatedAt: at,
+                // The router decides now, in this transaction, whether and to whom it is sent.
+                nextActionAt: c.suppress_alarm === 'no' ? at : null,
                 ...text,
               };
             }),
@@ -451,7 +456,7 @@ export class AlertEvaluator {
         for (const o of opened) {
           const c = byKey.get(`${o.ruleId}\u0000${o.subject}`)!;
           result.fired.push(o.id);
-          transitions.push({ alertId: o.id, type: 'firing', note: null, notify: c.suppress_alarm === 'no', groupId: c.notification_group_id });
+          transitions.push({ alertId: o.id, type: 'firing', note: null, notify: c.suppress_alarm === 'no', groupId: c.notification_group_id, routed: true });
         }
       }
       await tx.execute(sql`
@@ -459,7 +464,18 @@ export class AlertEvaluator {
         where (rule_id, subject) in (select * from unnest(${sql.param(due.rows.map((c) => c.rule_id))}::uuid[], ${sql.param(due.rows.map((c) => c.subject))}::text[]))`);
     }
 
-    await recordTransitions(tx, at, transitions);
+    return this.finish(tx, at, transitions, result);
+  }
+
+  /**
+   * The end of every tick: flap bookkeeping (a resolution while flapping is not sent), the
+   * timeline and outbox, then the router's sweep over what is due (issue 14).
+   */
+  private async finish(tx: Db, at: Date, transitions: Transition[], result: TickResult): Promise<TickResult> {
+    const flapping = await recordFlaps(tx, at, transitions);
+    for (const t of transitions) if (t.type === 'resolved' && flapping.has(t.alertId)) t.notify = false;
+    result.queued += await recordTransitions(tx, at, transitions);
+    result.queued += (await this.router.sweep(tx, at)).queued;
     return result;
   }
 }

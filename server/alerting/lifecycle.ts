@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { TimelineEventType } from '../contract/alerts';
+import { outboxTransitions, type OutboxTransition, type TimelineEventType } from '../contract/alerts';
 import type { Db } from '../db/client';
-import { alertEvents, alertOutbox } from '../db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { alertEvents, alertOutbox, alertRules, checkRules, servers } from '../db/schema';
 
 /** One change of an alert: a timeline event, and an outbox row when it should be sent. */
 export interface Transition {
@@ -11,13 +12,22 @@ export interface Transition {
   /** Who did it; null: the evaluator. */
   user?: { _id: string; username: string } | null;
   /**
-   * Whether the delivery worker should send it: firing and resolved transitions, except on a
-   * server in maintenance (SPEC: maintenance sends nothing) and except snoozes.
+   * Whether it should be sent: resolved and acknowledged transitions go to the outbox at once;
+   * a firing one is handed to the router (server/alerting/routing.ts), which decides whether and
+   * when it is sent (silences, windows, host down, flapping, minimum interval). Never on a server
+   * in maintenance (SPEC: maintenance sends nothing), never for snoozes.
    */
   notify: boolean;
   /** The rule's notification group when the transition happened. */
   groupId: string | null;
+  /**
+   * Routing already decided by the caller: a firing transition whose alert it marked for the
+   * router (`next_action_at`), or a resolution it knows was notified and is not muted.
+   */
+  routed?: boolean;
 }
+
+const isOutboxTransition = (type: TimelineEventType): type is TimelineEventType & OutboxTransition => (outboxTransitions as readonly string[]).includes(type);
 
 export function chunked<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -28,10 +38,17 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
 /**
  * Writes the timeline events and outbox rows of some transitions. Call it in the transaction
  * that changed the alerts, so a change and its notification are written together or not at all.
- * Returns how many notifications it queued (the caller wakes the delivery worker for them).
+ * Returns how many notifications it queued or handed to the router (the caller sweeps and wakes
+ * the delivery worker for them).
  */
 export async function recordTransitions(tx: Db, at: Date, transitions: readonly Transition[]): Promise<number> {
   if (!transitions.length) return 0;
+  // A resolution goes to those who heard the alert fire: not for one never sent (muted, held
+  // back) nor while it is muted (silenced, in maintenance, flapping) — whoever resolved it.
+  const unchecked = transitions.filter((t) => t.type === 'resolved' && t.notify && !t.routed).map((t) => t.alertId);
+  const unheard = unchecked.length
+    ? new Set((await tx.execute<{ id: string }>(sql`select id from alerts where id = any(${sql.param(unchecked)}::uuid[]) and (notified_at is null or mute is not null)`)).rows.map((r) => r.id))
+    : new Set<string>();
   const events = transitions.map((t) => ({
     id: randomUUID(),
     alertId: t.alertId,
@@ -43,10 +60,41 @@ export async function recordTransitions(tx: Db, at: Date, transitions: readonly 
   }));
   for (const part of chunked(events, 1000)) await tx.insert(alertEvents).values(part);
   const outbox = transitions.flatMap((t, i) =>
-    t.notify && (t.type === 'firing' || t.type === 'resolved')
+    t.notify && t.type !== 'firing' && isOutboxTransition(t.type) && !(t.type === 'resolved' && unheard.has(t.alertId))
       ? [{ alertId: t.alertId, eventId: events[i]!.id, transition: t.type, notificationGroupId: t.groupId, createdAt: at }]
       : [],
   );
   for (const part of chunked(outbox, 1000)) await tx.insert(alertOutbox).values(part);
-  return outbox.length;
+  // Firing: the router's next sweep (in this transaction, for the evaluator and the routes) decides.
+  const toRoute = transitions.filter((t) => t.notify && t.type === 'firing' && !t.routed).map((t) => t.alertId);
+  if (toRoute.length) {
+    await tx.execute(sql`update alerts set next_action_at = ${at.toISOString()}::timestamptz, notified_at = null, escalation_step = 0 where id = any(${sql.param(toRoute)}::uuid[])`);
+  }
+  // A resolved alert needs the router no more; an instance_down alert that resolves has the
+  // alerts suppressed under it looked at again (listed in its recovery message, or sent now).
+  const resolved = transitions.filter((t) => t.type === 'resolved').map((t) => t.alertId);
+  if (resolved.length) {
+    await tx.execute(sql`
+      update alerts set next_action_at = case when status = 'resolved' then null else ${at.toISOString()}::timestamptz end
+      where id = any(${sql.param(resolved)}::uuid[]) or (host_down_alert_id = any(${sql.param(resolved)}::uuid[]) and status <> 'resolved')`);
+  }
+  return outbox.length + toRoute.length;
+}
+
+/**
+ * Who an operator's change of an alert notifies: the group of its rule (a server rule or a check
+ * rule) now, and whether its server is in maintenance (a check has no maintenance switch).
+ */
+export async function notifyContext(tx: Db, alert: { serverId: string | null; ruleId: string | null; checkRuleId: string | null }): Promise<{ groupId: string | null; suppressed: boolean }> {
+  if (alert.serverId) {
+    const [context] = await tx
+      .select({ groupId: alertRules.notificationGroupId, suppressAlarm: servers.suppressAlarm })
+      .from(servers)
+      .leftJoin(alertRules, eq(alertRules.id, sql`${alert.ruleId}::uuid`))
+      .where(eq(servers.id, alert.serverId));
+    return { groupId: context?.groupId ?? null, suppressed: context?.suppressAlarm === 'yes' };
+  }
+  if (!alert.checkRuleId) return { groupId: null, suppressed: false };
+  const [rule] = await tx.select({ groupId: checkRules.notificationGroupId }).from(checkRules).where(eq(checkRules.id, alert.checkRuleId));
+  return { groupId: rule?.groupId ?? null, suppressed: false };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { str } from './common';
 
 /** SPEC §9: the installer's version in its download path, and the default Windows architecture. */
 export const CLI_VERSION = '0.0.2';
@@ -19,7 +20,7 @@ export const createApiKeySchema = z
       .array(z.enum(apiKeyPrivileges, { error: `privilages may only hold ${apiKeyPrivileges.join(', ')}` }))
       .min(1, 'privilages needs at least one of CREATE, READ, UPDATE, DELETE')
       .max(4),
-    serverId: z.string({ error: 'serverId is required' }).uuid('serverId must be a server id'),
+    serverId: str({ error: 'serverId is required' }).uuid('serverId must be a server id'),
   })
   .strict();
 export type CreateApiKey = z.input<typeof createApiKeySchema>;
@@ -63,7 +64,7 @@ export const agentReportSchema = z
   .object({
     agentPort: z.number().int().min(1).max(65535).optional(),
     supervisor: z.enum(['systemd', 'process']).optional(),
-    exporter: z.string().max(200).optional(),
+    exporter: str().max(200).optional(),
   })
   .strict();
 export type AgentReport = z.infer<typeof agentReportSchema>;
@@ -84,6 +85,22 @@ export function decodeInstallToken(token: string): { apiUrl: string; serverId: s
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+/**
+ * A PowerShell single-quoted string: nothing inside is expanded, and a quote is written twice.
+ * PowerShell takes the typographic single quotes (U+2018–U+201B) for quotes too.
+ */
+export const psQuote = (s: string) => `'${s.replace(/['\u2018\u2019\u201a\u201b]/g, (q) => q + q)}'`;
+
+/**
+ * `host[:port]` as a Host header may carry it: a DNS name or IPv4 address, or an IPv6 address in
+ * brackets, and a port 1–65535. Anything else (quotes, spaces, `$(`, paths) is not a host.
+ */
+export function isHostHeader(value: string): boolean {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*))(?::(\d{1,5}))?$/.exec(value);
+  if (!m || value.length > 260) return false;
+  if (m[1] !== undefined && !/^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*$/.test(m[1])) return false;
+  return m[3] === undefined || (Number(m[3]) >= 1 && Number(m[3]) <= 65535);
+}
 
 /**
  * The one-line install command an operator pastes on the host (SPEC §7 "Agent download from
@@ -92,7 +109,7 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function installCommand(os: 'linux' | 'windows', apiUrl: string, token: string): string {
   const base = apiUrl.replace(/\/$/, '');
   if (os === 'windows') {
-    return `& ([scriptblock]::Create((Invoke-RestMethod '${base}/cli/${CLI_VERSION}/sb-cli.ps1'))) install -Token '${token}'`;
+    return `& ([scriptblock]::Create((Invoke-RestMethod ${psQuote(`${base}/cli/${CLI_VERSION}/sb-cli.ps1`)}))) install -Token ${psQuote(token)}`;
   }
   return `curl -fsSL ${shellQuote(`${base}/cli/${CLI_VERSION}/sb-cli`)} | sudo sh -s -- install ${shellQuote(token)}`;
 }

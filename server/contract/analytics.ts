@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { str } from './common';
 
 /**
  * SPEC §7 Analytics and §3 Summaries: what the home dashboard reads. Every call answers
@@ -15,8 +16,7 @@ export const DEFAULT_THRESHOLD: UsageThreshold = 90;
 /** `?percentage=n`: a whole number 0–100, default 90; anything else is a 400 naming `percentage`. */
 export const percentageQuerySchema = z
   .object({
-    percentage: z
-      .string()
+    percentage: str()
       .regex(/^\d{1,3}$/, 'must be a whole number from 0 to 100')
       .transform(Number)
       .refine((n) => n <= 100, 'must be a whole number from 0 to 100')
@@ -26,9 +26,9 @@ export const percentageQuerySchema = z
 
 /** High CPU row. `mode` says what `value` measures: always 'busy' (every CPU mode but idle, docs/metrics.md). */
 export const cpuUsageRowSchema = z.object({
-  serverId: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
+  serverId: str(),
+  hostname: str(),
+  ipaddress: str(),
   value: z.number(),
   mode: z.literal('busy'),
 });
@@ -36,9 +36,9 @@ export type CpuUsageRow = z.infer<typeof cpuUsageRowSchema>;
 
 /** High memory row: percent used. Memory has no mountpoint; the field is SPEC's and always null. */
 export const memoryUsageRowSchema = z.object({
-  serverId: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
+  serverId: str(),
+  hostname: str(),
+  ipaddress: str(),
   value: z.number(),
   mountpoint: z.null(),
 });
@@ -50,11 +50,11 @@ export type MemoryUsageRow = z.infer<typeof memoryUsageRowSchema>;
  * lettered volumes together (mountpoint null). `diskUsedPercent` turns either into percent used.
  */
 export const diskUsageRowSchema = z.object({
-  serverId: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
+  serverId: str(),
+  hostname: str(),
+  ipaddress: str(),
   value: z.number(),
-  mountpoint: z.string().nullable(),
+  mountpoint: str().nullable(),
   os: z.enum(['linux', 'windows']),
 });
 export type DiskUsageRow = z.infer<typeof diskUsageRowSchema>;
@@ -74,18 +74,18 @@ export const alertsSummarySchema = z.object({
 export type AlertsSummary = z.infer<typeof alertsSummarySchema>;
 
 export const serviceDownRowSchema = z.object({
-  serverId: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
-  service: z.string(),
+  serverId: str(),
+  hostname: str(),
+  ipaddress: str(),
+  service: str(),
 });
 export type ServiceDownRow = z.infer<typeof serviceDownRowSchema>;
 
 /** `downtime`: whole seconds since the server was first seen down in this outage. */
 export const downServerRowSchema = z.object({
-  serverId: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
+  serverId: str(),
+  hostname: str(),
+  ipaddress: str(),
   downtime: z.number().int(),
 });
 export type DownServerRow = z.infer<typeof downServerRowSchema>;

@@ -5,10 +5,29 @@ export const MAX_PAGE_SIZE = 100;
 /** Longest string any text field accepts; longer input is a 400, never a truncated row. */
 export const MAX_TEXT = 500;
 
-export const idSchema = z.string().min(1).max(64);
+/**
+ * PostgreSQL stores no NUL character in text or jsonb: a NUL that reached the database was a 500.
+ * Every string the contract accepts goes through `str()`, so it is a 400 naming the field instead
+ * (tests/api/contract-strings.test.ts checks every schema here uses it).
+ */
+export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+const noNul = (s: string) => !s.includes('\u0000');
+export const str = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(noNul, { message: NUL_MESSAGE, abort: true });
+
+/** True when a JSON value holds a NUL in any string or key, however deep. */
+export function hasNulDeep(value: unknown): boolean {
+  if (typeof value === 'string') return !noNul(value);
+  if (Array.isArray(value)) return value.some(hasNulDeep);
+  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => !noNul(k) || hasNulDeep(v));
+  return false;
+}
+/** Free-form JSON a caller may send (a command's input): any shape, but no NUL anywhere in it. */
+export const jsonValue = () => z.unknown().refine((v) => !hasNulDeep(v), { message: NUL_MESSAGE });
+
+export const idSchema = str().min(1).max(64);
 
 export const sortSchema = z.object({
-  by: z.string().min(1).max(64),
+  by: str().min(1).max(64),
   direction: z.enum(['asc', 'desc']),
 });
 export type Sort = z.infer<typeof sortSchema>;
@@ -18,14 +37,14 @@ export type Sort = z.infer<typeof sortSchema>;
  * substring), in (one of), eq (equals), between ([from, to], inclusive). A bare scalar means eq
  * and a bare array means in, so `{ status: 'active' }` and `{ status: { eq: 'active' } }` agree.
  */
-const scalar = z.union([z.string().max(MAX_TEXT), z.number(), z.boolean()]);
+const scalar = z.union([str().max(MAX_TEXT), z.number(), z.boolean()]);
 export const filterValueSchema = z.union([
   scalar,
   z.array(scalar).max(100),
-  z.object({ contains: z.string().max(MAX_TEXT) }).strict(),
+  z.object({ contains: str().max(MAX_TEXT) }).strict(),
   z.object({ in: z.array(scalar).max(100) }).strict(),
   z.object({ eq: scalar }).strict(),
-  z.object({ between: z.tuple([z.union([z.string().max(64), z.number()]), z.union([z.string().max(64), z.number()])]) }).strict(),
+  z.object({ between: z.tuple([z.union([str().max(64), z.number()]), z.union([str().max(64), z.number()])]) }).strict(),
 ]);
 export type FilterValue = z.infer<typeof filterValueSchema>;
 
@@ -35,8 +54,8 @@ export const listQuerySchema = z
     pageNumber: z.number().int().min(1).max(1_000_000).default(1),
     pageSize: z.number().int().min(1).max(MAX_PAGE_SIZE).default(25),
     sort: sortSchema.optional(),
-    filter: z.record(z.string().max(64), filterValueSchema).optional(),
-    search: z.string().max(MAX_TEXT).optional(),
+    filter: z.record(str().max(64), filterValueSchema).optional(),
+    search: str().max(MAX_TEXT).optional(),
   })
   .strict();
 export type ListQuery = z.input<typeof listQuerySchema>;
@@ -50,8 +69,8 @@ export type OneResult<T> = { result: T };
 /** Every error under /api answers this body; `field` names the offending input when there is one. */
 export const apiErrorBodySchema = z.object({
   statusCode: z.number(),
-  error: z.string(),
-  message: z.string(),
-  field: z.string().optional(),
+  error: str(),
+  message: str(),
+  field: str().optional(),
 });
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;

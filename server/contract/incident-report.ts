@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { str } from './common';
 
 /**
  * The incident report (issue 5 §4): a markdown account of a time window — the alerts that were
@@ -26,8 +27,7 @@ export function parseReportInstant(value: string): Date | null {
 }
 
 const instant = (name: string) =>
-  z
-    .string({ error: `${name} is required: a date-time with a zone, e.g. 2026-11-23T09:00:00Z, or unix milliseconds` })
+  str({ error: `${name} is required: a date-time with a zone, e.g. 2026-11-23T09:00:00Z, or unix milliseconds` })
     .max(64, `${name} is too long`)
     .transform((v, ctx) => {
       const d = parseReportInstant(v);
@@ -42,7 +42,7 @@ export const incidentReportQuerySchema = z
   .object({
     from: instant('from'),
     to: instant('to'),
-    serverId: z.string().regex(UUID, 'serverId must be a server id').optional(),
+    serverId: str().regex(UUID, 'serverId must be a server id').optional(),
   })
   .strict()
   .refine((q) => q.to.getTime() > q.from.getTime(), { message: 'The end of the window (to) must be after its start (from)', path: ['to'] })
@@ -50,7 +50,7 @@ export const incidentReportQuerySchema = z
 export type IncidentReportQuery = z.input<typeof incidentReportQuerySchema>;
 
 export const incidentReportSchema = z.object({
-  markdown: z.string(),
+  markdown: str(),
   /** Alerts listed in the report. */
   alerts: z.number().int(),
   /** Commands listed in the report. */

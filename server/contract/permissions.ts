@@ -17,10 +17,14 @@ export const permissions = {
   'servers.write': ['admin', 'sysadmin'],
   'rules.write': ['admin', 'sysadmin'],
   'groups.write': ['admin', 'sysadmin'],
+  /** create, edit, pause, run and delete checks (the server fetches URLs they name: issue 16) */
+  'checks.write': ['admin', 'sysadmin'],
   /** list and view users */
   'users.read': ['admin', 'sysadmin'],
   /** create, edit, delete users */
   'users.write': ['admin'],
+  /** console-wide settings (who gets "Monitoring backend unreachable") */
+  'settings.write': ['admin'],
 } as const satisfies Record<string, readonly Role[]>;
 export type Permission = keyof typeof permissions;
 

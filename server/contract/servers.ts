@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { str } from './common';
+import { labelsSchema } from './routing';
 
 /** SPEC §3 Server. `operating_system` keeps SPEC's snake_case name. */
 export const operatingSystems = ['linux', 'windows'] as const;
@@ -33,54 +35,54 @@ export const usageSchema = z.object({
 export type UsageFigures = z.infer<typeof usageSchema>;
 
 export const serverSchema = usageSchema.extend({
-  _id: z.string(),
-  hostname: z.string(),
-  ipaddress: z.string(),
+  _id: str(),
+  hostname: str(),
+  ipaddress: str(),
   operating_system: operatingSystemSchema,
   agentPort: z.number().int(),
-  state: z.string(),
+  state: str(),
   suppressAlarm: yesNoSchema,
   isAgentConfigured: z.boolean(),
   isAgentInstalled: z.boolean(),
   status: serverStatusSchema,
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: str(),
+  updatedAt: str(),
   /** When the exporter last answered; SPEC's 'Last Updated'. */
-  lastScrapedAt: z.string().nullable(),
+  lastScrapedAt: str().nullable(),
   /** Since when the state has been what it is (the down time of a down server). */
-  stateChangedAt: z.string().nullable(),
+  stateChangedAt: str().nullable(),
   /** Why the last scrape failed, for a down server. */
-  lastError: z.string().nullable(),
+  lastError: str().nullable(),
+  /** Issue 14: key/value tags that silences and maintenance windows match on (`label.env=prod`). */
+  labels: z.record(str(), str()).optional(),
 });
 export type Server = z.infer<typeof serverSchema>;
 
 /** GET servers/metrics/usage/{id}. */
 export const serverUsageSchema = usageSchema.extend({
-  state: z.string(),
+  state: str(),
   suppressAlarm: yesNoSchema,
   isAgentConfigured: z.boolean(),
-  lastScrapedAt: z.string().nullable(),
+  lastScrapedAt: str().nullable(),
 });
 export type ServerUsage = z.infer<typeof serverUsageSchema>;
 
 /** GET servers/upstatus/{id}. */
 export const serverUpStatusSchema = z.object({
-  _id: z.string(),
-  state: z.string(),
-  lastScrapedAt: z.string().nullable(),
-  stateChangedAt: z.string().nullable(),
-  lastError: z.string().nullable(),
+  _id: str(),
+  state: str(),
+  lastScrapedAt: str().nullable(),
+  stateChangedAt: str().nullable(),
+  lastError: str().nullable(),
 });
 export type ServerUpStatus = z.infer<typeof serverUpStatusSchema>;
 
-const hostnameSchema = z
-  .string()
+const hostnameSchema = str()
   .trim()
   .min(1, 'hostname is required')
   .max(253, 'hostname is too long (at most 253 characters)')
   .regex(/^[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?$/, 'hostname may contain letters, digits, dots, hyphens and underscores');
-const ipSchema = z
-  .string({ error: 'ipaddress is required' })
+const ipSchema = str({ error: 'ipaddress is required' })
   .trim()
   .min(1, 'ipaddress is required')
   .pipe(z.union([z.ipv4(), z.ipv6()], { error: 'ipaddress must be an IPv4 or IPv6 address' }));
@@ -94,6 +96,7 @@ export const createServerSchema = z
     agentPort: portSchema.default(DEFAULT_AGENT_PORT),
     /** Extension: register an exporter that already runs (provisioning scripts, the demo fleet). */
     isAgentConfigured: z.boolean().default(false),
+    labels: labelsSchema.default({}),
   })
   .strict();
 export type CreateServer = z.input<typeof createServerSchema>;
@@ -106,6 +109,8 @@ export const updateServerSchema = z
     agentPort: portSchema,
     suppressAlarm: yesNoSchema,
     status: serverStatusSchema,
+    /** Replaces the labels (issue 14). */
+    labels: labelsSchema,
   })
   .partial()
   .strict()
@@ -114,13 +119,13 @@ export type UpdateServer = z.input<typeof updateServerSchema>;
 
 /** SPEC §3 Service record. */
 export const serviceRecordSchema = z.object({
-  _id: z.string(),
-  serverId: z.string(),
-  server: z.object({ hostname: z.string(), ipaddress: z.string() }),
-  service_name: z.string(),
-  status: z.string(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  _id: str(),
+  serverId: str(),
+  server: z.object({ hostname: str(), ipaddress: str() }),
+  service_name: str(),
+  status: str(),
+  createdAt: str(),
+  updatedAt: str(),
 });
 export type ServiceRecord = z.infer<typeof serviceRecordSchema>;
 
@@ -141,10 +146,10 @@ export type ChartQuery = z.input<typeof chartQuerySchema>;
 
 export const panelKinds = ['stat', 'gauge', 'timeseries', 'bargauge'] as const;
 export const chartDataSchema = z.object({
-  panel: z.object({ id: z.number(), title: z.string(), kind: z.enum(panelKinds), unit: z.string() }),
+  panel: z.object({ id: z.number(), title: str(), kind: z.enum(panelKinds), unit: str() }),
   /** Unix seconds, ascending (uPlot's x axis). */
   timestamps: z.array(z.number()),
-  series: z.array(z.object({ label: z.string(), values: z.array(z.number().nullable()) })),
+  series: z.array(z.object({ label: str(), values: z.array(z.number().nullable()) })),
 });
 export type ChartData = z.infer<typeof chartDataSchema>;
 
@@ -152,7 +157,27 @@ export type ChartData = z.infer<typeof chartDataSchema>;
 export const monitoringConfigSchema = z.object({
   mode: z.enum(['builtin', 'prometheus']),
   scrapeIntervalSeconds: z.number(),
-  grafanaUrl: z.string().nullable(),
+  grafanaUrl: str().nullable(),
+  /** `var-job` of embedded Linux panels (GRAFANA_JOB). */
+  grafanaJob: str(),
+  /** `var-datasource` of embedded panels (GRAFANA_DATASOURCE). */
+  grafanaDatasource: str(),
   retentionHours: z.number(),
 });
 export type MonitoringConfig = z.infer<typeof monitoringConfigSchema>;
+
+/** One "full within N hours" forecast (issue 16): a robust linear fit over the last 6 hours. */
+export const forecastSchema = z.object({
+  /** Hours until 100 %; null when it is not filling. */
+  hoursLeft: z.number().nullable(),
+  fullAt: str().nullable(),
+  /** Percent per hour. */
+  slopePerHour: z.number(),
+  fittedNow: z.number(),
+  points: z.number(),
+  computedAt: str(),
+});
+export type Forecast = z.infer<typeof forecastSchema>;
+/** GET servers/forecast/{id}. */
+export const serverForecastsSchema = z.object({ disk: forecastSchema.nullable(), memory: forecastSchema.nullable() });
+export type ServerForecasts = z.infer<typeof serverForecastsSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_TEXT } from './common';
+import { MAX_TEXT, str } from './common';
 import { roles } from './permissions';
 
 export const userStatuses = ['active', 'suspended'] as const;
@@ -8,18 +8,18 @@ export const userStatusSchema = z.enum(userStatuses);
 
 /** SPEC §3 User, as the API returns it. The password never leaves the server. */
 export const userSchema = z.object({
-  _id: z.string(),
-  username: z.string(),
-  email: z.string(),
-  phonenumber: z.string(),
+  _id: str(),
+  username: str(),
+  email: str(),
+  phonenumber: str(),
   role: roleSchema,
   status: userStatusSchema,
-  avatarUrl: z.string().nullable(),
-  createdAt: z.string(),
+  avatarUrl: str().nullable(),
+  createdAt: str(),
 });
 export type User = z.infer<typeof userSchema>;
 
-const text = (label: string) => z.string().trim().min(1, `${label} is required`).max(MAX_TEXT, `${label} is too long (at most ${MAX_TEXT} characters)`);
+const text = (label: string) => str().trim().min(1, `${label} is required`).max(MAX_TEXT, `${label} is too long (at most ${MAX_TEXT} characters)`);
 
 /** SPEC §5 Create user: all five required; no format rule beyond what an email needs to be unique. */
 export const createUserSchema = z
@@ -27,7 +27,7 @@ export const createUserSchema = z
     username: text('username'),
     email: text('email'),
     phonenumber: text('phonenumber'),
-    password: z.string().min(1, 'password is required').max(200, 'password is too long (at most 200 characters)'),
+    password: str().min(1, 'password is required').max(200, 'password is too long (at most 200 characters)'),
     role: roleSchema,
     status: userStatusSchema.default('active'),
   })
@@ -39,10 +39,10 @@ export const updateUserSchema = z
     username: text('username'),
     email: text('email'),
     phonenumber: text('phonenumber'),
-    password: z.string().min(1).max(200),
+    password: str().min(1).max(200),
     role: roleSchema,
     status: userStatusSchema,
-    avatarUrl: z.string().max(MAX_TEXT).nullable(),
+    avatarUrl: str().max(MAX_TEXT).nullable(),
   })
   .partial()
   .strict()

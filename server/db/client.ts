@@ -1,6 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -8,9 +7,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { paths } from '../paths';
+import { lockDataDir } from './data-lock';
 import * as schema from './schema';
 
-export const migrationsFolder = resolve(fileURLToPath(new URL('.', import.meta.url)), 'migrations');
+export const migrationsFolder = paths.migrations;
 
 /** Both drivers expose the same query builder; the node-postgres type stands for both. */
 export type Db = ReturnType<typeof drizzlePg<typeof schema>>;
@@ -21,6 +22,8 @@ export interface Database {
   /** Raw SQL for tests and benchmarks (seeding, counting). */
   query: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
   close: () => Promise<void>;
+  /** The embedded database itself (backups dump it: server/backup). */
+  pglite?: PGlite;
 }
 
 export interface DatabaseOptions {
@@ -29,15 +32,41 @@ export interface DatabaseOptions {
   dataDir?: string;
 }
 
+/** The advisory lock replicas take around their migrations (LEADER_LOCK_KEY's neighbour, server/ops). */
+const MIGRATION_LOCK_KEY = '7311852963000';
+
+/**
+ * Replicas started together on one PostgreSQL would run the same migrations at once, and all but
+ * one would fail on the tables the first creates: each waits for a session lock (on a connection
+ * of its own) while another migrates, then finds nothing left to do.
+ */
+async function migrateOnce(databaseUrl: string, migrate: () => Promise<void>): Promise<void> {
+  const lock = new pg.Client({ connectionString: databaseUrl, application_name: 'opsdeck migrations' });
+  lock.on('error', () => {});
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+    await migrate();
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
+}
+
 /** Opens PGlite (embedded) or PostgreSQL (DATABASE_URL) and applies the same migrations to either. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // A database that does not answer at all (a cut network) fails a request after 10 s instead of holding it forever.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
     // An idle connection the server ends (a restart, a failover, pg_terminate_backend) is
     // dropped from the pool and replaced on the next query; unheard, it would end the process.
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
+    // A connection lent out (a transaction in progress, a delivery claim held while it sends)
+    // that the server cuts between two statements emits 'error' on its client, and pg-pool only
+    // listens while the client is idle: unheard, that error would end the process. The failure
+    // reaches the code through its next query ("not queryable"), and pg-pool drops the client.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateOnce(options.databaseUrl, () => migratePg(db, { migrationsFolder }));
     return {
       db,
       kind: 'postgres',
@@ -45,18 +74,36 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
-  let dataDir: string | undefined;
-  if (options.dataDir) {
-    dataDir = join(options.dataDir, 'pglite');
-    mkdirSync(dataDir, { recursive: true });
+  // One process per data folder: the lock comes before PGlite touches a file (server/db/data-lock.ts).
+  const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
+  try {
+    const client = await createPglite(options.dataDir ? pgliteDir(options.dataDir) : undefined);
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    await migratePglite(db as never, { migrationsFolder });
+    return {
+      db,
+      kind: 'pglite',
+      query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never,
+      close: async () => {
+        await client.close();
+        await lock?.release();
+      },
+      pglite: client,
+    };
+  } catch (err) {
+    await lock?.release();
+    throw err;
   }
-  const client = await PGlite.create({ dataDir, extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  await migratePglite(db as never, { migrationsFolder });
-  return {
-    db,
-    kind: 'pglite',
-    query: async (sql, params) => (await client.query(sql, params as unknown[])).rows as never,
-    close: () => client.close(),
-  };
+}
+
+/** Where PGlite keeps its files inside DATA_DIR. */
+export const pgliteDir = (dataDir: string) => join(dataDir, 'pglite');
+
+/**
+ * PGlite with the extensions the schema uses, on a folder (undefined: in memory), optionally
+ * loaded from a data-folder dump (a restore). Opens without migrating.
+ */
+export async function createPglite(dir?: string, loadDataDir?: Blob): Promise<PGlite> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir });
 }

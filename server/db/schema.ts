@@ -1,5 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { outboxTransitions, timelineEventTypes, type EscalationStep } from '../contract/alerts';
+import { muteReasons, type Matcher } from '../contract/routing';
+import { type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -20,6 +22,8 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    // Usernames name people in the audit trail: one per name, case-insensitively (migration 0018).
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
     // Substring search (contains) at 100k rows needs trigram indexes, not btrees.
     index('users_username_lc_trgm_idx').using('gin', sql`${t.usernameLc} gin_trgm_ops`),
     index('users_email_lc_trgm_idx').using('gin', sql`${t.emailLc} gin_trgm_ops`),
@@ -41,21 +45,64 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
+/**
+ * The audit trail and incident log (issue 11 §2). Server records (`origin = 'server'`) are
+ * written by the API in the same transaction as the change they describe (server/audit), or after
+ * a refused or failed call with its outcome; client records (`origin = 'client'`) are what the
+ * browser reports for view-only runs that made no API write. Append-only: a trigger refuses
+ * UPDATE, DELETE and TRUNCATE except the retention prune (migration 0018, server/audit/retention.ts).
+ * `user_id` has no foreign key on purpose: deleting a user must neither rewrite nor lose who did what.
+ */
 export const commandHistory = pgTable(
   'command_history',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    origin: text('origin', { enum: ['server', 'client'] }).notNull().default('client'),
+    /** user (a session), token (a personal API token), agent (an agent install key), anonymous (a failed sign-in), system (Opsdeck itself). */
+    actorKind: text('actor_kind', { enum: ['user', 'token', 'agent', 'anonymous', 'system'] }).notNull().default('user'),
+    userId: uuid('user_id'),
+    /** Who, as they were named at that moment (usernames are unique, case-insensitively). */
     username: text('username').notNull(),
+    role: text('role'),
+    /** The API key, agent key or personal token used, and its label (prefix or name). */
+    actorKeyId: uuid('actor_key_id'),
+    actorLabel: text('actor_label'),
+    /** The command id the browser ran, or "METHOD /api/route" for a call made without one. */
     command: text('command').notNull(),
+    /** The command line of the run as the browser sent it (re-runnable), when there was one. */
+    commandLine: text('command_line'),
+    /** Client records: the command's input. Server records: null (see request_body). */
     input: jsonb('input'),
     source: text('source').notNull(),
     outcome: text('outcome').notNull(),
     error: text('error'),
+    /** The HTTP status of a refused or failed call; null for ok records. */
+    status: integer('status'),
     durationMs: integer('duration_ms').notNull(),
+    method: text('method'),
+    /** The route pattern, e.g. "/api/servers/:id". */
+    route: text('route'),
+    /** What was touched, with its name at that moment: [{kind, id, name}]. */
+    targets: jsonb('targets').notNull().default(sql`'[]'::jsonb`),
+    targetIds: uuid('target_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** The request body, secrets replaced by "••••". */
+    requestBody: jsonb('request_body'),
+    requestId: text('request_id'),
+    /** One command run may make several calls; they share the browser's run id. */
+    runId: uuid('run_id'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /**
+     * Set on a run that undid another (Ctrl+Z, the notice's Undo): the record it reversed, checked
+     * when written. No foreign key, so retention may drop old records without touching later ones.
+     */
+    undoOf: uuid('undo_of'),
   },
-  (t) => [index('command_history_created_at_idx').on(t.createdAt), index('command_history_command_idx').on(t.command)],
+  (t) => [
+    index('command_history_created_at_idx').on(t.createdAt),
+    index('command_history_command_idx').on(t.command),
+    index('command_history_target_ids_idx').using('gin', t.targetIds),
+    index('command_history_run_idx').on(t.runId),
+  ],
 );
 
 const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -80,6 +127,14 @@ export const servers = pgTable(
     state: text('state').notNull().default('unknown'),
     stateChangedAt: at('state_changed_at'),
     lastScrapedAt: at('last_scraped_at'),
+    /**
+     * When the figures of the last verdict (up or down) were taken: a scrape's start, or the
+     * sample time Prometheus reports. Older than two intervals (and the scrape timeout): the server
+     * is `stale` (issue 12 "never blind"; monitoring/freshness-watch.ts).
+     */
+    observedAt: at('observed_at'),
+    /** While `state` is `stale`: the state it had before (up or down), so coming back keeps state_changed_at. */
+    staleFrom: text('stale_from'),
     lastError: text('last_error'),
     cpuUsage: doublePrecision('cpu_usage'),
     memoryUsage: doublePrecision('memory_usage'),
@@ -94,6 +149,8 @@ export const servers = pgTable(
     memorySaturation: doublePrecision('memory_saturation'),
     memoryTotal: doublePrecision('memory_total'),
     swapTotal: doublePrecision('swap_total'),
+    /** Issue 14: key/value tags (env=prod, team=db) that silences and maintenance windows match on. */
+    labels: jsonb('labels').$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
     hostnameLc: text('hostname_lc').generatedAlwaysAs((): SQL => sql`lower(${servers.hostname})`),
   },
   (t) => [
@@ -183,6 +240,11 @@ export const notificationGroups = pgTable(
     emailList: text('email_list').array().notNull().default(sql`'{}'::text[]`),
     slackEnabled: boolean('slack_enabled').notNull().default(false),
     slackChannel: text('slack_channel'),
+    // Issue 14 §6: escalation steps ({afterSeconds, groupId, userIds}), the repeat interval while
+    // firing and unacknowledged, and the acknowledgement reminder to its owner (§1).
+    escalationSteps: jsonb('escalation_steps').$type<EscalationStep[]>().notNull().default(sql`'[]'::jsonb`),
+    repeatIntervalSeconds: integer('repeat_interval_seconds'),
+    ackReminderSeconds: integer('ack_reminder_seconds'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
     nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${notificationGroups.name})`),
@@ -216,13 +278,19 @@ export const alertRules = pgTable(
     name: text('name').notNull(),
     description: text('description').notNull().default(''),
     type: text('type').notNull(),
-    metric: text('metric', { enum: ['cpu', 'memory', 'disk', 'instance_down', 'service_down'] }).notNull(),
+    metric: text('metric', { enum: ['cpu', 'memory', 'disk', 'instance_down', 'service_down', 'disk_forecast', 'memory_forecast'] }).notNull(),
     enabled: boolean('enabled').notNull().default(true),
     timeLimit: integer('time_limit').notNull(),
     threshold: integer('threshold'),
     severity: text('severity', { enum: ['critical', 'warning', 'normal', 'info'] }).notNull(),
     notificationGroupId: uuid('notification_group_id').references(() => notificationGroups.id, { onDelete: 'set null' }),
     position: integer('position').notNull().default(0),
+    // Issue 14 §4, §5: host-down suppression (on by default), the least time between two firing
+    // notifications of one alert, and the flap detector (N transitions within M seconds).
+    suppressOnHostDown: boolean('suppress_on_host_down').notNull().default(true),
+    minNotifyIntervalSeconds: integer('min_notify_interval_seconds'),
+    flapTransitions: integer('flap_transitions'),
+    flapWindowSeconds: integer('flap_window_seconds'),
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
@@ -234,10 +302,12 @@ export const alerts = pgTable(
   'alerts',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    serverId: uuid('server_id')
-      .notNull()
-      .references(() => servers.id, { onDelete: 'cascade' }),
+    /** The server the alert is about; null for a check's alert (website_alert, issue 16) and for alerts about Opsdeck itself (the monitoring backend meta alert, issue 12). */
+    serverId: uuid('server_id').references(() => servers.id, { onDelete: 'cascade' }),
     ruleId: uuid('rule_id').references(() => alertRules.id, { onDelete: 'set null' }),
+    /** The check a website_alert is about (then serverId is null). */
+    checkId: uuid('check_id').references((): AnyPgColumn => checks.id, { onDelete: 'cascade' }),
+    checkRuleId: uuid('check_rule_id').references((): AnyPgColumn => checkRules.id, { onDelete: 'set null' }),
     /** What the rule watched: '' for server-wide rules, the mountpoint or the service name. */
     subject: text('subject').notNull().default(''),
     hostname: text('hostname').notNull(),
@@ -256,6 +326,27 @@ export const alerts = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
     resolvedAt: at('resolved_at'),
     snoozedUntil: at('snoozed_until'),
+    // Acknowledgement (issue 14): "I'm on it". The alert stays firing (or snoozed); these say who
+    // owns it, why, and until when (null: until it resolves). Cleared when it resolves.
+    ackUserId: uuid('ack_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Kept when the user is deleted, so the alert still says who. */
+    ackUsername: text('ack_username'),
+    ackNote: text('ack_note'),
+    ackAt: at('ack_at'),
+    ackUntil: at('ack_until'),
+    // Routing (issue 14, server/alerting/routing.ts). When the firing notification was queued
+    // (null: not yet — muted, deferred, or just opened); why it notifies nobody now (mute:
+    // maintenance, silenced, host_down, flapping) with what caused it; the instance_down alert it
+    // opened under; when the router must look at it next (escalation, repeat, reminder, deferral).
+    notifiedAt: at('notified_at'),
+    mute: text('mute', { enum: muteReasons }),
+    muteRef: uuid('mute_ref'),
+    muteLabel: text('mute_label'),
+    hostDownAlertId: uuid('host_down_alert_id'),
+    nextActionAt: at('next_action_at'),
+    escalationStep: integer('escalation_step').notNull().default(0),
+    lastSentAt: at('last_sent_at'),
+    ackRemindedAt: at('ack_reminded_at'),
     hostnameLc: text('hostname_lc').generatedAlwaysAs((): SQL => sql`lower(${alerts.hostname})`),
     searchLc: text('search_lc').generatedAlwaysAs(
       (): SQL => sql`lower(${alerts.hostname} || ' ' || ${alerts.instance} || ' ' || ${alerts.alertname} || ' ' || coalesce(${alerts.service}, '') || ' ' || ${alerts.summary})`,
@@ -264,6 +355,13 @@ export const alerts = pgTable(
   (t) => [
     // One open alert per server, rule and subject, whatever races the evaluator or an operator runs.
     uniqueIndex('alerts_open_idx').on(t.serverId, t.ruleId, t.subject).where(sql`${t.status} <> 'resolved'`),
+    // The same for checks: one open alert per check rule.
+    uniqueIndex('alerts_check_open_idx').on(t.checkId, t.checkRuleId, t.subject).where(sql`${t.status} <> 'resolved' and ${t.checkId} is not null`),
+    index('alerts_check_created_idx').on(t.checkId, t.createdAt),
+    // A server's or a check's, never both (alerts about Opsdeck itself have neither).
+    check('alerts_server_or_check', sql`${t.serverId} is null or ${t.checkId} is null`),
+    // Alerts about Opsdeck itself have neither a server nor a check: one open alert per type and subject.
+    uniqueIndex('alerts_open_meta_idx').on(t.type, t.subject).where(sql`${t.serverId} is null and ${t.checkId} is null and ${t.status} <> 'resolved'`),
     // The list's order is created_at desc, id desc: with id in the indexes a page is a walk
     // along one of them, no sort (bench/alerts-list.ts).
     index('alerts_created_at_idx').on(t.createdAt, t.id),
@@ -273,6 +371,12 @@ export const alerts = pgTable(
     index('alerts_resolved_at_idx').on(t.resolvedAt),
     index('alerts_hostname_lc_trgm_idx').using('gin', sql`${t.hostnameLc} gin_trgm_ops`),
     index('alerts_search_lc_trgm_idx').using('gin', sql`${t.searchLc} gin_trgm_ops`),
+    // The evaluator's sweep of acknowledgements whose time ran out: a handful of rows, never a scan.
+    index('alerts_ack_until_idx').on(t.ackUntil).where(sql`${t.ackUntil} is not null`),
+    // The router's sweep: alerts that need a look now (a handful), never a scan.
+    index('alerts_next_action_idx').on(t.nextActionAt).where(sql`${t.nextActionAt} is not null`),
+    // The recovery message of an instance_down alert lists the alerts suppressed under it.
+    index('alerts_host_down_idx').on(t.hostDownAlertId).where(sql`${t.hostDownAlertId} is not null`),
   ],
 );
 
@@ -304,7 +408,7 @@ export const alertEvents = pgTable(
     alertId: uuid('alert_id')
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
-    type: text('type', { enum: ['firing', 'resolved', 'playbook_action', 'snoozed'] }).notNull(),
+    type: text('type', { enum: timelineEventTypes }).notNull(),
     at: at('at').notNull().defaultNow(),
     note: text('note'),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
@@ -349,11 +453,16 @@ export const alertOutbox = pgTable(
     alertId: uuid('alert_id')
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
-    eventId: uuid('event_id')
-      .notNull()
-      .references(() => alertEvents.id, { onDelete: 'cascade' }),
-    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    /** The timeline event it announces; null for what the router queues (repeats, escalations, reminders). */
+    eventId: uuid('event_id').references(() => alertEvents.id, { onDelete: 'cascade' }),
+    transition: text('transition', { enum: outboxTransitions }).notNull(),
     notificationGroupId: uuid('notification_group_id').references(() => notificationGroups.id, { onDelete: 'set null' }),
+    /** Named users to email (an escalation step's users, the owner of an acknowledgement). */
+    userIds: uuid('user_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Escalation step (1-based). */
+    step: integer('step'),
+    /** One line the message carries ("Unacknowledged for 15m."). */
+    reason: text('reason'),
     createdAt: at('created_at').notNull().defaultNow(),
     processedAt: at('processed_at'),
   },
@@ -376,7 +485,7 @@ export const alertDeliveries = pgTable(
     alertId: uuid('alert_id')
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
-    transition: text('transition', { enum: ['firing', 'resolved'] }).notNull(),
+    transition: text('transition', { enum: outboxTransitions }).notNull(),
     channel: text('channel', { enum: ['email', 'slack'] }).notNull(),
     /** Email: the addresses of this attempt, comma-separated; Slack: the channel. */
     target: text('target').notNull(),
@@ -389,6 +498,36 @@ export const alertDeliveries = pgTable(
     at: at('at').notNull().defaultNow(),
   },
   (t) => [index('alert_deliveries_outbox_idx').on(t.outboxId), index('alert_deliveries_alert_idx').on(t.alertId, t.at)],
+);
+
+/**
+ * Personal API tokens (issue 13): a person's credential for scripts and curl, sent as
+ * `Authorization: Bearer odt_…` without a session cookie. Only the SHA-256 of the token is kept
+ * (256 random bits, so a plain hash is enough) with a short prefix to tell tokens apart; `scope`
+ * is the owner's role or read-only; revoking sets `revoked_at` and keeps the row, so the trail's
+ * records of its use still name it.
+ */
+export const personalTokens = pgTable(
+  'personal_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    scope: text('scope', { enum: ['role', 'read'] }).notNull().default('role'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+  },
+  (t) => [
+    uniqueIndex('personal_tokens_hash_idx').on(t.tokenHash),
+    index('personal_tokens_user_idx').on(t.userId),
+    // One live token per name per person, so "token.revoke ci" names one.
+    uniqueIndex('personal_tokens_user_name_idx').on(t.userId, sql`lower(${t.name})`).where(sql`${t.revokedAt} is null`),
+  ],
 );
 
 /**
@@ -414,4 +553,250 @@ export const apiKeys = pgTable(
     revokedAt: at('revoked_at'),
   },
   (t) => [uniqueIndex('api_keys_key_hash_idx').on(t.keyHash), index('api_keys_server_idx').on(t.serverId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Checks (issue 16): HTTP(S), TCP, DNS and TLS checks run by the check runner
+// (server/monitoring/checks), their results, rollups for 90-day uptime, and their website_alert
+// rules. docs/checks.md.
+
+/** One check: what to probe, how often, and its latest result (kept on the row so lists need no join). */
+export const checks = pgTable(
+  'checks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    kind: text('kind', { enum: ['http', 'tcp', 'dns', 'tls'] }).notNull(),
+    /** What the list shows and searches: the URL, host:port or the DNS name. */
+    target: text('target').notNull(),
+    url: text('url'),
+    host: text('host'),
+    port: integer('port'),
+    method: text('method').notNull().default('GET'),
+    /** Status codes that count as up, e.g. "200-299,301". */
+    expectedStatus: text('expected_status').notNull().default('200-299'),
+    keyword: text('keyword'),
+    keywordMode: text('keyword_mode', { enum: ['contains', 'absent'] }).notNull().default('contains'),
+    headers: jsonb('headers').$type<{ name: string; value: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    followRedirects: boolean('follow_redirects').notNull().default(true),
+    ignoreTlsErrors: boolean('ignore_tls_errors').notNull().default(false),
+    recordType: text('record_type'),
+    expectedAnswer: text('expected_answer'),
+    resolver: text('resolver'),
+    intervalS: integer('interval_s').notNull().default(60),
+    timeoutS: integer('timeout_s').notNull().default(10),
+    paused: boolean('paused').notNull().default(false),
+    state: text('state').notNull().default('unknown'),
+    stateChangedAt: at('state_changed_at'),
+    lastCheckedAt: at('last_checked_at'),
+    lastError: text('last_error'),
+    latencyMs: doublePrecision('latency_ms'),
+    statusCode: integer('status_code'),
+    certExpiresAt: at('cert_expires_at'),
+    /** A chain problem seen on the last TLS handshake (self-signed, expired, wrong name), also when ignored. */
+    certProblem: text('cert_problem'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.name})`),
+    targetLc: text('target_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.target})`),
+  },
+  (t) => [
+    // Names are unique so commands can name a check ("check.pause shop").
+    uniqueIndex('checks_name_lc_idx').on(t.nameLc),
+    index('checks_created_at_idx').on(t.createdAt, t.id),
+    index('checks_name_lc_trgm_idx').using('gin', sql`${t.nameLc} gin_trgm_ops`),
+    index('checks_target_lc_trgm_idx').using('gin', sql`${t.targetLc} gin_trgm_ops`),
+  ],
+);
+
+/** A check's website_alert rules: down, slow, certificate expiring (one of each per check). */
+export const checkRules = pgTable(
+  'check_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    checkId: uuid('check_id')
+      .notNull()
+      .references(() => checks.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['down', 'latency', 'cert_expiry'] }).notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    timeLimit: integer('time_limit').notNull(),
+    /** Milliseconds for latency, days for cert_expiry, null for down. */
+    threshold: integer('threshold'),
+    severity: text('severity', { enum: ['critical', 'warning', 'normal', 'info'] }).notNull(),
+    notificationGroupId: uuid('notification_group_id').references(() => notificationGroups.id, { onDelete: 'set null' }),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('check_rules_check_kind_idx').on(t.checkId, t.kind), index('check_rules_group_idx').on(t.notificationGroupId)],
+);
+
+/** A check rule's condition that holds but has not held for its grace period yet (as alert_pending). */
+export const checkPending = pgTable('check_pending', {
+  ruleId: uuid('rule_id')
+    .primaryKey()
+    .references(() => checkRules.id, { onDelete: 'cascade' }),
+  checkId: uuid('check_id')
+    .notNull()
+    .references(() => checks.id, { onDelete: 'cascade' }),
+  since: at('since').notNull(),
+});
+
+/** Every result, kept CHECK_RETENTION_HOURS for charts at full resolution. */
+export const checkSamples = pgTable(
+  'check_samples',
+  {
+    checkId: uuid('check_id')
+      .notNull()
+      .references(() => checks.id, { onDelete: 'cascade' }),
+    ts: at('ts').notNull(),
+    up: boolean('up').notNull(),
+    latencyMs: real('latency_ms'),
+    statusCode: smallint('status_code'),
+    certDaysLeft: real('cert_days_left'),
+    error: text('error'),
+  },
+  (t) => [primaryKey({ columns: [t.checkId, t.ts] }), index('check_samples_ts_idx').on(t.ts)],
+);
+
+/**
+ * Per check and hour: results, how many were up, latency sum and maximum. Upserted with each
+ * batch of results (no roll-up job to fall behind), kept 90 days: longer charts and uptime
+ * figures read these, 24 rows a day per check.
+ */
+export const checkHourly = pgTable(
+  'check_hourly',
+  {
+    checkId: uuid('check_id')
+      .notNull()
+      .references(() => checks.id, { onDelete: 'cascade' }),
+    bucket: at('bucket').notNull(),
+    total: integer('total').notNull(),
+    up: integer('up').notNull(),
+    latencySum: doublePrecision('latency_sum').notNull().default(0),
+    latencyCount: integer('latency_count').notNull().default(0),
+    latencyMax: real('latency_max'),
+  },
+  (t) => [primaryKey({ columns: [t.checkId, t.bucket] }), index('check_hourly_bucket_idx').on(t.bucket)],
+);
+
+/** Per check and UTC day, the same sums: the 90-day uptime bars read 90 rows per check. */
+export const checkDaily = pgTable(
+  'check_daily',
+  {
+    checkId: uuid('check_id')
+      .notNull()
+      .references(() => checks.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    total: integer('total').notNull(),
+    up: integer('up').notNull(),
+    latencySum: doublePrecision('latency_sum').notNull().default(0),
+    latencyCount: integer('latency_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.checkId, t.day] }), index('check_daily_day_idx').on(t.day)],
+);
+
+/**
+ * The latest "full within N hours" forecast of each server's disk and memory (issue 16): a
+ * Theil–Sen line over the last 6 hours (server/alerting/forecasts.ts), computed every few
+ * minutes by the evaluator; forecast rules and the Disk and Memory tabs read it.
+ */
+export const serverForecasts = pgTable(
+  'server_forecasts',
+  {
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    metric: text('metric', { enum: ['disk', 'memory'] }).notNull(),
+    /** Null: not filling (flat or falling). */
+    hoursLeft: doublePrecision('hours_left'),
+    fullAt: at('full_at'),
+    slopePerHour: doublePrecision('slope_per_hour').notNull(),
+    fittedNow: doublePrecision('fitted_now').notNull(),
+    points: integer('points').notNull(),
+    computedAt: at('computed_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.metric] })],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Alert routing (issue 14): silences, maintenance windows, flap state. docs/alerting.md "Routing".
+
+/** Matchers with a start, an end, a creator and a comment; expiring one sets its end to now. */
+export const silences = pgTable(
+  'silences',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    matchers: jsonb('matchers').$type<Matcher[]>().notNull(),
+    startsAt: at('starts_at').notNull(),
+    endsAt: at('ends_at').notNull(),
+    comment: text('comment').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('silences_ends_at_idx').on(t.endsAt), index('silences_created_at_idx').on(t.createdAt)],
+);
+
+/**
+ * Planned downtime: servers (by id) or matchers, one-off (start to end) or recurring (an RRULE
+ * whose occurrences start at the start's wall-clock time in `timezone` and last end − start).
+ */
+export const maintenanceWindows = pgTable(
+  'maintenance_windows',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    comment: text('comment').notNull().default(''),
+    serverIds: uuid('server_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    matchers: jsonb('matchers').$type<Matcher[]>().notNull().default(sql`'[]'::jsonb`),
+    startsAt: at('starts_at').notNull(),
+    endsAt: at('ends_at').notNull(),
+    timezone: text('timezone').notNull().default('UTC'),
+    rrule: text('rrule'),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${maintenanceWindows.name})`),
+  },
+  (t) => [index('maintenance_windows_created_at_idx').on(t.createdAt)],
+);
+
+/** Recent firing/resolved transitions of one rule and subject whose rule detects flapping. */
+export const alertFlaps = pgTable(
+  'alert_flaps',
+  {
+    ruleId: uuid('rule_id')
+      .notNull()
+      .references(() => alertRules.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    serverId: uuid('server_id')
+      .notNull()
+      .references(() => servers.id, { onDelete: 'cascade' }),
+    transitions: timestamp('transitions', { withTimezone: true, mode: 'date' }).array().notNull().default(sql`'{}'::timestamptz[]`),
+    /** Set while flapping: since when; the one flapping message went out then. */
+    flappingSince: at('flapping_since'),
+  },
+  (t) => [primaryKey({ columns: [t.ruleId, t.subject] })],
+);
+
+/**
+ * Issue 13: a person's command aliases (`alias.set ack1h "alert.snooze --for 1h"`), completed
+ * like commands in the palette and on the command line. Names are stored lower-case and have no
+ * dot, so they never shadow a command id.
+ */
+export const commandAliases = pgTable(
+  'command_aliases',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    line: text('line').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('command_aliases_user_name_idx').on(t.userId, t.name)],
 );

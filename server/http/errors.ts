@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodError } from 'zod';
+import { databaseUnavailable } from '../db/unavailable';
+import { MAX_BODY_BYTES } from './limits';
 
 /** An error with an HTTP status that is safe to show: its message goes to the client as is. */
 export class HttpError extends Error {
@@ -23,6 +25,7 @@ const reasons: Record<number, string> = {
   415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 export const badRequest = (message: string, field?: string) => new HttpError(400, message, field);
@@ -53,6 +56,14 @@ export function pgCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/** The constraint (unique index) a PostgreSQL error names, under err.constraint or err.cause.constraint. */
+export function pgConstraint(err: unknown): string | undefined {
+  const e = err as { constraint?: unknown; cause?: { constraint?: unknown } };
+  if (typeof e?.constraint === 'string') return e.constraint;
+  if (typeof e?.cause?.constraint === 'string') return e.cause.constraint;
+  return undefined;
+}
+
 /** JSON errors everywhere under /api; never a stack trace, never a 500 for bad input. */
 export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
@@ -63,6 +74,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.name === 'SyntaxError') {
       status = 400;
       message = 'The request body is not valid JSON';
+    } else if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      status = 413;
+      message = `The request body is too large (at most ${MAX_BODY_BYTES / 1024 / 1024} MB)`;
+    } else if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      status = 415;
+      message = `Unsupported content-type ${JSON.stringify(request.headers['content-type'] ?? '')}: send application/json`;
     } else if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
       status = 400;
       message = 'The request body is empty; send JSON or no content-type';
@@ -72,6 +89,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
     } else if (pgCode(err) === '23505') {
       status = 409;
       message = 'This value is already taken';
+    } else if (status >= 500 && databaseUnavailable(err)) {
+      // Not a fault of this request or of the code: say so, and let a probe or a retry tell.
+      request.log.warn({ err: (err as Error).message }, 'request failed: the database is unavailable');
+      return void reply.status(503).send({ statusCode: 503, error: reasons[503], message: 'The database is unavailable; try again shortly' });
     }
     if (status >= 500) {
       request.log.error({ err }, 'request failed');

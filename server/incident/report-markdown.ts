@@ -1,4 +1,6 @@
 import { commandLineFor } from '../../commands/format-command-line';
+import { codeSpan, escapeMarkdown, oneLine, parseAlertText, runToMarkdown } from '../contract/alert-text';
+import type { TimelineEventType } from '../contract/alerts';
 
 /**
  * The incident report as markdown (issue 5 §4): what an on-call engineer pastes into a
@@ -7,7 +9,7 @@ import { commandLineFor } from '../../commands/format-command-line';
  * escaped: a note cannot open a heading, a table cell, a code block, a link or HTML.
  */
 
-export type ReportEventType = 'firing' | 'resolved' | 'snoozed' | 'playbook_action';
+export type ReportEventType = TimelineEventType;
 
 export interface ReportEvent {
   type: ReportEventType;
@@ -22,6 +24,13 @@ export interface ReportAlert {
   alertname: string;
   hostname: string;
   instance: string;
+  /** Plain text (a host's service name may be in it). */
+  summary: string;
+  /** The host's own names the summary may hold. */
+  service: string | null;
+  mountpoint: string | null;
+  /** The alert's description as the API has it (server/contract/alert-text.ts). */
+  description: string;
   severity: string;
   /** Status now (firing, resolved, snoozed). */
   status: string;
@@ -38,6 +47,14 @@ export interface ReportCommand {
   input: unknown;
   outcome: 'ok' | 'error' | 'cancelled' | 'refused';
   error: string | null;
+  /** The line the browser ran (server records of command runs); else it is built from `input`. */
+  commandLine?: string | null;
+  /** What the call touched, named as it was then. */
+  targets?: { kind: string; id: string; name: string }[];
+  /** client: reported by the browser for a run that made no API write. */
+  origin?: 'server' | 'client';
+  actorKind?: 'user' | 'token' | 'agent' | 'anonymous' | 'system';
+  actorLabel?: string | null;
 }
 
 export interface ReportData {
@@ -120,7 +137,16 @@ export function formatDuration(ms: number): string {
   return shown.filter((p, i) => i === 0 || !p.startsWith('0')).join(' ');
 }
 
-const eventLabels: Record<ReportEventType, string> = { firing: 'Triggered', resolved: 'Resolved', snoozed: 'Snoozed', playbook_action: 'Note' };
+const eventLabels: Record<ReportEventType, string> = {
+  firing: 'Triggered',
+  resolved: 'Resolved',
+  snoozed: 'Snoozed',
+  playbook_action: 'Note',
+  acknowledged: 'Acknowledged',
+  unacknowledged: 'Acknowledgement released',
+};
+/** Events that change what an alert is (firing, resolved, snoozed); notes and acknowledgements do not. */
+const STATUS_EVENTS: ReadonlySet<ReportEventType> = new Set(['firing', 'resolved', 'snoozed']);
 const statusLabels: Record<string, string> = { firing: 'Active', resolved: 'Resolved', snoozed: 'Snoozed' };
 const statusLabel = (s: string) => statusLabels[s] ?? s;
 
@@ -134,18 +160,43 @@ function inWindow(d: Date, data: ReportData): boolean {
 /** Firing, resolved or snoozed as of the end of the window (a note changes nothing). */
 function statusAtEnd(alert: ReportAlert, to: Date): string {
   let status = alert.createdAt.getTime() <= to.getTime() ? 'firing' : 'none';
-  for (const e of alert.timeline) if (e.type !== 'playbook_action' && e.at.getTime() <= to.getTime()) status = e.type;
+  for (const e of alert.timeline) if (STATUS_EVENTS.has(e.type) && e.at.getTime() <= to.getTime()) status = e.type;
   return status;
 }
 
 function commandLine(c: ReportCommand): string {
+  if (c.commandLine) return c.commandLine;
+  // A call made without a command (curl, a script) has no line: its command is "METHOD /api/…".
+  if (c.origin === 'server' && !c.input) return c.command;
   const input = c.input && typeof c.input === 'object' && !Array.isArray(c.input) ? (c.input as Record<string, unknown>) : {};
-  const flat = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v !== null && typeof v === 'object' ? JSON.stringify(v) : v]));
-  return commandLineFor(c.command, flat);
+  return commandLineFor(c.command, input);
+}
+
+/** The line, then what it touched by name: "… (server web-01, alert high_cpu_usage @ web-01)". */
+function whatText(c: ReportCommand): string {
+  const targets = c.targets ?? [];
+  return targets.length ? `${commandLine(c)} (${targets.map((t) => `${t.kind} ${t.name}`).join(', ')})` : commandLine(c);
+}
+
+function whoText(c: ReportCommand): string {
+  if (c.actorKind === 'token' && c.actorLabel) return `${c.username} (token ${c.actorLabel})`;
+  return c.username;
 }
 
 function outcomeText(c: ReportCommand): string {
-  return c.error && c.outcome !== 'ok' ? `${c.outcome}: ${c.error}` : c.outcome;
+  const text = c.error && c.outcome !== 'ok' ? `${c.outcome}: ${c.error}` : c.outcome;
+  return c.origin === 'client' ? `${text} (client-reported)` : text;
+}
+
+/**
+ * The summary with the host's own text (a service, a mountpoint) in code spans, as descriptions
+ * have it: escaping alone does not stop GFM renderers from linking a bare address a host sent.
+ */
+function summaryMarkdown(a: ReportAlert): string {
+  const own = [a.service, a.mountpoint].map((v) => (v ? oneLine(v) : '')).filter((v) => !!v && a.summary.includes(v));
+  if (!own.length) return escapeMarkdown(a.summary);
+  const [first] = own.sort((x, y) => y.length - x.length);
+  return a.summary.split(first!).map(escapeMarkdown).join(codeSpan(first!));
 }
 
 const cell = (text: string) => escapeInline(text) || ' ';
@@ -183,6 +234,10 @@ export function buildIncidentMarkdown(data: ReportData): string {
   for (const a of data.alerts) {
     out.push(`### ${alertTitle(a)}`, '');
     out.push(`- **Host:** ${escapeInline(a.hostname)} (${escapeInline(a.instance)})`);
+    if (a.summary.trim()) out.push(`- **Summary:** ${summaryMarkdown(a)}`);
+    // Written again from its runs: a host's text in code spans, on the list item's one line.
+    const description = parseAlertText(a.description).map((paragraph) => paragraph.map(runToMarkdown).join('')).join(' ');
+    if (description) out.push(`- **Description:** ${description}`);
     out.push(`- **Severity:** ${escapeInline(a.severity)}`);
     out.push(`- **Status now:** ${statusLabel(a.status)}`);
     out.push(`- **Fired:** ${formatUtc(a.createdAt)} UTC`);
@@ -212,11 +267,14 @@ export function buildIncidentMarkdown(data: ReportData): string {
       const what =
         e.type === 'playbook_action'
           ? `Note on alert ${a.alertname} on ${a.hostname}`
-          : `Alert ${a.alertname} on ${a.hostname} ${e.type === 'firing' ? 'fired' : e.type}`;
-      rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome: e.type === 'playbook_action' ? 'noted' : statusLabel(e.type) });
+          : STATUS_EVENTS.has(e.type)
+            ? `Alert ${a.alertname} on ${a.hostname} ${e.type === 'firing' ? 'fired' : e.type}`
+            : `${eventLabels[e.type]}: alert ${a.alertname} on ${a.hostname}`;
+      const outcome = e.type === 'playbook_action' ? 'noted' : STATUS_EVENTS.has(e.type) ? statusLabel(e.type) : e.type;
+      rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome });
     }
   }
-  for (const c of data.commands) rows.push({ at: c.at.getTime(), order: order++, who: c.username, what: commandLine(c), outcome: outcomeText(c) });
+  for (const c of data.commands) rows.push({ at: c.at.getTime(), order: order++, who: whoText(c), what: whatText(c), outcome: outcomeText(c) });
   rows.sort((x, y) => x.at - y.at || x.order - y.order);
 
   out.push('## Timeline', '');

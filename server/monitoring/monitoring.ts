@@ -6,6 +6,7 @@ import { pickSeries, type PanelDef } from './panels';
 import { prometheusChart } from './prometheus-charts';
 import { PrometheusClient } from './prometheus-client';
 import { PrometheusCollector } from './prometheus-collector';
+import { CheckRunner } from './checks/check-runner';
 import { ScrapeCollector, type Logger } from './scrape-collector';
 import type { Os } from './types';
 
@@ -24,6 +25,19 @@ export interface Collector {
   /** Collect one server's figures now (Prometheus mode: read the fleet once more). */
   scrapeNow(serverId: string): Promise<void>;
   forget(serverId: string): void;
+  /** When figures were last written (ms; null: not yet since start), and what fails now, if anything. */
+  freshness(): { lastFreshAt: number | null; problem: string | null };
+}
+
+/** Two intervals plus the scrape timeout a round may take to write its figures. */
+export const staleAfterMs = (s: Pick<MonitoringSettings, 'scrapeIntervalS' | 'scrapeTimeoutS'>) => (2 * s.scrapeIntervalS + s.scrapeTimeoutS) * 1000;
+
+/** What the monitoring backend's freshness looks like now (readiness, the banner, the meta alert). */
+export interface Freshness {
+  fresh: boolean;
+  /** Why not, naming the backend; null when fresh. */
+  cause: string | null;
+  lastFreshAt: number | null;
 }
 
 export interface ChartSeries {
@@ -43,7 +57,10 @@ export class Monitoring {
   readonly collector: Collector;
   /** Set in Prometheus mode. */
   readonly prometheus: PrometheusClient | null;
+  /** Website, TCP, DNS and TLS checks: run in-process in both modes (issue 16). */
+  readonly checks: CheckRunner;
   private started = false;
+  private startedAt = 0;
   private soon = new Map<string, NodeJS.Timeout>();
   private written: (() => void)[] = [];
 
@@ -54,11 +71,20 @@ export class Monitoring {
   ) {
     this.mode = settings.prometheusUrl ? 'prometheus' : 'builtin';
     this.store = new MetricStore(database);
+    this.checks = new CheckRunner(database, settings.checks, log);
+    this.checks.onWritten = () => this.emitWritten();
     if (settings.prometheusUrl) {
       // History lives in Prometheus: the writer keeps the server rows and services only.
-      this.prometheus = new PrometheusClient(settings.prometheusUrl);
+      this.prometheus = new PrometheusClient(settings.prometheusUrl, settings.prometheusAuth);
       this.writer = new ObservationWriter(database, null);
-      this.collector = new PrometheusCollector(database, this.writer, this.prometheus, { intervalS: settings.scrapeIntervalS }, log, () => this.emitWritten());
+      this.collector = new PrometheusCollector(
+        database,
+        this.writer,
+        this.prometheus,
+        { intervalS: settings.scrapeIntervalS, staleAfterMs: staleAfterMs(settings) + settings.scrapeIntervalS * 1000 },
+        log,
+        () => this.emitWritten(),
+      );
     } else {
       this.prometheus = null;
       this.writer = new ObservationWriter(database, this.store);
@@ -94,7 +120,9 @@ export class Monitoring {
   start(): void {
     if (this.started || !this.settings.enabled) return;
     this.started = true;
+    this.startedAt = Date.now();
     this.collector.start();
+    this.checks.start();
   }
 
   async stop(): Promise<void> {
@@ -102,7 +130,46 @@ export class Monitoring {
     this.soon.clear();
     if (!this.started) return;
     this.started = false;
-    await this.collector.stop();
+    await Promise.all([this.collector.stop(), this.checks.stop()]);
+  }
+
+  /**
+   * Figures count as fresh for two intervals plus the scrape timeout a round may take to write
+   * them (issue 12: "more than two intervals" without fresh data is blind).
+   */
+  get staleAfterMs(): number {
+    return staleAfterMs(this.settings);
+  }
+
+  /**
+   * How old a server's own verdict (`observed_at`) may be. Built-in: the same window. Prometheus
+   * mode: one interval more, since `observed_at` is the time of Prometheus's own sample, which is
+   * already up to one of its scrape intervals old when Opsdeck reads it; the backend itself is
+   * still judged by staleAfterMs (when a read last succeeded).
+   */
+  get rowStaleAfterMs(): number {
+    return this.staleAfterMs + (this.mode === 'prometheus' ? this.settings.scrapeIntervalS * 1000 : 0);
+  }
+
+  /**
+   * Whether this process's collector has written fresh figures within staleAfterMs, and if not,
+   * why, naming the backend: the Prometheus error, or a built-in collector that stalled. Only
+   * meaningful where the collector runs (the leader).
+   */
+  freshness(now = Date.now()): Freshness {
+    const { lastFreshAt, problem } = this.collector.freshness();
+    const since = lastFreshAt ?? this.startedAt;
+    if (now - since <= this.staleAfterMs) return { fresh: true, cause: null, lastFreshAt };
+    const age = Math.round((now - since) / 1000);
+    const what = this.mode === 'prometheus' ? `Prometheus at ${this.prometheus!.displayUrl}` : 'The built-in collector';
+    const cause = problem
+      ? this.mode === 'prometheus' && problem.startsWith('Prometheus at')
+        ? problem
+        : `${what}: ${problem}`
+      : lastFreshAt === null
+        ? `${what} has written no figures in the ${age} s since it started`
+        : `${what} has written no fresh figures for ${age} s`;
+    return { fresh: false, cause, lastFreshAt };
   }
 
   /** Collect one server's figures shortly (a new or re-pointed server), without waiting for the next tick. */

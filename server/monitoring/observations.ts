@@ -26,7 +26,7 @@ const CHUNK = 1000;
  * What is still to be written onto one server's row. Readings of the same state fold into one:
  * the latest figures win, and `since` keeps the first reading's time for state_changed_at.
  */
-type PendingRow = { state: 'up'; since: number; at: number; usage: (number | null)[] } | { state: 'down'; since: number; error: string };
+type PendingRow = { state: 'up'; since: number; at: number; usage: (number | null)[] } | { state: 'down'; since: number; at: number; error: string };
 
 /**
  * Writes what a collector saw (its own scrape, or a read from Prometheus) onto the server rows
@@ -75,7 +75,7 @@ export class ObservationWriter {
 
   /** `down`, with the server row left for the next `flush`. */
   async queueDown(serverId: string, atMs: number, error: string): Promise<void> {
-    await this.queue(serverId, { state: 'down', since: atMs, error: error.slice(0, 500) });
+    await this.queue(serverId, { state: 'down', since: atMs, at: atMs, error: error.slice(0, 500) });
   }
 
   private async queue(serverId: string, row: PendingRow): Promise<void> {
@@ -121,7 +121,8 @@ export class ObservationWriter {
       await this.database.query(
         `update servers set
            state = 'up',
-           state_changed_at = case when servers.state = 'up' then servers.state_changed_at else v.since end,
+           state_changed_at = case when servers.state = 'up' or (servers.state = 'stale' and servers.stale_from = 'up') then servers.state_changed_at else v.since end,
+           stale_from = null, observed_at = v.at,
            last_scraped_at = v.at, last_error = null,
            ${USAGE_COLUMNS.map(([c]) => `${c} = v.${c}`).join(', ')}
          from (values ${rows.join(', ')}) as v(id, since, at, ${USAGE_COLUMNS.map(([c]) => c).join(', ')})
@@ -132,15 +133,16 @@ export class ObservationWriter {
     for (let i = 0; i < downs.length; i += CHUNK) {
       const params: unknown[] = [];
       const rows = downs.slice(i, i + CHUNK).map(([id, r]) => {
-        const n = params.push(id, iso(r.since), r.error);
-        return `($${n - 2}::uuid, $${n - 1}::timestamptz, $${n}::text)`;
+        const n = params.push(id, iso(r.since), iso(r.at), r.error);
+        return `($${n - 3}::uuid, $${n - 2}::timestamptz, $${n - 1}::timestamptz, $${n}::text)`;
       });
       await this.database.query(
         `update servers set
            state = 'down',
-           state_changed_at = case when servers.state = 'down' then servers.state_changed_at else v.since end,
+           state_changed_at = case when servers.state = 'down' or (servers.state = 'stale' and servers.stale_from = 'down') then servers.state_changed_at else v.since end,
+           stale_from = null, observed_at = v.at,
            last_error = v.error
-         from (values ${rows.join(', ')}) as v(id, since, error)
+         from (values ${rows.join(', ')}) as v(id, since, at, error)
          where servers.id = v.id`,
         params,
       );

@@ -3,11 +3,14 @@ import { deriveScrape } from './derive';
 import type { ObservationWriter } from './observations';
 import { PrometheusClient, type VectorItem } from './prometheus-client';
 import type { Logger, Target } from './scrape-collector';
+import { OutageNotice } from '../ops/outage';
 import { usageFields, type Os, type Scrape, type ServiceState, type Usage } from './types';
 import { FIELD_LABEL, FLEET_STATE_QUERY, fleetServicesQuery, fleetUsageQuery, SERVICE_METRIC, usageRateWindow } from './usage-promql';
 
 export interface PrometheusCollectorSettings {
   intervalS: number;
+  /** A sample older than this is not fresh: it is not written, and the server goes stale (FreshnessWatch; Monitoring.rowStaleAfterMs). */
+  staleAfterMs: number;
 }
 
 /** `ip:port` as Prometheus's service discovery (routes/monitoring.ts) makes it the instance label. */
@@ -67,6 +70,12 @@ export class PrometheusCollector {
   private again = false;
   private unreachable = false;
   private stopped = true;
+  /** When a read last succeeded and its figures were written (ms); null: not yet. */
+  private lastReadAt: number | null = null;
+  /** Why the last read failed; null once one succeeds. */
+  private lastProblem: string | null = null;
+  /** Database trouble while recording what was read: logged once per outage, not per server. */
+  private readonly writes: OutageNotice;
 
   constructor(
     private readonly database: Database,
@@ -76,7 +85,9 @@ export class PrometheusCollector {
     private readonly log: Logger,
     /** Called after a read's server rows are written (Monitoring.onRoundWritten). */
     private readonly onWritten: () => void = () => {},
-  ) {}
+  ) {
+    this.writes = new OutageNotice(log, 'Recording figures read from Prometheus');
+  }
 
   start(): void {
     this.stopped = false;
@@ -110,6 +121,11 @@ export class PrometheusCollector {
       }
     })();
     return this.ticking;
+  }
+
+  /** When figures were last read and written (ms), and why reading fails now, if it does (FreshnessWatch). */
+  freshness(): { lastFreshAt: number | null; problem: string | null } {
+    return { lastFreshAt: this.lastReadAt, problem: this.lastProblem };
   }
 
   /** The built-in collector's immediate scrape; here one more fleet read (a few queries). */
@@ -168,10 +184,22 @@ export class PrometheusCollector {
     try {
       targets = await this.targets();
     } catch (error) {
-      this.log.error({ err: error }, 'Could not read the servers to monitor');
+      this.writes.failed(error);
+      this.lastProblem = `Could not read the servers to monitor: ${(error as Error).message}`;
       return;
     }
-    if (targets.length === 0) return;
+    if (targets.length === 0) {
+      // Nothing to read, but whether the backend answers is still worth knowing (readiness, the
+      // banner): one trivial query.
+      try {
+        await this.client.query('vector(1)');
+        this.lastReadAt = Date.now();
+        this.lastProblem = null;
+      } catch (error) {
+        this.lastProblem = (error as Error).message;
+      }
+      return;
+    }
     let readings: Map<string, InstanceReading>;
     try {
       readings = await this.read(new Set(targets.map((t) => t.os)));
@@ -180,6 +208,7 @@ export class PrometheusCollector {
       // nothing about the servers. Logged once per outage.
       if (!this.unreachable) this.log.error({ err: error }, 'Could not read from Prometheus; keeping the last figures');
       this.unreachable = true;
+      this.lastProblem = (error as Error).message;
       return;
     }
     if (this.unreachable) this.log.warn({}, 'Prometheus answers again');
@@ -189,6 +218,9 @@ export class PrometheusCollector {
       for (const target of targets) {
         if (this.stopped) return;
         const reading = readings.get(target.instance);
+        // Prometheus answers, but its newest sample of this server is old (its scrapes stopped):
+        // that is no news, and the freshness watch marks the server stale.
+        if (reading?.scrapedAtMs != null && now - reading.scrapedAtMs > this.settings.staleAfterMs) continue;
         try {
           if (!reading) {
             await this.writer.queueDown(target.id, now, `Prometheus has no target ${target.instance}: is it discovering servers from /api/prometheus/targets?`);
@@ -198,12 +230,20 @@ export class PrometheusCollector {
             await this.writer.queueUp(target.id, reading.scrapedAtMs ?? now, reading.usage, reading.services);
           }
         } catch (error) {
-          this.log.error({ err: error, server: target.id }, 'Could not record a reading from Prometheus');
+          this.writes.failed(error);
         }
       }
     } finally {
       // One UPDATE for the whole fleet; written before the read resolves, so scrapeNow's callers see it.
-      await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write the readings from Prometheus'));
+      try {
+        await this.writer.flush();
+        this.lastReadAt = Date.now();
+        this.lastProblem = null;
+        this.writes.ok();
+      } catch (error) {
+        this.writes.failed(error);
+        this.lastProblem = `Could not write the readings from Prometheus: ${(error as Error).message}`;
+      }
       if (!this.stopped) this.onWritten();
     }
   }

@@ -5,6 +5,9 @@ import { deriveScrape } from './derive';
 import { parseExpositionDetailed } from './exposition';
 import type { ObservationWriter } from './observations';
 import type { CounterMemory, Os } from './types';
+import { databaseUnavailable } from '../db/unavailable';
+import { OutageNotice } from '../ops/outage';
+import { scrapeDuration, scrapeRoundDuration, scrapesTotal } from '../ops/metrics';
 
 export interface Target {
   id: string;
@@ -117,6 +120,11 @@ export class ScrapeCollector {
   private readingTargets = false;
   private aborter = stopSignal();
   private stopped = false;
+  /** When a round last wrote its server rows (the figures on them are then fresh); null: not yet. */
+  private lastWrittenAt: number | null = null;
+  private lastWriteError: string | null = null;
+  /** Database trouble while recording what was scraped: logged once per outage, not per target. */
+  private readonly writes: OutageNotice;
 
   constructor(
     private readonly database: Database,
@@ -125,7 +133,9 @@ export class ScrapeCollector {
     private readonly log: Logger,
     /** Called after a round's server rows are written (Monitoring.onRoundWritten). */
     private readonly onWritten: () => void = () => {},
-  ) {}
+  ) {
+    this.writes = new OutageNotice(log, 'Recording scraped figures');
+  }
 
   start(): void {
     this.stopped = false;
@@ -152,7 +162,7 @@ export class ScrapeCollector {
     this.aborter.abort();
     this.queue.splice(0).forEach((wake) => wake(false));
     await Promise.all(this.rounds);
-    await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write server rows'));
+    await this.writer.flush().catch((error) => this.writes.failed(error));
     await this.writer.store?.flush().catch(() => undefined);
   }
 
@@ -170,17 +180,21 @@ export class ScrapeCollector {
     try {
       targets = await this.targets();
     } catch (error) {
-      this.log.error({ err: error }, 'Could not read the scrape targets');
+      this.writes.failed(error);
+      this.lastWriteError = `Could not read the scrape targets: ${(error as Error).message}`;
       return;
     } finally {
       this.readingTargets = false;
     }
+    // Nothing to scrape is nothing missed.
+    if (!targets.length) this.lastWrittenAt = Date.now();
     const live = new Set(targets.map((t) => t.id));
     for (const id of this.memory.keys()) if (!live.has(id)) this.memory.delete(id);
     // Server rows are written together when the round ends (one statement, not one per
     // target), and once earlier if a slow target still holds the round: the others' rows then
     // wait ROUND_SETTLE_MS, not the whole timeout. Samples wait for the end of the round.
-    const all = Promise.all(targets.map((t) => this.scrapeWhenFree(t)));
+    const roundStarted = Date.now();
+    const all = Promise.all(targets.map((t) => this.scrapeWhenFree(t))).finally(() => scrapeRoundDuration.observe((Date.now() - roundStarted) / 1000));
     let settle: NodeJS.Timeout | undefined;
     const early = new Promise<void>((resolve) => (settle = setTimeout(resolve, ROUND_SETTLE_MS)));
     // Each write of rows is announced: the early one too, so one hanging exporter does not hold
@@ -193,11 +207,24 @@ export class ScrapeCollector {
     await all;
     await this.flushRows();
     if (!this.stopped) this.onWritten();
-    await this.writer.store?.flush().catch((error) => this.log.error({ err: error }, 'Could not write metric samples'));
+    await this.writer.store?.flush().catch((error) => this.writes.failed(error));
   }
 
   private async flushRows(): Promise<void> {
-    await this.writer.flush().catch((error) => this.log.error({ err: error }, 'Could not write server rows'));
+    try {
+      await this.writer.flush();
+      this.lastWrittenAt = Date.now();
+      this.lastWriteError = null;
+      this.writes.ok();
+    } catch (error) {
+      this.writes.failed(error);
+      this.lastWriteError = `Could not write the scraped figures: ${(error as Error).message}`;
+    }
+  }
+
+  /** When figures were last written (ms), and what went wrong since, if anything (FreshnessWatch). */
+  freshness(): { lastFreshAt: number | null; problem: string | null } {
+    return { lastFreshAt: this.lastWrittenAt, problem: this.lastWriteError };
   }
 
   /** Takes one of `concurrency` slots; false when the collector stopped while waiting. */
@@ -253,11 +280,15 @@ export class ScrapeCollector {
       if (this.aborter.signal.aborted || stale()) return;
       this.stats.scrapes++;
       this.stats.failures++;
+      scrapeDuration.observe({ outcome: 'failure' }, (Date.now() - started) / 1000);
+      scrapesTotal.inc({ outcome: 'failure' });
       await this.markDown(target, started, (error as Error).message);
       return;
     }
     this.stats.scrapes++;
     this.stats.bytes += text.length;
+    scrapeDuration.observe({ outcome: 'success' }, (Date.now() - started) / 1000);
+    scrapesTotal.inc({ outcome: 'success' });
     if (stale()) return;
     try {
       const parsed = parseExpositionDetailed(text);
@@ -273,12 +304,13 @@ export class ScrapeCollector {
       await this.writer.queueUp(target.id, started, derived.usage, derived.servicesExposed ? derived.services : null, derived.series);
     } catch (error) {
       this.stats.failures++;
-      this.log.warn({ err: error, server: target.id }, 'Could not use a scrape');
+      if (databaseUnavailable(error)) this.writes.failed(error);
+      else this.log.warn({ err: error, server: target.id }, 'Could not use a scrape');
     }
   }
 
   private async markDown(target: Target, atMs: number, reason: string): Promise<void> {
-    await this.writer.queueDown(target.id, atMs, reason).catch((e) => this.log.error({ err: e, server: target.id }, 'Could not record a failed scrape'));
+    await this.writer.queueDown(target.id, atMs, reason).catch((e) => this.writes.failed(e));
   }
 
   /** Scrape one server now (a new or re-pointed one); skipped if its scrape is already under way. */
@@ -299,7 +331,7 @@ export class ScrapeCollector {
     try {
       await this.writer.store?.rollup(Date.now());
     } catch (error) {
-      this.log.error({ err: error }, 'Could not roll up metric samples');
+      this.writes.failed(error);
     }
   }
 
@@ -307,7 +339,7 @@ export class ScrapeCollector {
     try {
       await this.writer.store?.prune(Date.now() - this.settings.retentionHours * 3_600_000);
     } catch (error) {
-      this.log.error({ err: error }, 'Could not prune old metric samples');
+      this.writes.failed(error);
     }
   }
 

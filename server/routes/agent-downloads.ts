@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { CLI_VERSION, DEFAULT_ARCH } from '../contract/agent';
+import { paths } from '../paths';
 
-const read = (name: string) => readFileSync(fileURLToPath(new URL(`../agent/${name}`, import.meta.url)), 'utf8');
+const read = (name: string) => readFileSync(join(paths.agentScripts, name), 'utf8');
 
 /**
  * SPEC §7 "Agent download from {host}/cli/0.0.2/sb-cli, and sb-cli-{arch}.exe on Windows".

@@ -6,6 +6,7 @@ import {
   agentReportSchema,
   createApiKeySchema,
   encodeInstallToken,
+  isHostHeader,
   PORT_CHECK_TIMEOUT_MS,
   type ApiKeyInfo,
   type ApiKeyPrivilege,
@@ -15,18 +16,21 @@ import {
 import type { Db } from '../db/client';
 import { apiKeys, servers } from '../db/schema';
 import { createDefaultRulesIfMissing } from '../alerting/defaults';
+import { audited, auditActor, auditRelated, auditTarget } from '../audit/trail';
 import { badRequest, fromZod, HttpError, notFound } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { UUID } from './resource';
-import { serverToApi } from './servers';
+import { serverTarget, serverToApi } from './servers';
+
+const keyTarget = (key: { id: string; prefix: string }) => ({ kind: 'api-key', id: key.id, name: `${key.prefix}…` });
 
 const KEY_PREFIX = 'sbk_';
 const hashKey = (key: string) => createHash('sha256').update(key).digest('hex');
 /** A syntactically possible key: anything else is refused before touching the database. */
 const KEY_SHAPE = /^sbk_[A-Za-z0-9_-]{20,100}$/;
 
-type KeyCheck = { ok: true; keyId: string; server: typeof servers.$inferSelect; privileges: ApiKeyPrivilege[] } | { ok: false; message: string };
+type KeyCheck = { ok: true; keyId: string; prefix: string; server: typeof servers.$inferSelect; privileges: ApiKeyPrivilege[] } | { ok: false; message: string };
 
 async function checkKey(db: Db, key: string | undefined): Promise<KeyCheck> {
   if (!key || !KEY_SHAPE.test(key)) return { ok: false, message: 'This API key is not valid' };
@@ -34,7 +38,7 @@ async function checkKey(db: Db, key: string | undefined): Promise<KeyCheck> {
   const row = rows[0];
   if (!row) return { ok: false, message: 'This API key is not valid' };
   if (row.key.revokedAt) return { ok: false, message: 'This API key was revoked; generate a new one in the console' };
-  return { ok: true, keyId: row.key.id, server: row.server, privileges: row.key.privileges as ApiKeyPrivilege[] };
+  return { ok: true, keyId: row.key.id, prefix: row.key.prefix, server: row.server, privileges: row.key.privileges as ApiKeyPrivilege[] };
 }
 
 /** The key of `Authorization: Bearer <key>` (or `x-api-key`, for clients that cannot set Authorization). */
@@ -85,21 +89,37 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
  * and the final "agent configured" switch. The installer itself is served by routes/agent-downloads.ts.
  */
 export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitoring, options: { publicUrl?: string }): void {
-  const apiUrlOf = (request: FastifyRequest) => options.publicUrl ?? `${request.protocol}://${request.headers.host ?? `${request.hostname}`}`;
+  /**
+   * Where the installer reaches this console: PUBLIC_URL, else the address this request came to,
+   * which must then be a plain host[:port]: the Host header is the caller's to write, and it ends
+   * up in a token and a command someone pastes into a root shell.
+   */
+  const apiUrlOf = (request: FastifyRequest) => {
+    if (options.publicUrl) return options.publicUrl;
+    const host = request.host;
+    if (!host || !isHostHeader(host)) throw badRequest(`The Host header ${JSON.stringify(host ?? '')} is not a host[:port]; set PUBLIC_URL to the address hosts reach this console at`, 'host');
+    return `${request.protocol}://${host}`;
+  };
 
   app.post('/api/cli/create_api_key', { preHandler: requirePermission('servers.write') }, async (request, reply) => {
     const parsed = createApiKeySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
     const user = requireUser(request);
+    // Before anything is written: a refused Host leaves no key behind.
+    const apiUrl = apiUrlOf(request);
     const server = await findServer(db, parsed.data.serverId);
+    auditTarget(request, serverTarget(server));
     if (server.status === 'suspended') throw new HttpError(409, 'This server is suspended: its agent cannot be set up');
     const key = KEY_PREFIX + randomBytes(32).toString('base64url');
     const prefix = key.slice(0, KEY_PREFIX.length + 6);
-    const [row] = await db
-      .insert(apiKeys)
-      .values({ serverId: server.id, keyHash: hashKey(key), prefix, privileges: [...new Set(parsed.data.privilages)], createdBy: user._id })
-      .returning();
-    const apiUrl = apiUrlOf(request);
+    const row = await audited(request, db, async (tx) => {
+      const [created] = await tx
+        .insert(apiKeys)
+        .values({ serverId: server.id, keyHash: hashKey(key), prefix, privileges: [...new Set(parsed.data.privilages)], createdBy: user._id })
+        .returning();
+      auditTarget(request, keyTarget(created!));
+      return created;
+    });
     const data: CreatedApiKey = { key, id: row!.id, prefix, serverId: server.id, apiUrl, token: encodeInstallToken({ apiUrl, serverId: server.id, key }) };
     return reply.status(201).send({ data });
   });
@@ -122,13 +142,18 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
   // The installer reports a running exporter; the wizard's step 2 waits for this flag.
   app.post('/api/cli/agent-installed', async (request) => {
     const check = await checkKey(db, presentedKey(request));
+    // An unknown key names nobody: the refusal is in the request log, not the trail.
     if (!check.ok) throw new HttpError(401, check.message);
+    auditActor(request, { kind: 'agent', userId: null, username: `agent key ${check.prefix}…`, role: null, keyId: check.keyId, label: check.prefix });
+    auditTarget(request, serverTarget(check.server));
     if (!check.privileges.includes('UPDATE')) throw new HttpError(403, 'This API key may not update its server (it lacks the UPDATE privilege)');
     const parsed = agentReportSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
     const now = new Date();
-    await db.update(servers).set({ isAgentInstalled: true, updatedAt: now }).where(eq(servers.id, check.server.id));
-    await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, check.keyId));
+    await audited(request, db, async (tx) => {
+      await tx.update(servers).set({ isAgentInstalled: true, updatedAt: now }).where(eq(servers.id, check.server.id));
+      await tx.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, check.keyId));
+    });
     request.log.info({ server: check.server.id, report: parsed.data }, 'agent installed');
     return { data: { serverId: check.server.id, hostname: check.server.hostname, isAgentInstalled: true, isAgentConfigured: check.server.isAgentConfigured, agentPort: check.server.agentPort } };
   });
@@ -155,7 +180,9 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
     const id = request.params.id;
     const row = UUID.test(id) ? (await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1))[0] : undefined;
     if (!row) throw notFound(`No API key with id "${id}"`);
-    const [updated] = await db.update(apiKeys).set({ revokedAt: row.revokedAt ?? new Date() }).where(eq(apiKeys.id, id)).returning();
+    auditTarget(request, keyTarget(row));
+    auditRelated(request, row.serverId);
+    const updated = await audited(request, db, async (tx) => (await tx.update(apiKeys).set({ revokedAt: row.revokedAt ?? new Date() }).where(eq(apiKeys.id, id)).returning())[0]);
     return { result: { _id: updated!.id, prefix: updated!.prefix, serverId: updated!.serverId, revokedAt: iso(updated!.revokedAt) } };
   });
 
@@ -172,12 +199,16 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
 
   app.patch<{ Params: { id: string } }>('/api/servers/update-agent-configure-status/:id', { preHandler: requirePermission('servers.write') }, async (request) => {
     const server = await findServer(db, request.params.id);
+    auditTarget(request, serverTarget(server));
     if (server.status === 'suspended') throw new HttpError(409, 'This server is suspended: its agent cannot be configured');
-    const [updated] = await db.update(servers).set({ isAgentConfigured: true, updatedAt: new Date() }).where(eq(servers.id, server.id)).returning();
     // Issue 4's hook: an agent-configured server gets its default alert rules at once, and its
     // first figures without waiting for the next scrape round.
-    await createDefaultRulesIfMissing(db, server.id);
-    monitoring.refreshSoon(server.id);
+    const updated = await audited(request, db, async (tx, scope) => {
+      const [row] = await tx.update(servers).set({ isAgentConfigured: true, updatedAt: new Date() }).where(eq(servers.id, server.id)).returning();
+      await createDefaultRulesIfMissing(tx, server.id);
+      scope.afterCommit(() => monitoring.refreshSoon(server.id));
+      return row;
+    });
     return { isAgentConfigured: true, result: serverToApi(updated!) };
   });
 }

@@ -1,13 +1,15 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { thresholdMetrics, updateAlertConfigSchema, type AlertConfig, type AlertRule } from '../contract/alerts';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { forecastMetrics, thresholdChoicesFor, thresholdMetrics, updateAlertConfigSchema, type AlertConfig, type AlertRule } from '../contract/alerts';
 import { listQuerySchema } from '../contract/common';
 import { createDefaultRulesIfMissing, DEFAULT_RULES } from '../alerting/defaults';
+import { audited, auditRelated, auditTarget } from '../audit/trail';
 import type { Db } from '../db/client';
 import { alertConfigs, alertRules, notificationGroups, servers } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { filterCondition, UUID, type FilterSpec } from './resource';
+import { declared, filterCondition, UUID, type FilterSpec } from './resource';
 
 type ConfigRow = typeof alertConfigs.$inferSelect;
 type RuleRow = typeof alertRules.$inferSelect;
@@ -24,6 +26,10 @@ function ruleToApi(row: RuleRow): AlertRule {
     threshold: row.threshold,
     severity: row.severity,
     notificationGroup: row.notificationGroupId,
+    suppressOnHostDown: row.suppressOnHostDown,
+    minNotifyIntervalSeconds: row.minNotifyIntervalSeconds,
+    flapTransitions: row.flapTransitions,
+    flapWindowSeconds: row.flapWindowSeconds,
   };
 }
 
@@ -54,6 +60,13 @@ async function findConfig(db: Db, id: string): Promise<ConfigRow> {
   return row;
 }
 
+/** A config is recorded as a change to its server (named by hostname), found also by the config's id. */
+async function auditConfig(db: Db, request: FastifyRequest, config: ConfigRow): Promise<void> {
+  const [server] = await db.select({ hostname: servers.hostname }).from(servers).where(eq(servers.id, config.serverId)).limit(1);
+  auditTarget(request, { kind: 'server', id: config.serverId, name: server?.hostname ?? config.serverId });
+  auditRelated(request, config.id);
+}
+
 const filterable: Record<string, FilterSpec> = {
   serverId: { column: alertConfigs.serverId, ops: ['eq', 'in'], kind: 'uuid' },
 };
@@ -67,12 +80,12 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     const q = parsed.data;
     const conditions: SQL[] = [];
     for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = filterable[field];
+      const spec = declared(filterable, field);
       if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
       conditions.push(filterCondition(field, spec, value));
     }
     const sort = q.sort ?? { by: 'createdAt', direction: 'asc' as const };
-    const column = sortable[sort.by as keyof typeof sortable];
+    const column = declared<PgColumn>(sortable, sort.by);
     if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
     const where = conditions.length ? and(...conditions) : undefined;
     const [rows, total] = await Promise.all([
@@ -93,11 +106,16 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     { preHandler: requirePermission('rules.write') },
     async (request, reply) => {
       const { serverId } = request.params;
-      const server = UUID.test(serverId) ? (await db.select({ id: servers.id }).from(servers).where(eq(servers.id, serverId)).limit(1))[0] : undefined;
+      const server = UUID.test(serverId) ? (await db.select({ id: servers.id, hostname: servers.hostname }).from(servers).where(eq(servers.id, serverId)).limit(1))[0] : undefined;
       if (!server) throw notFound(`No server with id "${serverId}"`);
-      const made = await createDefaultRulesIfMissing(db, serverId);
-      if (!made.length) throw conflict('This server already has an alert config');
-      const config = (await db.select().from(alertConfigs).where(eq(alertConfigs.serverId, serverId)))[0]!;
+      auditTarget(request, { kind: 'server', id: server.id, name: server.hostname });
+      const config = await audited(request, db, async (tx) => {
+        const made = await createDefaultRulesIfMissing(tx, serverId);
+        if (!made.length) throw conflict('This server already has an alert config');
+        const created = (await tx.select().from(alertConfigs).where(eq(alertConfigs.serverId, serverId)))[0]!;
+        auditRelated(request, created.id);
+        return created;
+      });
       reply.status(201);
       return { result: (await withRules(db, [config]))[0] };
     },
@@ -108,6 +126,7 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     if (!parsed.success) throw fromZod(parsed.error);
     const input = parsed.data;
     const config = await findConfig(db, request.params.id);
+    await auditConfig(db, request, config);
     if (input._id !== undefined && input._id !== config.id) throw badRequest('_id does not match the config in the address', '_id');
     if (input.serverId !== undefined && input.serverId !== config.serverId) throw badRequest('serverId: the server of a config cannot change', 'serverId');
     const existing = await db.select().from(alertRules).where(eq(alertRules.configId, config.id));
@@ -126,6 +145,10 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
       const needsThreshold = thresholdMetrics.includes(current.metric);
       if (needsThreshold && rule.threshold === null) throw badRequest(`${at}.threshold: ${current.name} needs a threshold`, `${at}.threshold`);
       if (!needsThreshold && rule.threshold !== null) throw badRequest(`${at}.threshold: ${current.name} has no threshold (send null)`, `${at}.threshold`);
+      const choices = thresholdChoicesFor(current.metric);
+      if (needsThreshold && rule.threshold !== null && !choices.includes(rule.threshold)) {
+        throw badRequest(`${at}.threshold: ${current.name} takes ${choices.join(', ')} ${forecastMetrics.includes(current.metric) ? 'hours' : 'percent'}`, `${at}.threshold`);
+      }
       if (rule.notificationGroup !== null) {
         if (!UUID.test(rule.notificationGroup)) throw badRequest(`${at}.notificationGroup: no notification group with id "${rule.notificationGroup}"`, `${at}.notificationGroup`);
         groupIds.add(rule.notificationGroup);
@@ -138,7 +161,7 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
       if (i >= 0) throw badRequest(`rules.${i}.notificationGroup: no notification group with id "${input.rules[i]!.notificationGroup}"`, `rules.${i}.notificationGroup`);
     }
     const now = new Date();
-    await db.transaction(async (tx) => {
+    await audited(request, db, async (tx) => {
       for (const rule of input.rules) {
         await tx
           .update(alertRules)
@@ -149,6 +172,9 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
             threshold: rule.threshold,
             severity: rule.severity,
             notificationGroupId: rule.notificationGroup,
+            ...(rule.suppressOnHostDown !== undefined ? { suppressOnHostDown: rule.suppressOnHostDown } : {}),
+            ...(rule.minNotifyIntervalSeconds !== undefined ? { minNotifyIntervalSeconds: rule.minNotifyIntervalSeconds } : {}),
+            ...(rule.flapTransitions !== undefined ? { flapTransitions: rule.flapTransitions, flapWindowSeconds: rule.flapWindowSeconds } : {}),
             updatedAt: now,
           })
           .where(eq(alertRules.id, rule._id));
@@ -162,9 +188,10 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     const body = request.body;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0)) throw badRequest('reset-alert-rules takes an empty body');
     const config = await findConfig(db, request.params.id);
+    await auditConfig(db, request, config);
     const now = new Date();
     const defaults = JSON.stringify(DEFAULT_RULES.map((r, position) => ({ ...r, position })));
-    await db.transaction(async (tx) => {
+    await audited(request, db, async (tx) => {
       // Rules keep their ids (open alerts stay attached); extra rules go, missing defaults come back.
       await tx.execute(sql`
         delete from alert_rules
@@ -177,7 +204,8 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
         on conflict (config_id, name) do update set
           description = excluded.description, type = excluded.type, metric = excluded.metric, time_limit = excluded.time_limit,
           threshold = excluded.threshold, severity = excluded.severity, position = excluded.position, enabled = true,
-          notification_group_id = null, updated_at = excluded.updated_at`);
+          notification_group_id = null, updated_at = excluded.updated_at,
+          suppress_on_host_down = true, min_notify_interval_seconds = null, flap_transitions = null, flap_window_seconds = null`);
       await tx.update(alertConfigs).set({ updatedAt: now }).where(eq(alertConfigs.id, config.id));
     });
     return { result: (await withRules(db, [await findConfig(db, config.id)]))[0] };

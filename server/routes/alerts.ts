@@ -1,8 +1,11 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { AlertEvaluator } from '../alerting/evaluator';
-import { recordTransitions } from '../alerting/lifecycle';
-import { updateAlertSchema, type Alert, type AlertDetail, type TimelineEvent } from '../contract/alerts';
+import { audited, auditRelated, auditTarget } from '../audit/trail';
+import { acknowledgeAlert, NO_ACK, unacknowledgeAlert } from '../alerting/acknowledge';
+import { notifyContext, recordTransitions } from '../alerting/lifecycle';
+import { ackAlertSchema, unackAlertSchema, updateAlertSchema, type Alert, type AlertDetail, type TimelineEvent } from '../contract/alerts';
 import { listQuerySchema } from '../contract/common';
 import type { AlertingSettings } from '../config';
 import type { Database, Db } from '../db/client';
@@ -11,7 +14,9 @@ import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors'
 import { requirePermission } from '../http/session';
 import { registerAlertConfig } from './alert-config';
 import { registerNotificationGroups } from './notification-groups';
-import { escapeLike, filterCondition, UUID, type FilterSpec } from './resource';
+import { registerMaintenanceWindows } from './maintenance-windows';
+import { registerSilences } from './silences';
+import { escapeLike, declared, filterCondition, UUID, type FilterSpec } from './resource';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -23,12 +28,16 @@ type AlertRow = typeof alerts.$inferSelect;
 type EventRow = typeof alertEvents.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** How the audit trail names an alert: "alertname @ hostname", as it read at that moment. */
+export const alertTarget = (row: { id: string; alertname: string; hostname: string }) => ({ kind: 'alert', id: row.id, name: `${row.alertname} @ ${row.hostname}` });
+
 export function alertToApi(row: AlertRow): Alert {
   return {
     _id: row.id,
     id: row.id,
     serverId: row.serverId,
-    ruleId: row.ruleId,
+    checkId: row.checkId,
+    ruleId: row.ruleId ?? row.checkRuleId,
     hostname: row.hostname,
     instance: row.instance,
     ipaddress: row.instance,
@@ -46,6 +55,11 @@ export function alertToApi(row: AlertRow): Alert {
     updatedAt: row.updatedAt.toISOString(),
     resolvedAt: iso(row.resolvedAt),
     snoozedUntil: iso(row.snoozedUntil),
+    acknowledgement: row.ackAt
+      ? { by: { _id: row.ackUserId, username: row.ackUsername ?? 'unknown' }, note: row.ackNote, at: row.ackAt.toISOString(), until: iso(row.ackUntil) }
+      : null,
+    mute: row.mute ? { reason: row.mute, label: row.muteLabel ?? row.mute, ref: row.muteRef } : null,
+    notifiedAt: iso(row.notifiedAt),
   };
 }
 
@@ -72,6 +86,7 @@ async function findAlert(db: Db, id: string): Promise<AlertRow> {
 
 const filterable: Record<string, FilterSpec> = {
   serverId: { column: alerts.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+  checkId: { column: alerts.checkId, ops: ['eq', 'in'], kind: 'uuid' },
   status: { column: alerts.status, ops: ['eq', 'in'] },
   hostname: { column: alerts.hostname, lower: alerts.hostnameLc as never, ops: ['contains', 'eq'] },
   createdAt: { column: alerts.createdAt, ops: ['between'], kind: 'date' },
@@ -79,6 +94,8 @@ const filterable: Record<string, FilterSpec> = {
   alertname: { column: alerts.alertname, ops: ['contains', 'eq', 'in'] },
   type: { column: alerts.type, ops: ['eq', 'in'] },
   instance: { column: alerts.instance, ops: ['contains', 'eq'] },
+  // Issue 14: acknowledged or not (a generated boolean would cost a column; this reads ack_at).
+  acknowledged: { column: sql`(${alerts.ackAt} is not null)` as never, ops: ['eq'], kind: 'boolean' },
 };
 /**
  * Filters the per-hostname, status and search-text counts can answer (alert_counts, migrations
@@ -108,10 +125,10 @@ const sortable = {
  */
 export function registerAlerts(app: FastifyInstance, database: Database, settings: AlertingSettings): void {
   const { db } = database;
-  const evaluator = new AlertEvaluator(database, settings, app.log.child({ module: 'alerting' }));
+  const evaluator = new AlertEvaluator(database, settings, app.log.child({ module: 'alerting' }), Date.now, app.leader);
   app.decorate('alerting', evaluator);
-  app.addHook('onReady', async () => evaluator.start());
-  app.addHook('onClose', async () => evaluator.stop());
+  // Leader-only: started and stopped with leadership (app.ts closes the gate first).
+  app.leader.add({ name: 'evaluator', start: () => evaluator.start(), stop: () => evaluator.stop() });
 
   // PostgreSQL plans a parallel scan for some list queries (status in two values, a search):
   // starting its workers cost 70–100 ms of wall time for 3 ms of work on a busy two-core
@@ -130,7 +147,7 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     const q = parsed.data;
     const conditions: SQL[] = [];
     for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = filterable[field];
+      const spec = declared(filterable, field);
       if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
       conditions.push(filterCondition(field, spec, value));
     }
@@ -138,14 +155,14 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     const searchPattern = search ? `%${escapeLike(search.toLowerCase())}%` : null;
     if (searchPattern) conditions.push(sql`${alerts.searchLc} like ${searchPattern}`);
     const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
-    const column = sortable[sort.by as keyof typeof sortable];
+    const column = declared<PgColumn>(sortable, sort.by);
     if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
     const where = conditions.length ? and(...conditions) : undefined;
     const order = [sort.direction === 'desc' ? desc(column) : asc(column), desc(alerts.id)];
     const offset = (q.pageNumber - 1) * q.pageSize;
     return listing(async (d) => {
       const filters = Object.entries(q.filter ?? {});
-      const fromCounts = filters.every(([field]) => field in countable);
+      const fromCounts = filters.every(([field]) => declared(countable, field) !== undefined);
       const countAll = async () => {
         if (fromCounts) {
           const on = filters.map(([field, value]) => filterCondition(field, countable[field]!, value));
@@ -201,11 +218,13 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     if (!parsed.success) throw fromZod(parsed.error);
     const input = parsed.data;
     const user = request.user!;
-    await findAlert(db, request.params.id);
+    const found = await findAlert(db, request.params.id);
+    auditTarget(request, alertTarget(found));
+    auditRelated(request, found.serverId);
     const at = new Date();
     let queued = false;
     try {
-      await db.transaction(async (tx) => {
+      await audited(request, db, async (tx) => {
         const [row] = await tx.select().from(alerts).where(eq(alerts.id, request.params.id)).for('update');
         if (!row) throw notFound(`No alert with id "${request.params.id}"`);
         const snoozedUntil = input.status === 'snoozed' && input.snoozeSeconds ? new Date(at.getTime() + input.snoozeSeconds * 1000) : null;
@@ -217,22 +236,34 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
             updatedAt: at,
             snoozedUntil,
             resolvedAt: input.status === 'resolved' ? (changed ? at : row.resolvedAt) : null,
+            // Resolving ends an acknowledgement (issue 14): a reopened alert is nobody's yet.
+            ...(input.status === 'resolved' ? NO_ACK : {}),
           })
           .where(eq(alerts.id, row.id));
-        const [context] = await tx
-          .select({ groupId: alertRules.notificationGroupId, suppressAlarm: servers.suppressAlarm })
-          .from(servers)
-          .leftJoin(alertRules, eq(alertRules.id, sql`${row.ruleId}::uuid`))
-          .where(eq(servers.id, row.serverId));
+        const context = await notifyContext(tx as unknown as Db, row);
         // The same status again (or a new snooze length) is a note on the timeline.
         const type = changed || input.status === 'snoozed' ? input.status : 'playbook_action';
         const sent = await recordTransitions(tx as unknown as Db, at, [
-          { alertId: row.id, type, note: input.log, user: { _id: user._id, username: user.username }, notify: changed && context?.suppressAlarm !== 'yes', groupId: context?.groupId ?? null },
+          {
+            alertId: row.id,
+            type,
+            note: input.log,
+            user: { _id: user._id, username: user.username },
+            // Back to Active: the router decides (an acknowledged one is not sent: its owner is on
+            // it). Resolved: sent to those who heard it fire, unless it is muted now.
+            notify:
+              changed &&
+              !context.suppressed &&
+              (input.status === 'firing' ? !row.ackAt : input.status === 'resolved' ? row.notifiedAt !== null && row.mute === null : false),
+            groupId: context.groupId,
+          },
         ]);
-        queued = sent > 0;
+        if (input.status === 'resolved') await tx.update(alerts).set({ nextActionAt: null }).where(eq(alerts.id, row.id));
+        const routed = await evaluator.router.sweep(tx as unknown as Db, at, [row.id]);
+        queued = sent + routed.queued > 0;
       });
     } catch (error) {
-      if (pgCode(error) === '23505') throw conflict('This server already has an open alert for the same rule; resolve that one first', 'status');
+      if (pgCode(error) === '23505') throw conflict('This server (or check) already has an open alert for the same rule; resolve that one first', 'status');
       throw error;
     }
     // An operator's resolve or reopen is sent now, as the evaluator's transitions are, not on
@@ -241,13 +272,54 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
     return { result: await detail(db, await findAlert(db, request.params.id)) };
   });
 
+  // Issue 14: acknowledge ("I'm on it") and release. The status does not change.
+  app.post<{ Params: { id: string } }>('/api/alerts/:id/ack', { preHandler: requirePermission('alerts.triage') }, async (request) => {
+    const parsed = ackAlertSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const found = await findAlert(db, request.params.id);
+    auditTarget(request, alertTarget(found));
+    auditRelated(request, found.serverId);
+    const user = request.user!;
+    const at = new Date();
+    const queued = await audited(request, db, async (tx) => {
+      const sent = await acknowledgeAlert(tx as unknown as Db, request.params.id, { _id: user._id, username: user.username }, parsed.data, at);
+      return sent + (await evaluator.router.sweep(tx as unknown as Db, at, [request.params.id])).queued;
+    });
+    if (queued) evaluator.onQueued?.();
+    return { result: await detail(db, await findAlert(db, request.params.id)) };
+  });
+
+  app.post<{ Params: { id: string } }>('/api/alerts/:id/unack', { preHandler: requirePermission('alerts.triage') }, async (request) => {
+    const parsed = unackAlertSchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const found = await findAlert(db, request.params.id);
+    auditTarget(request, alertTarget(found));
+    auditRelated(request, found.serverId);
+    const user = request.user!;
+    const at = new Date();
+    const queued = await audited(request, db, async (tx) => {
+      await unacknowledgeAlert(tx as unknown as Db, request.params.id, { _id: user._id, username: user.username }, parsed.data, at);
+      return (await evaluator.router.sweep(tx as unknown as Db, at, [request.params.id])).queued;
+    });
+    if (queued) evaluator.onQueued?.();
+    return { result: await detail(db, await findAlert(db, request.params.id)) };
+  });
+
   app.delete<{ Params: { id: string } }>('/api/alerts/:id', { preHandler: requirePermission('alerts.delete') }, async (request) => {
     const row = await findAlert(db, request.params.id);
+    auditTarget(request, alertTarget(row));
+    auditRelated(request, row.serverId);
     // The timeline and unsent notifications go by cascade.
-    await db.delete(alerts).where(eq(alerts.id, row.id));
+    await audited(request, db, async (tx) => {
+      const gone = await tx.delete(alerts).where(eq(alerts.id, row.id)).returning({ id: alerts.id });
+      if (!gone.length) throw notFound(`No alert with id "${row.id}"`);
+    });
     return { result: { _id: row.id } };
   });
 
   registerAlertConfig(app, db);
-  registerNotificationGroups(app, db);
+  registerNotificationGroups(app, db, () => evaluator.trigger());
+  // Issue 14: a new or changed silence is applied by the next tick, which comes at once.
+  registerSilences(app, db, () => evaluator.trigger());
+  registerMaintenanceWindows(app, db, () => evaluator.trigger());
 }

@@ -6,9 +6,10 @@ import { verifyPassword } from '../auth/password';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { users } from '../db/schema';
-import { HttpError, forbidden, fromZod, notFound } from '../http/errors';
+import { HttpError, conflict, forbidden, fromZod, notFound, pgConstraint } from '../http/errors';
 import { cookieOptions, createSession, destroySession, readToken, requireUser } from '../http/session';
-import { userToApi } from './users';
+import { audited, auditActor, auditTarget } from '../audit/trail';
+import { USERNAME_TAKEN, userTarget, usernameTaken, userToApi } from './users';
 
 // A hash to compare against when the email is unknown, so both paths take the same time.
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
@@ -23,9 +24,15 @@ export function registerAuth(app: FastifyInstance, db: Db, config: Config): void
       const { email, password } = parsed.data;
       const [row] = await db.select().from(users).where(sql`lower(${users.email}) = ${email.trim().toLowerCase()}`).limit(1);
       const ok = await verifyPassword(password, row?.passwordHash ?? DUMMY_HASH);
-      if (!row || !ok) throw new HttpError(401, 'Invalid email or password');
+      // Sign-ins are in the trail, failed ones too (named by the email tried; the rate limit bounds them).
+      if (!row || !ok) {
+        auditActor(request, { kind: 'anonymous', userId: null, username: email.trim().slice(0, 200), role: null });
+        throw new HttpError(401, 'Invalid email or password');
+      }
+      auditActor(request, { kind: 'user', userId: row.id, username: row.username, role: row.role });
+      auditTarget(request, userTarget(row));
       if (row.status !== 'active') throw new HttpError(401, 'This account is suspended');
-      const { token } = await createSession(db, row.id, config.sessionTtlMs);
+      const { token } = await audited(request, db, (tx) => createSession(tx, row.id, config.sessionTtlMs));
       reply.setCookie(SESSION_COOKIE, token, cookieOptions(config.cookieSecure, config.sessionTtlMs));
       return { result: { _id: row.id, username: row.username, email: row.email, role: row.role } };
     },
@@ -34,7 +41,13 @@ export function registerAuth(app: FastifyInstance, db: Db, config: Config): void
   // Always succeeds: signing out of an expired session is still signing out (SPEC §8 calls it on 401).
   app.post('/api/auth/signout', async (request, reply) => {
     const token = readToken(request);
-    if (token) await destroySession(db, token);
+    if (token && request.user) {
+      auditTarget(request, userTarget({ id: request.user._id, username: request.user.username }));
+      await audited(request, db, (tx) => destroySession(tx, token));
+    } else if (token) {
+      // An expired or unknown session: nobody to name, nothing of anyone's changes.
+      await destroySession(db, token);
+    }
     reply.clearCookie(SESSION_COOKIE, cookieOptions(config.cookieSecure));
     return { result: true };
   });
@@ -53,10 +66,21 @@ export function registerAuth(app: FastifyInstance, db: Db, config: Config): void
   app.patch<{ Params: { id: string } }>('/api/auth/users/:id', async (request) => {
     const me = requireUser(request);
     if (request.params.id !== me._id) throw forbidden('You can only change your own account');
+    auditTarget(request, userTarget({ id: me._id, username: me.username }));
     const parsed = updateAccountSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const [row] = await db.update(users).set({ username: parsed.data.username }).where(eq(users.id, me._id)).returning();
-    if (!row) throw notFound('Account not found');
-    return { result: userToApi(row) };
+    const { username } = parsed.data;
+    if (await usernameTaken(db, username, me._id)) throw conflict(USERNAME_TAKEN, 'username');
+    try {
+      const row = await audited(request, db, async (tx) => {
+        const [updated] = await tx.update(users).set({ username }).where(eq(users.id, me._id)).returning();
+        if (!updated) throw notFound('Account not found');
+        return updated;
+      });
+      return { result: userToApi(row) };
+    } catch (error) {
+      if (pgConstraint(error) === 'users_username_lower_idx') throw conflict(USERNAME_TAKEN, 'username');
+      throw error;
+    }
   });
 }

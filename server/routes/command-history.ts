@@ -1,32 +1,56 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createCommandHistorySchema, type CommandHistoryEntry } from '../contract/command-history';
+import { createCommandHistorySchema, type AuditTarget, type CommandHistoryEntry } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { commandHistory } from '../db/schema';
+import { fromZod } from '../http/errors';
+import { requirePermission, requireUser } from '../http/session';
+import { historyExportQuerySchema, streamHistory } from '../audit/export';
+import { clean, clip } from '../audit/record';
+import { checkUndoOf } from '../audit/undo';
 import { registerResource } from './resource';
 
 type Row = typeof commandHistory.$inferSelect;
 
-const toApi = (row: Row): CommandHistoryEntry => ({
+export const historyToApi = (row: Row): CommandHistoryEntry => ({
   _id: row.id,
+  origin: row.origin,
+  actorKind: row.actorKind,
   userId: row.userId,
   username: row.username,
+  role: row.role,
+  actorKeyId: row.actorKeyId,
+  actorLabel: row.actorLabel,
   command: row.command,
+  commandLine: row.commandLine,
   input: row.input,
   source: row.source as CommandHistoryEntry['source'],
   outcome: row.outcome as CommandHistoryEntry['outcome'],
   error: row.error,
+  status: row.status,
   durationMs: row.durationMs,
+  method: row.method,
+  route: row.route,
+  targets: (row.targets ?? []) as AuditTarget[],
+  requestBody: row.requestBody,
+  requestId: row.requestId,
+  runId: row.runId,
+  undoOf: row.undoOf,
   createdAt: row.createdAt.toISOString(),
 });
 
-/** The shared log of every command run. Append-only: no update or delete call exists. */
+/**
+ * The audit trail as a resource: list, many, one — no update or delete call exists, and the
+ * database refuses both (migration 0018). Server records are written by the routes themselves
+ * (server/audit/trail.ts); `POST /api/command-history` only adds client records: what the browser
+ * reports for runs that made no API write, stored as such, whatever it claims.
+ */
 export function registerCommandHistory(app: FastifyInstance, db: Db): void {
   registerResource<Row, CommandHistoryEntry>(app, db, {
     name: 'command-history',
     table: commandHistory,
     id: commandHistory.id,
-    toApi,
+    toApi: historyToApi,
     read: 'read',
     sortable: { createdAt: commandHistory.createdAt, command: commandHistory.command, username: commandHistory.username },
     filterable: {
@@ -35,25 +59,57 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
       userId: { column: commandHistory.userId, ops: ['eq'], kind: 'uuid' },
       outcome: { column: commandHistory.outcome, ops: ['in', 'eq'] },
       source: { column: commandHistory.source, ops: ['in', 'eq'] },
+      origin: { column: commandHistory.origin, ops: ['in', 'eq'] },
+      runId: { column: commandHistory.runId, ops: ['eq'], kind: 'uuid' },
+      targetId: { column: commandHistory.targetIds, ops: ['eq'], kind: 'uuid', match: (id) => sql`${commandHistory.targetIds} @> array[${id}]::uuid[]` },
       createdAt: { column: commandHistory.createdAt, ops: ['between'], kind: 'date' },
+      undoOf: { column: commandHistory.undoOf, ops: ['eq'], kind: 'uuid' },
     },
-    search: [sql`lower(${commandHistory.command})`, sql`lower(${commandHistory.username})`],
+    search: [sql`lower(${commandHistory.command})`, sql`lower(${commandHistory.username})`, sql`lower(coalesce(${commandHistory.commandLine}, ''))`, sql`lower(${commandHistory.targets}::text)`],
     defaultSort: { by: 'createdAt', direction: 'desc' },
-    create: {
-      permission: 'read',
-      schema: createCommandHistorySchema,
-      async toRow(input, { user }) {
-        return {
-          userId: user._id,
-          username: user.username,
-          command: input.command,
-          input: input.input ?? null,
-          source: input.source,
-          outcome: input.outcome,
-          error: input.error ?? null,
-          durationMs: Math.round(input.durationMs),
-        };
-      },
-    },
+  });
+
+  // A client record is a record itself: not audited again.
+  app.post('/api/command-history', { preHandler: requirePermission('read'), config: { audit: false } }, async (request, reply) => {
+    const user = requireUser(request);
+    const parsed = createCommandHistorySchema.safeParse(request.body ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const input = parsed.data;
+    if (input.undoOf) await checkUndoOf(db, input.undoOf, user._id);
+    const [row] = await db
+      .insert(commandHistory)
+      .values({
+        origin: 'client',
+        actorKind: 'user',
+        userId: user._id,
+        username: user.username,
+        role: user.role,
+        command: clean(input.command, 100),
+        commandLine: input.commandLine ? clean(input.commandLine) : null,
+        input: input.input === undefined ? null : clip(input.input),
+        source: input.source,
+        outcome: input.outcome,
+        error: input.error ? clean(input.error) : null,
+        durationMs: Math.round(input.durationMs),
+        runId: input.runId ?? null,
+        undoOf: input.undoOf ?? null,
+        requestId: request.id,
+      })
+      .returning();
+    reply.status(201);
+    return { result: historyToApi(row!) };
+  });
+
+  // JSON Lines beside the markdown incident report: one record per line, oldest first.
+  app.get('/api/command-history/export', { preHandler: requirePermission('read') }, async (request, reply) => {
+    const parsed = historyExportQuerySchema.safeParse(request.query ?? {});
+    if (!parsed.success) throw fromZod(parsed.error);
+    const q = parsed.data;
+    const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    reply
+      .type('application/x-ndjson; charset=utf-8')
+      .header('content-disposition', `attachment; filename="history-${stamp(q.from)}-${stamp(q.to)}.jsonl"`)
+      .header('cache-control', 'no-store');
+    return reply.send(streamHistory(db, q, historyToApi));
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, between, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, between, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { union } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { incidentReportQuerySchema, MAX_REPORT_ALERTS, MAX_REPORT_COMMANDS, type IncidentReport } from '../contract/incident-report';
@@ -7,7 +7,8 @@ import { alertEvents, alerts, commandHistory, servers } from '../db/schema';
 import { fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { buildIncidentMarkdown, type ReportAlert, type ReportCommand } from '../incident/report-markdown';
-import { escapeLike } from './resource';
+import { historyInWindow } from '../audit/export';
+import type { AuditTarget } from '../contract/command-history';
 
 /**
  * `GET /api/incident-report?from&to[&serverId]` (issue 5 §4). Built on the server because it
@@ -20,9 +21,9 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
     if (!parsed.success) throw fromZod(parsed.error);
     const { from, to, serverId } = parsed.data;
 
-    let server: { hostname: string; ipaddress: string } | null = null;
+    let server: { id: string; hostname: string; ipaddress: string } | null = null;
     if (serverId) {
-      const [row] = await db.select({ hostname: servers.hostname, ipaddress: servers.ipaddress }).from(servers).where(eq(servers.id, serverId)).limit(1);
+      const [row] = await db.select({ id: servers.id, hostname: servers.hostname, ipaddress: servers.ipaddress }).from(servers).where(eq(servers.id, serverId)).limit(1);
       if (!row) throw notFound(`No server with id "${serverId}"`);
       server = row;
     }
@@ -56,6 +57,10 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       alertname: row.alertname,
       hostname: row.hostname,
       instance: row.instance,
+      summary: row.summary,
+      service: row.service,
+      mountpoint: row.mountpoint,
+      description: row.description,
       severity: row.severity,
       status: row.status,
       createdAt: row.createdAt,
@@ -63,18 +68,12 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       timeline: timelines.get(row.id) ?? [],
     }));
 
-    // For one server, the commands whose input names it (id, hostname or IP address as a whole
-    // value) or names one of its alerts in the report.
-    const conditions: (SQL | undefined)[] = [between(commandHistory.createdAt, from, to)];
-    if (serverId && server) {
-      const values = [serverId, server.hostname, server.ipaddress, ...ids].map((v) => `%"${escapeLike(v.toLowerCase())}"%`);
-      // One `like any` reads each row's text once; an `or` of likes re-reads it per pattern (3x slower).
-      conditions.push(sql`lower(${commandHistory.input}::text) like any(${sql.param(values)}::text[])`);
-    }
+    // For one server, the records that name it or one of its alerts in the report among their
+    // targets (and older or client records whose input names it).
     const commandRows = await db
       .select({ row: commandHistory, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(commandHistory)
-      .where(and(...conditions))
+      .where(historyInWindow(from, to, server, ids))
       .orderBy(asc(commandHistory.createdAt), asc(commandHistory.id))
       .limit(MAX_REPORT_COMMANDS);
     const commands: ReportCommand[] = commandRows.map(({ row }) => ({
@@ -84,6 +83,11 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       input: row.input,
       outcome: row.outcome as ReportCommand['outcome'],
       error: row.error,
+      commandLine: row.commandLine,
+      targets: (row.targets ?? []) as AuditTarget[],
+      origin: row.origin,
+      actorKind: row.actorKind,
+      actorLabel: row.actorLabel,
     }));
 
     const markdown = buildIncidentMarkdown({

@@ -1,32 +1,11 @@
-import { timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { bearer, sameToken } from '../http/bearer';
 import type { MonitoringSettings } from '../config';
 import type { MonitoringConfig } from '../contract/servers';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/errors';
 import { prometheusInstance } from '../monitoring/prometheus-collector';
 import { requirePermission } from '../http/session';
-
-/**
- * The token of `Authorization: Bearer <token>`, or of a bare `Authorization: <token>`: Prometheus
- * 2.42 sends http_sd credentials without the scheme unless `type: Bearer` is configured
- * (prometheus/prometheus#12762).
- */
-function bearer(request: FastifyRequest): string | undefined {
-  const header = request.headers.authorization?.trim();
-  if (!header) return undefined;
-  const [first, second, ...rest] = header.split(/\s+/);
-  if (rest.length) return undefined;
-  if (second === undefined) return first;
-  return first?.toLowerCase() === 'bearer' ? second : undefined;
-}
-
-function sameToken(given: string | undefined, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
 
 /** Prometheus HTTP service discovery target group (https://prometheus.io/docs/prometheus/latest/http_sd/). */
 export interface TargetGroup {
@@ -44,6 +23,8 @@ export function registerMonitoring(app: FastifyInstance, database: Database, set
       mode: settings.prometheusUrl ? 'prometheus' : 'builtin',
       scrapeIntervalSeconds: settings.scrapeIntervalS,
       grafanaUrl: settings.grafanaUrl ?? null,
+      grafanaJob: settings.grafanaJob,
+      grafanaDatasource: settings.grafanaDatasource,
       retentionHours: settings.retentionHours,
     };
     return { result };

@@ -1,4 +1,4 @@
-import { and, ne, sql } from 'drizzle-orm';
+import { and, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import {
   createNotificationGroupSchema,
@@ -6,12 +6,13 @@ import {
   slackRule,
   uniqueEmails,
   updateNotificationGroupSchema,
+  type EscalationStep,
   type NotificationGroup,
 } from '../contract/alerts';
 import type { Db } from '../db/client';
-import { notificationGroups } from '../db/schema';
+import { notificationGroups, users } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
-import { registerResource } from './resource';
+import { registerResource, UUID } from './resource';
 
 type GroupRow = typeof notificationGroups.$inferSelect;
 
@@ -27,7 +28,28 @@ export function groupToApi(row: GroupRow): NotificationGroup {
     slackChannel: row.slackChannel,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    escalationSteps: row.escalationSteps ?? [],
+    repeatIntervalSeconds: row.repeatIntervalSeconds,
+    ackReminderSeconds: row.ackReminderSeconds,
   };
+}
+
+/** How the audit trail names a group. */
+export const groupTarget = (row: { id: string; name: string }) => ({ kind: 'group', id: row.id, name: row.name });
+
+/** Escalation steps name groups and users that exist (and not the group itself): a 400 naming the step's field. */
+async function checkSteps(db: Db, steps: readonly EscalationStep[] | undefined, selfId?: string): Promise<void> {
+  if (!steps?.length) return;
+  const groupIds = [...new Set(steps.flatMap((s) => (s.groupId ? [s.groupId] : [])))];
+  const userIds = [...new Set(steps.flatMap((s) => s.userIds))];
+  const groups = new Set(groupIds.some((g) => !UUID.test(g)) ? [] : groupIds.length ? (await db.select({ id: notificationGroups.id }).from(notificationGroups).where(inArray(notificationGroups.id, groupIds))).map((g) => g.id) : []);
+  const people = new Set(userIds.some((u) => !UUID.test(u)) ? [] : userIds.length ? (await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds))).map((u) => u.id) : []);
+  steps.forEach((s, i) => {
+    if (s.groupId && s.groupId === selfId) throw badRequest(`escalationSteps.${i}.groupId: a step escalates to another group`, `escalationSteps.${i}.groupId`);
+    if (s.groupId && !groups.has(s.groupId)) throw badRequest(`escalationSteps.${i}.groupId: no notification group with id "${s.groupId}"`, `escalationSteps.${i}.groupId`);
+    const j = s.userIds.findIndex((u) => !people.has(u));
+    if (j >= 0) throw badRequest(`escalationSteps.${i}.userIds.${j}: no user with id "${s.userIds[j]}"`, `escalationSteps.${i}.userIds.${j}`);
+  });
 }
 
 async function nameTaken(db: Db, name: string, exceptId?: string): Promise<boolean> {
@@ -37,7 +59,7 @@ async function nameTaken(db: Db, name: string, exceptId?: string): Promise<boole
 const takenMessage = (name: string) => `A notification group named "${name}" already exists`;
 
 /** SPEC §7 notification-groups: list (search by name), create, edit, get, delete. */
-export function registerNotificationGroups(app: FastifyInstance, db: Db): void {
+export function registerNotificationGroups(app: FastifyInstance, db: Db, changed: () => void = () => {}): void {
   registerResource<GroupRow, NotificationGroup>(app, db, {
     name: 'notification-groups',
     table: notificationGroups,
@@ -53,11 +75,14 @@ export function registerNotificationGroups(app: FastifyInstance, db: Db): void {
     },
     search: [notificationGroups.nameLc as never],
     defaultSort: { by: 'createdAt', direction: 'desc' },
+    target: groupTarget,
+    conflicts: { notification_groups_name_lc_idx: { field: 'name', message: 'A notification group with this name already exists' } },
     create: {
       permission: 'groups.write',
       schema: createNotificationGroupSchema,
       async toRow(input, { db }) {
         if (await nameTaken(db, input.name)) throw conflict(takenMessage(input.name), 'name');
+        await checkSteps(db, input.escalationSteps);
         return { ...input, emailList: uniqueEmails(input.emailList), slackChannel: input.slackChannel?.trim() || null };
       },
     },
@@ -68,10 +93,19 @@ export function registerNotificationGroups(app: FastifyInstance, db: Db): void {
         if (input.name !== undefined && (await nameTaken(db, input.name, existing.id))) throw conflict(takenMessage(input.name), 'name');
         const merged = { slackEnabled: input.slackEnabled ?? existing.slackEnabled, slackChannel: input.slackChannel === undefined ? existing.slackChannel : input.slackChannel };
         if (!slackRule(merged)) throw badRequest(`slackChannel: ${slackChannelMessage}`, 'slackChannel');
+        await checkSteps(db, input.escalationSteps, existing.id);
         const row: Record<string, unknown> = { ...input, updatedAt: new Date() };
         if (input.emailList) row.emailList = uniqueEmails(input.emailList);
         if (input.slackChannel !== undefined) row.slackChannel = input.slackChannel?.trim() || null;
         return row;
+      },
+      // A new escalation policy applies to the group's open alerts at once (issue 14 §6).
+      async after(updated, input, { db: tx, afterCommit }) {
+        if (input.escalationSteps === undefined && input.repeatIntervalSeconds === undefined && input.ackReminderSeconds === undefined) return;
+        await tx.execute(sql`
+          update alerts set next_action_at = now()
+          where status <> 'resolved' and rule_id in (select id from alert_rules where notification_group_id = ${updated.id})`);
+        afterCommit(changed);
       },
     },
     // Rules that named the group fall back to none (foreign key "set null").

@@ -5,8 +5,10 @@ import { z } from 'zod';
 import { listQuerySchema, type FilterValue } from '../contract/common';
 import type { Permission } from '../contract/permissions';
 import type { Whoami } from '../contract/auth';
+import type { AuditTarget } from '../contract/command-history';
 import type { Db } from '../db/client';
-import { badRequest, fromZod, notFound } from '../http/errors';
+import { audited, auditTarget } from '../audit/trail';
+import { badRequest, conflict, fromZod, notFound, pgConstraint } from '../http/errors';
 import { requirePermission } from '../http/session';
 
 type Op = 'contains' | 'in' | 'eq' | 'between';
@@ -18,12 +20,17 @@ export interface FilterSpec {
   kind?: ValueKind;
   /** An already lower-cased copy of the column (a generated column) for fast `contains`. */
   lower?: PgColumn | SQL;
+  /** `eq` as something other than equality (e.g. "this array holds the value"). */
+  match?: (value: unknown) => SQL;
 }
 
 export interface ResourceContext {
+  /** Inside create/update/remove: the change's transaction, which also appends its audit record. */
   db: Db;
   user: Whoami;
   request: FastifyRequest;
+  /** Work that must wait for the commit (caches, wake-ups). */
+  afterCommit: (fn: () => void) => void;
 }
 
 /**
@@ -41,19 +48,41 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   /** Lower-cased expressions (generated columns or lower(...)) that `search` matches. */
   search: (PgColumn | SQL)[];
   defaultSort: { by: string; direction: 'asc' | 'desc' };
+  /** How the audit trail names a row (as it is at that moment): a server by hostname, a user by username. */
+  target?: (row: Row) => AuditTarget;
+  /** Unique indexes whose violation is a 409 naming a field (a race past the route's own check). */
+  conflicts?: Record<string, { field: string; message: string }>;
+  /**
+   * Adds what lives outside the row (a check's rules, its uptime) to every answer, in one query per
+   * answer however many items it holds; `toApi` stays a plain mapping of the row.
+   */
+  enrich?: (items: Out[]) => Promise<Out[]>;
   create?: {
     permission: Permission;
     schema: z.ZodTypeAny;
+    /** Slow work on the input before the transaction opens (hashing a password). */
+    prepare?: (input: any) => Promise<any>;
     toRow: (input: any, ctx: ResourceContext) => Promise<Record<string, unknown>>;
-    after?: (created: Row, ctx: ResourceContext) => Promise<void>;
+    /** Runs after the insert; what it returns is added to the answer (e.g. how many alerts a window marked). */
+    after?: (created: Row, ctx: ResourceContext) => Promise<void | Partial<Out>>;
   };
   update?: {
     permission: Permission;
     schema: z.ZodTypeAny;
+    /** Slow work (checks that resolve names, hashing) before the transaction opens, with the row as it is. */
+    prepare?: (input: any, existing: Row) => Promise<any>;
     toRow: (input: any, existing: Row, ctx: ResourceContext) => Promise<Record<string, unknown>>;
-    after?: (updated: Row, input: any, ctx: ResourceContext) => Promise<void>;
+    after?: (updated: Row, input: any, ctx: ResourceContext) => Promise<void | Partial<Out>>;
   };
   remove?: { permission: Permission; before?: (existing: Row, ctx: ResourceContext) => Promise<void>; after?: (removed: Row, ctx: ResourceContext) => Promise<void> };
+}
+
+/**
+ * A declared sort or filter field by the name a caller sent: own entries only, so `constructor`,
+ * `__proto__` or `toString` are unknown fields (a 400) instead of Object.prototype's members.
+ */
+export function declared<T>(table: Readonly<Record<string, T>>, name: string): T | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -96,7 +125,7 @@ export function filterCondition(field: string, spec: FilterSpec, value: FilterVa
       return spec.lower ? sql`${spec.lower} like ${pattern}` : sql`lower(${spec.column}) like ${pattern}`;
     }
     case 'eq':
-      return eq(spec.column, coerce(arg, kind, field));
+      return spec.match ? spec.match(coerce(arg, kind, field)) : eq(spec.column, coerce(arg, kind, field));
     case 'in': {
       const list = (arg as unknown[]).map((v) => coerce(v, kind, field));
       return list.length ? inArray(spec.column, list) : sql`false`;
@@ -111,7 +140,22 @@ export function filterCondition(field: string, spec: FilterSpec, value: FilterVa
 export function registerResource<Row extends Record<string, unknown>, Out>(app: FastifyInstance, db: Db, def: ResourceDef<Row, Out>): void {
   const base = `/api/${def.name}`;
   const table = def.table as any;
-  const ctx = (request: FastifyRequest): ResourceContext => ({ db, user: request.user!, request });
+  const name = (row: Row) => def.target?.(row);
+  /** One audited transaction per change; a unique-index race becomes the route's own 409. */
+  async function change<T>(request: FastifyRequest, work: (ctx: ResourceContext) => Promise<T>): Promise<T> {
+    try {
+      return await audited(request, db, (tx, scope) => work({ db: tx, user: request.user!, request, afterCommit: scope.afterCommit }));
+    } catch (error) {
+      const known = def.conflicts?.[pgConstraint(error) ?? ''];
+      if (known) throw conflict(known.message, known.field);
+      throw error;
+    }
+  }
+  const present = async (rows: Row[]): Promise<Out[]> => {
+    const items = rows.map(def.toApi);
+    return def.enrich && items.length ? def.enrich(items) : items;
+  };
+  const presentOne = async (row: Row): Promise<Out> => (await present([row]))[0]!;
 
   async function findOne(id: string): Promise<Row | undefined> {
     if (!UUID.test(id)) return undefined;
@@ -125,7 +169,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     const q = parsed.data;
     const conditions: SQL[] = [];
     for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = def.filterable[field];
+      const spec = declared(def.filterable, field);
       if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(def.filterable).join(', ')})`, field);
       conditions.push(filterCondition(field, spec, value));
     }
@@ -135,7 +179,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
       conditions.push(sql`(${sql.join(def.search.map((c) => sql`${c} like ${pattern}`), sql` or `)})`);
     }
     const sort = q.sort ?? def.defaultSort;
-    const sortColumn = def.sortable[sort.by];
+    const sortColumn = declared(def.sortable, sort.by);
     if (!sortColumn) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(def.sortable).join(', ')})`, sort.by);
     const where = conditions.length ? and(...conditions) : undefined;
     const order = sort.direction === 'desc' ? desc(sortColumn) : asc(sortColumn);
@@ -144,7 +188,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     if (!where) {
       // Unfiltered: the sort index finds the page at once; the count is a plain scan.
       const [rows, total] = await Promise.all([db.select().from(table).orderBy(order, asc(def.id)).limit(q.pageSize).offset(offset), countAll()]);
-      return { result: { data: (rows as Row[]).map(def.toApi), count: total } };
+      return { result: { data: await present(rows as Row[]), count: total } };
     }
     // Filtered: count the matches in the same pass that sorts them. Walking the sort index and
     // filtering as it goes looks cheap to the planner but is slow when matches cluster at the
@@ -157,7 +201,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
       .limit(q.pageSize)
       .offset(offset)) as { row: Row; total: number }[];
     const total = rows[0]?.total ?? (offset > 0 ? await countAll() : 0);
-    return { result: { data: rows.map((r) => def.toApi(r.row)), count: total } };
+    return { result: { data: await present(rows.map((r) => r.row)), count: total } };
   });
 
   app.get(base, { preHandler: requirePermission(def.read) }, async (request) => {
@@ -166,13 +210,13 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
     const rows = await db.select().from(table).where(inArray(def.id, ids));
-    return { result: (rows as Row[]).map(def.toApi) };
+    return { result: await present(rows as Row[]) };
   });
 
   app.get<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(def.read) }, async (request) => {
     const row = await findOne(request.params.id);
     if (!row) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-    return { result: def.toApi(row) };
+    return { result: await presentOne(row) };
   });
 
   const create = def.create;
@@ -180,25 +224,37 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     app.post(base, { preHandler: requirePermission(create.permission) }, async (request, reply) => {
       const parsed = create.schema.safeParse(request.body ?? {});
       if (!parsed.success) throw fromZod(parsed.error);
-      const values = await create.toRow(parsed.data, ctx(request));
-      const [row] = (await db.insert(table).values(values).returning()) as Row[];
-      await create.after?.(row as Row, ctx(request));
+      const input = create.prepare ? await create.prepare(parsed.data) : parsed.data;
+      const { row, extra } = await change(request, async (ctx) => {
+        const values = await create.toRow(input, ctx);
+        const [created] = (await ctx.db.insert(table).values(values).returning()) as Row[];
+        const target = name(created!);
+        if (target) auditTarget(request, target);
+        return { row: created!, extra: await create.after?.(created!, ctx) };
+      });
       reply.status(201);
-      return { result: def.toApi(row as Row) };
+      return { result: { ...(await presentOne(row)), ...(extra ?? {}) } };
     });
   }
 
   const update = def.update;
   if (update) {
     app.patch<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(update.permission) }, async (request) => {
-      const parsed = update.schema.safeParse(request.body ?? {});
-      if (!parsed.success) throw fromZod(parsed.error);
+      // Found first, so that a refused change is recorded against what it tried to change.
       const existing = await findOne(request.params.id);
       if (!existing) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-      const values = await update.toRow(parsed.data, existing, ctx(request));
-      const [row] = (await db.update(table).set(values).where(eq(def.id, request.params.id)).returning()) as Row[];
-      await update.after?.(row as Row, parsed.data, ctx(request));
-      return { result: def.toApi(row as Row) };
+      const target = name(existing);
+      if (target) auditTarget(request, target);
+      const parsed = update.schema.safeParse(request.body ?? {});
+      if (!parsed.success) throw fromZod(parsed.error);
+      const input = update.prepare ? await update.prepare(parsed.data, existing) : parsed.data;
+      const { row, extra } = await change(request, async (ctx) => {
+        const values = await update.toRow(input, existing, ctx);
+        const [updated] = (await ctx.db.update(table).set(values).where(eq(def.id, request.params.id)).returning()) as Row[];
+        if (!updated) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
+        return { row: updated, extra: await update.after?.(updated, input, ctx) };
+      });
+      return { result: { ...(await presentOne(row)), ...(extra ?? {}) } };
     });
   }
 
@@ -207,9 +263,14 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     app.delete<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(remove.permission) }, async (request) => {
       const existing = await findOne(request.params.id);
       if (!existing) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-      await remove.before?.(existing, ctx(request));
-      await db.delete(table).where(eq(def.id, request.params.id));
-      await remove.after?.(existing, ctx(request));
+      const target = name(existing);
+      if (target) auditTarget(request, target);
+      await change(request, async (ctx) => {
+        await remove.before?.(existing, ctx);
+        const gone = await ctx.db.delete(table).where(eq(def.id, request.params.id)).returning({ id: def.id });
+        if (!gone.length) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
+        await remove.after?.(existing, ctx);
+      });
       return { result: { _id: request.params.id } };
     });
   }

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
 import { listQuerySchema } from '../contract/common';
 import {
@@ -19,12 +20,15 @@ import type { Monitoring } from '../monitoring/monitoring';
 import { createDefaultRulesIfMissing } from '../alerting/defaults';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
-import { escapeLike, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
+import { escapeLike, declared, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
 
 type ServerRow = typeof servers.$inferSelect;
 type ServiceRow = typeof services.$inferSelect;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** How the audit trail names a server: its hostname at that moment. */
+export const serverTarget = (row: { id: string; hostname: string }) => ({ kind: 'server', id: row.id, name: row.hostname });
 
 export function serverToApi(row: ServerRow): Server {
   return {
@@ -56,6 +60,7 @@ export function serverToApi(row: ServerRow): Server {
     memorySaturation: row.memorySaturation,
     memoryTotal: row.memoryTotal,
     swapTotal: row.swapTotal,
+    labels: row.labels ?? {},
   };
 }
 
@@ -129,6 +134,8 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
   registerResource<ServerRow, Server>(app, db, {
     ...listDef,
     name: 'servers',
+    target: serverTarget,
+    conflicts: { servers_target_idx: { field: 'ipaddress', message: 'A server with this address and agent port is already registered' } },
     create: {
       permission: 'servers.write',
       schema: createServerSchema,
@@ -140,14 +147,15 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
           operatingSystem: input.operating_system,
           agentPort: input.agentPort,
           isAgentConfigured: input.isAgentConfigured,
+          labels: input.labels,
         };
       },
-      async after(created) {
+      async after(created, { db: tx, afterCommit }) {
         // A server registered with a running exporter shows figures at once, not after a tick,
         // and has its default alert rules (issue 4) from the start.
         if (created.isAgentConfigured) {
-          monitoring.refreshSoon(created.id);
-          await createDefaultRulesIfMissing(db, created.id);
+          await createDefaultRulesIfMissing(tx, created.id);
+          afterCommit(() => monitoring.refreshSoon(created.id));
         }
       },
     },
@@ -165,21 +173,24 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
         if (input.agentPort !== undefined) row.agentPort = input.agentPort;
         if (input.suppressAlarm !== undefined) row.suppressAlarm = input.suppressAlarm;
         if (input.status !== undefined) row.status = input.status;
+        if (input.labels !== undefined) row.labels = input.labels;
         return row;
       },
-      async after(updated, input) {
+      async after(updated, input, { afterCommit }) {
         // Another target (or OS) means the previous counters no longer apply.
         if (input.ipaddress !== undefined || input.agentPort !== undefined || input.operating_system !== undefined) {
-          monitoring.forget(updated.id);
-          monitoring.refreshSoon(updated.id);
+          afterCommit(() => {
+            monitoring.forget(updated.id);
+            monitoring.refreshSoon(updated.id);
+          });
         }
       },
     },
     remove: {
       permission: 'servers.write',
-      async after(removed) {
+      async after(removed, { afterCommit }) {
         // Metrics, layouts and services go by cascade; the collector drops its memory.
-        monitoring.forget(removed.id);
+        afterCommit(() => monitoring.forget(removed.id));
       },
     },
   });
@@ -257,7 +268,7 @@ function registerServices(app: FastifyInstance, db: Db): void {
     const q = parsed.data;
     const conditions: SQL[] = [];
     for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = filterable[field];
+      const spec = declared(filterable, field);
       if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
       conditions.push(filterCondition(field, spec, value));
     }
@@ -267,7 +278,7 @@ function registerServices(app: FastifyInstance, db: Db): void {
       conditions.push(sql`(${services.serviceNameLc} like ${pattern} or ${servers.hostnameLc} like ${pattern})`);
     }
     const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
-    const column = sortable[sort.by as keyof typeof sortable];
+    const column = declared<PgColumn>(sortable, sort.by);
     if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
     const rows = await db
       .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress, total: sql<number>`count(*) over ()`.mapWith(Number) })

@@ -28,6 +28,22 @@ async function emailTaken(db: Db, email: string, exceptId?: string): Promise<boo
   return rows.some((r) => r.id !== exceptId);
 }
 
+/** Usernames are unique case-insensitively (migration 0018): they name people in the audit trail. */
+export async function usernameTaken(db: Db, username: string, exceptId?: string): Promise<boolean> {
+  const rows = await db.select({ id: users.id }).from(users).where(sql`lower(${users.username}) = ${username.toLowerCase()}`);
+  return rows.some((r) => r.id !== exceptId);
+}
+export const USERNAME_TAKEN = 'A user with this username already exists';
+
+/** How the audit trail names a user. */
+export const userTarget = (row: { id: string; username: string }) => ({ kind: 'user', id: row.id, name: row.username });
+
+/** scrypt before the transaction opens: a change's transaction should not wait on hashing. */
+async function hashed<T extends { password?: string }>(input: T): Promise<Omit<T, 'password'> & { passwordHash?: string }> {
+  const { password, ...rest } = input;
+  return password ? { ...rest, passwordHash: await hashPassword(password) } : rest;
+}
+
 export function registerUsers(app: FastifyInstance, db: Db): void {
   registerResource<UserRow, User>(app, db, {
     name: 'users',
@@ -45,30 +61,37 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
     },
     search: [users.usernameLc, users.emailLc, sql`lower(${users.phonenumber})`],
     defaultSort: { by: 'createdAt', direction: 'asc' },
+    target: userTarget,
+    conflicts: {
+      users_username_lower_idx: { field: 'username', message: USERNAME_TAKEN },
+      users_email_lower_idx: { field: 'email', message: 'A user with this email already exists' },
+    },
     create: {
       permission: 'users.write',
       schema: createUserSchema,
+      prepare: hashed,
       async toRow(input, { db }) {
         if (await emailTaken(db, input.email)) throw conflict('A user with this email already exists', 'email');
-        const { password, ...rest } = input;
-        return { ...rest, passwordHash: await hashPassword(password) };
+        if (await usernameTaken(db, input.username)) throw conflict(USERNAME_TAKEN, 'username');
+        return input;
       },
     },
     update: {
       permission: 'users.write',
       schema: updateUserSchema,
+      prepare: hashed,
       async toRow(input, existing, { db, user }) {
         if (existing.id === user._id) {
           if (input.role && input.role !== 'admin') throw conflict('You cannot remove the admin role from your own account', 'role');
           if (input.status === 'suspended') throw conflict('You cannot suspend your own account', 'status');
         }
         if (input.email && (await emailTaken(db, input.email, existing.id))) throw conflict('A user with this email already exists', 'email');
-        const { password, ...rest } = input;
-        return { ...rest, ...(password ? { passwordHash: await hashPassword(password) } : {}) };
+        if (input.username && (await usernameTaken(db, input.username, existing.id))) throw conflict(USERNAME_TAKEN, 'username');
+        return input;
       },
       async after(updated, input, { db }) {
         // A suspended account or a new password ends every open session of that user.
-        if (input.status === 'suspended' || input.password) await db.delete(sessions).where(eq(sessions.userId, updated.id));
+        if (input.status === 'suspended' || input.passwordHash) await db.delete(sessions).where(eq(sessions.userId, updated.id));
       },
     },
     remove: {

@@ -23,6 +23,10 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Let the request outlive the page (a navigation or reload right after a command must not lose its history record). */
   keepalive?: boolean;
+  /** Extra request headers (a command run's audit headers). */
+  headers?: Record<string, string>;
+  /** Sees every response's status and headers before its body is read (e.g. the audit record id). */
+  onResponse?: (response: { status: number; headers: Headers }) => void;
 }
 
 /** Listeners for 401s: the app shell decides what to do (SPEC §8); the client never touches UI. */
@@ -37,6 +41,11 @@ let baseUrl = '/api';
 /** Tests and non-browser callers (benchmarks, node) point the client at a running server. */
 export function setApiBaseUrl(url: string): void {
   baseUrl = url.replace(/\/$/, '');
+}
+
+/** The address of an API call, for links the browser follows itself (downloads). */
+export function apiUrl(path: string, query?: RequestOptions['query']): string {
+  return buildUrl(path, query);
 }
 
 function buildUrl(path: string, query?: RequestOptions['query']): string {
@@ -56,13 +65,14 @@ function buildUrl(path: string, query?: RequestOptions['query']): string {
 export async function request<T>(method: HttpMethod, path: string, options: RequestOptions = {}): Promise<T> {
   // The server refuses cookie-authenticated writes without this header: a cross-site form or
   // image cannot set it, and a cross-site fetch that sets it needs a CORS preflight we never grant.
-  const headers: Record<string, string> = { accept: 'application/json', 'x-requested-with': 'opsdeck' };
+  const headers: Record<string, string> = { ...options.headers, accept: 'application/json', 'x-requested-with': 'opsdeck' };
   let body: string | undefined;
   if (options.body !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
   const res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal, keepalive: options.keepalive });
+  options.onResponse?.({ status: res.status, headers: res.headers });
   const text = await res.text();
   let data: unknown = undefined;
   if (text) {
@@ -83,6 +93,7 @@ export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, { ...options, body }),
   patch: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PATCH', path, { ...options, body }),
+  put: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('PUT', path, { ...options, body }),
   delete: <T>(path: string, options?: RequestOptions) => request<T>('DELETE', path, options),
 };
 export type Api = typeof api;

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CommandHistoryEntry, CreateCommandHistory } from '../../server/contract/command-history';
 import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
-import { api as defaultApi, type Api } from './client';
+import { api as defaultApi, apiUrl, type Api } from './client';
 import { queryKeys } from './query-keys';
 
 export const listCommandHistory = (api: Api, q: ListQuery) => api.post<ListResult<CommandHistoryEntry>>('command-history/all', q);
@@ -10,3 +10,6 @@ export const recordCommand = (api: Api, body: CreateCommandHistory) => api.post<
 
 export const commandHistoryQueryOptions = (q: ListQuery) =>
   queryOptions({ queryKey: queryKeys.commandHistory.list(q), queryFn: () => listCommandHistory(defaultApi, q) });
+
+/** The JSON Lines export of a window (`GET /api/command-history/export`), as a link to download. */
+export const historyExportUrl = (q: { from: string; to: string; serverId?: string }) => apiUrl('command-history/export', { from: q.from, to: q.to, serverId: q.serverId });

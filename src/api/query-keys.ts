@@ -3,6 +3,8 @@ import type { ListQuery } from '../../server/contract/common';
 /** Query-key factories: invalidate by prefix (e.g. queryKeys.users.all) rather than everything. */
 export const queryKeys = {
   auth: { whoami: ['auth', 'whoami'] as const },
+  /** Issue 13: the signed-in person's API tokens. */
+  tokens: { all: ['tokens'] as const },
   users: {
     all: ['users'] as const,
     list: (q: ListQuery) => ['users', 'list', q] as const,
@@ -14,9 +16,18 @@ export const queryKeys = {
     one: (id: string) => ['servers', 'one', id] as const,
     usage: (id: string) => ['servers', 'usage', id] as const,
     upstatus: (id: string) => ['servers', 'upstatus', id] as const,
+    forecast: (id: string) => ['servers', 'forecast', id] as const,
     selector: (text: string) => ['servers', 'selector', text] as const,
     services: (q: ListQuery) => ['servers', 'services', q] as const,
     chart: (id: string, panel: number, from: number, to: number) => ['servers', 'chart', id, panel, from, to] as const,
+  },
+  checks: {
+    all: ['checks'] as const,
+    list: (q: ListQuery) => ['checks', 'list', q] as const,
+    one: (id: string) => ['checks', 'one', id] as const,
+    history: (id: string, from: number, to: number) => ['checks', 'history', id, from, to] as const,
+    results: (id: string) => ['checks', 'results', id] as const,
+    uptime: (id: string) => ['checks', 'uptime', id] as const,
   },
   alerts: {
     all: ['alerts'] as const,
@@ -39,12 +50,41 @@ export const queryKeys = {
     card: (name: string, percentage?: number) => ['analytics', name, ...(percentage === undefined ? [] : [percentage])] as const,
   },
   monitoringConfig: ['monitoring', 'config'] as const,
+  /** Issue 14 routing. */
+  silences: {
+    all: ['silences'] as const,
+    list: (state: string) => ['silences', 'list', state] as const,
+    preview: (body: unknown) => ['silences', 'preview', body] as const,
+  },
+  maintenanceWindows: {
+    all: ['maintenance-windows'] as const,
+    list: () => ['maintenance-windows', 'list'] as const,
+    occurrences: (from: string, to: string) => ['maintenance-windows', 'occurrences', from, to] as const,
+  },
+  /** Whether the figures are fresh (the "never blind" banner), and who gets the meta alert. */
+  monitoringHealth: ['monitoring', 'health'] as const,
+  monitoringAlertGroups: ['settings', 'monitoring-alert-groups'] as const,
   commandHistory: {
     all: ['command-history'] as const,
     list: (q: ListQuery) => ['command-history', 'list', q] as const,
   },
+  aliases: { all: ['aliases'] as const },
   incidentReport: {
     all: ['incident-report'] as const,
     window: (q: { from: string; to: string; serverId?: string }) => ['incident-report', q] as const,
   },
 };
+
+/**
+ * What one kind of change makes stale, so a command refreshes the figures derived from what it
+ * changed (an alert resolved moves the dashboard's Alerts Summary) without invalidating every
+ * query. Commands pass these to `invalidateAll` (commands/stale.ts).
+ */
+export const staleAfter = {
+  /** An alert's status changed, or it was deleted: the lists, its detail, the Alerts Summary. */
+  alert: [queryKeys.alerts.all, queryKeys.analytics.card('alerts')],
+  /** A server was added, renamed or re-pointed: the lists and every dashboard card naming servers. */
+  server: [queryKeys.servers.all, queryKeys.analytics.all],
+  /** A server was deleted: its alerts went with it (cascade). */
+  serverDeleted: [queryKeys.servers.all, queryKeys.analytics.all, queryKeys.alerts.all],
+} as const;

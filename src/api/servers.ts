@@ -6,6 +6,7 @@ import type {
   MonitoringConfig,
   Server,
   ServerUpStatus,
+  ServerForecasts,
   ServerUsage,
   ServiceRecord,
   UpdateServer,
@@ -27,6 +28,7 @@ export const getServerUpStatus = (api: Api, serverId: string) => api.get<OneResu
 export const listServices = (api: Api, q: ListQuery) => api.post<ListResult<ServiceRecord>>('prometheus/get-services/all', q);
 export const getChart = (api: Api, serverId: string, q: { panel: number; from: number; to: number; step?: number }) =>
   api.get<OneResult<ChartData>>(`servers/chart/${id(serverId)}`, { query: q });
+export const getServerForecasts = (api: Api, serverId: string) => api.get<OneResult<ServerForecasts>>(`servers/forecast/${id(serverId)}`);
 export const getMonitoringConfig = (api: Api) => api.get<OneResult<MonitoringConfig>>('monitoring/config');
 
 /** SPEC §7 "Server selector": active, agent-configured servers, hostname contains, page size 100. */
@@ -53,3 +55,6 @@ export const chartQueryOptions = (serverId: string, panel: number, from: number,
   queryOptions({ queryKey: queryKeys.servers.chart(serverId, panel, from, to), queryFn: () => getChart(defaultApi, serverId, { panel, from, to }) });
 export const monitoringConfigQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.monitoringConfig, queryFn: () => getMonitoringConfig(defaultApi), staleTime: Infinity });
+/** Disk and memory forecasts (issue 16): recomputed every 5 minutes, so read once a minute. */
+export const serverForecastsQueryOptions = (serverId: string) =>
+  queryOptions({ queryKey: queryKeys.servers.forecast(serverId), queryFn: () => getServerForecasts(defaultApi, serverId), refetchInterval: 60_000 });

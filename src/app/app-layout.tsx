@@ -9,6 +9,8 @@ import { cx } from '../components/ui/cx';
 import { Switch } from '../components/ui/switch';
 import { AccountDrawer } from '../features/account/account-drawer';
 import { getColorMode, onColorModeChange } from '../lib/color-mode';
+import { CommandButton } from '../lib/command-button';
+import { ariaKeyshortcuts } from '../lib/hotkeys';
 import { useCommandRunner } from '../lib/run-command';
 import { onOpenPanel } from '../lib/shell-events';
 import { storeUser } from '../lib/stored-user';
@@ -19,6 +21,7 @@ const appRoute = getRouteApi('/app');
 const icons: Record<string, string> = {
   'nav.go-dashboard': '▦',
   'nav.go-servers': '▤',
+  'nav.go-checks': '✓',
   'nav.go-notifications': '◉',
   'nav.go-notification-groups': '✉',
   'nav.go-pinned-widgets': '◫',
@@ -49,7 +52,6 @@ function Shell({ username, role }: { username: string; role: Parameters<typeof c
   useEffect(() => onOpenPanel((p) => p === 'account' && setAccountOpen(true)), []);
   useEffect(() => setMobileOpen(false), [pathname]);
 
-  const run = (id: string, input?: unknown) => void runner.run(id, input, { source: 'ui' }).catch(() => {});
   const items = menuItems.filter((m) => can(role, m.permission));
 
   const sidebar = (narrow: boolean) => (
@@ -63,6 +65,7 @@ function Shell({ username, role }: { username: string; role: Parameters<typeof c
             to={m.to as "/"}
             title={narrow ? m.label : undefined}
             aria-label={narrow ? m.label : undefined}
+            aria-keyshortcuts={ariaKeyshortcuts(runner.get(m.id)?.shortcut)}
             className={cx(
               'flex h-10 items-center gap-3 rounded-md px-3 text-sm outline-none focus-visible:ring-2 focus-visible:ring-blue-500',
               narrow && 'justify-center px-0',
@@ -99,10 +102,13 @@ function Shell({ username, role }: { username: string; role: Parameters<typeof c
           <Button variant="ghost" size="sm" aria-label="Open menu" className="md:hidden" onPress={() => setMobileOpen(true)}>
             ☰
           </Button>
-          <Button variant="ghost" size="sm" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} className="hidden md:inline-flex" onPress={() => setCollapsed((c) => !c)}>
-            {collapsed ? '»' : '«'}
-          </Button>
-          <Button variant="secondary" size="sm" onPress={() => run('palette.open')} aria-label="Open command palette">
+          {/* The wrapper hides it on phones: the button's own display class would win over `hidden`. */}
+          <div className="hidden md:block">
+            <Button variant="ghost" size="sm" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} onPress={() => setCollapsed((c) => !c)}>
+              {collapsed ? '»' : '«'}
+            </Button>
+          </div>
+          <CommandButton command="palette.open" input={{}} variant="secondary" size="sm" aria-label="Open command palette">
             {/* A phone has room for one word: the header must not scroll sideways. */}
             <span className="text-slate-500">
               <span className="max-[400px]:hidden sm:hidden">Search…</span>
@@ -110,18 +116,18 @@ function Shell({ username, role }: { username: string; role: Parameters<typeof c
               <span className="hidden sm:inline">Search or run a command…</span>
             </span>
             <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">Ctrl K</kbd>
-          </Button>
+          </CommandButton>
           <div className="ml-auto flex items-center gap-2 sm:gap-3">
-            <Switch isSelected={dark} onChange={(v) => run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>
+            <Switch isSelected={dark} onChange={(v) => void runner.run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>
               <span className="hidden sm:inline">Dark Mode</span>
               <span className="sr-only sm:hidden">Dark Mode</span>
             </Switch>
             <Button variant="ghost" size="sm" onPress={() => setAccountOpen(true)}>
               <span className="block max-w-[7rem] truncate sm:max-w-[14rem]">{username}</span>
             </Button>
-            <Button variant="secondary" size="sm" onPress={() => run('session.logout')}>
+            <CommandButton command="session.logout" input={{}} variant="secondary" size="sm">
               Logout
-            </Button>
+            </CommandButton>
           </div>
         </header>
         <main className="min-w-0 flex-1 p-4 md:p-6">

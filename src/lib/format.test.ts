@@ -113,6 +113,8 @@ describe('serverStateDisplay (SPEC §2)', () => {
     expect(serverStateDisplay('up')).toEqual({ label: 'Running', tone: 'green' });
     expect(serverStateDisplay('down')).toEqual({ label: 'Down', tone: 'red' });
     expect(serverStateDisplay('unknown')).toEqual({ label: 'unknown', tone: 'orange' });
+    // No fresh figures (issue 12): never 'Running'.
+    expect(serverStateDisplay('stale')).toEqual({ label: 'Stale', tone: 'orange' });
     expect(serverStateDisplay('')).toEqual({ label: '--', tone: 'none' });
   });
 });

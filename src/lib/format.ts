@@ -94,10 +94,14 @@ export function usageTone(percent: number | null | undefined): Tone {
   return 'green';
 }
 
-/** SPEC §2 state display: up is green 'Running', down is red 'Down', anything else orange as is. */
+/**
+ * SPEC §2 state display: up is green 'Running', down is red 'Down', anything else orange as is;
+ * `stale` (no fresh figures, issue 12) is orange 'Stale'.
+ */
 export function serverStateDisplay(state: string | null | undefined): { label: string; tone: Tone } {
   if (state === 'up') return { label: 'Running', tone: 'green' };
   if (state === 'down') return { label: 'Down', tone: 'red' };
+  if (state === 'stale') return { label: 'Stale', tone: 'orange' };
   if (!state) return { label: EMPTY, tone: 'none' };
   return { label: state, tone: 'orange' };
 }

@@ -1,15 +1,9 @@
 /**
- * URLs of single Grafana panels (`/d-solo/…`), in the "Embed URL form" of shared/PANELS.md,
- * for when MonitoringConfig.grafanaUrl is set and panels are embedded instead of drawn.
+ * URLs of single Grafana panels (`/d-solo/…`), in the "Embed URL form" of shared/PANELS.md plus
+ * the job and data source variables, for when MonitoringConfig.grafanaUrl is set and panels are
+ * embedded instead of drawn. docs/grafana.md says how Grafana is set up for them.
  */
-
-/** Node Exporter Full (Grafana 1860): the uid the public dashboard ships with. */
-export const LINUX_DASHBOARD_UID = 'rYdddlPWk';
-/**
- * Windows Exporter Dashboard (Grafana 14694). Its published uid could not be checked here, so
- * Opsdeck names one: import 14694 with this uid (Grafana's import form lets you set it).
- */
-export const WINDOWS_DASHBOARD_UID = 'windows-exporter';
+import { LINUX_DASHBOARD_UID, WINDOWS_DASHBOARD_UID } from '../../server/contract/grafana';
 
 /** SPEC §2: embedded panels elsewhere (pinned widgets) default to 450×200; in tabs width is 100 %. */
 export const EMBED_DEFAULT_SIZE = { width: 450, height: 200 } as const;
@@ -29,6 +23,10 @@ export interface GrafanaPanelUrlInput {
   theme: 'light' | 'dark';
   /** Grafana refresh (10s, 30s, 1m, 5m); PANELS.md's Linux form carries it, the Windows form does not. */
   refresh?: string;
+  /** Prometheus job of the exporters (`var-job`; dashboard 1860 filters every query on it). */
+  job: string;
+  /** Grafana data source uid or name (`var-datasource`), `default` for Grafana's default. */
+  datasource: string;
 }
 
 /** `ip:port`, with an IPv6 address in brackets as Prometheus writes instance labels. */
@@ -50,7 +48,9 @@ export function grafanaPanelUrl(o: GrafanaPanelUrlInput): string {
   const from = typeof o.from === 'number' ? Math.round(o.from) : o.from;
   const to = typeof o.to === 'number' ? Math.round(o.to) : o.to;
   if (o.os === 'windows') {
+    // 14694 has no job variable; its data source variable is the one `opsdeck grafana-dashboards` adds.
     return `${base}/d-solo/${WINDOWS_DASHBOARD_UID}/windows-exporter-dashboard?${query([
+      ['var-datasource', o.datasource],
       ['var-server', instance],
       ['from', from],
       ['to', to],
@@ -60,6 +60,8 @@ export function grafanaPanelUrl(o: GrafanaPanelUrlInput): string {
   }
   return `${base}/d-solo/${LINUX_DASHBOARD_UID}/node-exporter-full?${query([
     ['orgId', 1],
+    ['var-datasource', o.datasource],
+    ['var-job', o.job],
     ['var-node', instance],
     ['from', from],
     ['to', to],

@@ -48,3 +48,15 @@ export function isTypingTarget(target: EventTarget | null): boolean {
   if (!el) return false;
   return el.isContentEditable || el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'SELECT';
 }
+
+/** The same key as `aria-keyshortcuts` spells it ("Alt+1", "Control+K", "Shift+?"). */
+export function ariaKeyshortcuts(shortcut: string | undefined): string | undefined {
+  if (!shortcut) return undefined;
+  const s = parseShortcut(shortcut);
+  const parts: string[] = [];
+  if (s.mod) parts.push(isMac ? 'Meta' : 'Control');
+  if (s.alt) parts.push('Alt');
+  if (s.shift) parts.push('Shift');
+  parts.push(s.key.length === 1 ? s.key.toUpperCase() : s.key);
+  return parts.join('+');
+}

@@ -26,6 +26,19 @@ export function SafeMarkdown({ children, className }: { children: string | null 
   );
 }
 
+/**
+ * Command results and notices: our messages bold names and quote commands in code, and the
+ * names are others' text (a username, a group name, a hostname). Only that markup is kept; a
+ * link, an image, a heading or HTML in a name shows as its text.
+ */
+const COMMAND_ELEMENTS = ['p', 'strong', 'em', 'code', 'pre', 'ul', 'ol', 'li', 'br'];
+export function CommandMarkdown({ children }: { children: string }) {
+  return (
+    <Markdown skipHtml allowedElements={COMMAND_ELEMENTS} unwrapDisallowed components={inlineComponents}>
+      {children}
+    </Markdown>
+  );
+}
 
 /**
  * Markdown rendered safely, with GitHub tables: raw HTML in the text is dropped (no

@@ -66,6 +66,11 @@ export function reportFileName(from: number, to: number): string {
   return `incident-${compactUtc(from)}-${compactUtc(to)}.md`;
 }
 
+/** The JSON Lines export of the same window's history (the server names it the same way). */
+export function historyFileName(from: number, to: number): string {
+  return `history-${compactUtc(from)}-${compactUtc(to)}.jsonl`;
+}
+
 /** Where the report screen lives; its whole state is in the search. */
 export const INCIDENT_REPORT_PATH = '/incident-report';
 

@@ -5,6 +5,7 @@ import { currentUser, rootRoute } from './root';
 import { usersSearchSchema } from '../features/users/users-search';
 import { serverRoutes } from './server-routes';
 import { serverDetailRoute } from './server-detail-route';
+import { checkRoutes } from './check-routes';
 import { dashboardRoute } from './dashboard-route';
 import { notificationRoutes } from './notification-routes';
 import { notificationGroupRoutes } from './notification-group-routes';
@@ -46,6 +47,7 @@ export const appRoutes = [
   dashboardRoute(appLayoutRoute),
   ...serverRoutes(appLayoutRoute),
   serverDetailRoute(appLayoutRoute),
+  ...checkRoutes(appLayoutRoute),
   ...notificationRoutes(appLayoutRoute),
   ...notificationGroupRoutes(appLayoutRoute),
   ...pinnedWidgetRoutes(appLayoutRoute),

@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent, redirect, type AnyRoute } from '@tanstack/react-router';
 import * as z from 'zod/mini';
 import { notificationsSearchSchema } from '../features/notifications/notifications-search';
+import { maintenanceSearchSchema, silencesSearchSchema } from '../features/routing/routing-search';
 
 const idParams = { parse: (p: Record<string, string>) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p: { id: string }) => p };
 
@@ -38,5 +39,18 @@ export function notificationRoutes<P extends AnyRoute>(parent: P) {
       throw redirect({ to: '/notifications/show/$id', params: { id: params.id }, replace: true });
     },
   });
-  return [list.addChildren([show, create, edit])] as const;
+  // Issue 14: Notifications › Silences and › Maintenance (list and calendar), drawers by `edit`.
+  const silences = createRoute({
+    getParentRoute: () => parent,
+    path: '/notifications/silences',
+    validateSearch: silencesSearchSchema,
+    component: lazyRouteComponent(() => import('../features/routing/silences-page'), 'SilencesPage'),
+  });
+  const maintenance = createRoute({
+    getParentRoute: () => parent,
+    path: '/notifications/maintenance',
+    validateSearch: maintenanceSearchSchema,
+    component: lazyRouteComponent(() => import('../features/routing/maintenance-page'), 'MaintenancePage'),
+  });
+  return [list.addChildren([show, create, edit]), silences, maintenance] as const;
 }

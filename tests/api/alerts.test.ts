@@ -129,10 +129,10 @@ describe.each(await backends())('alerts, alert config and notification groups on
       expect(res.status).toBe(201);
       const got = await t.call('POST', '/api/alert-config/get-alert-config/all', { cookie: admin, body: { pageSize: 100, filter: { serverId: res.body.result._id } } });
       expect(got.body.result.data).toHaveLength(1);
-      expect(got.body.result.data[0].rules).toHaveLength(6);
+      expect(got.body.result.data[0].rules).toHaveLength(8);
     });
 
-    it('has none until defaults are created; then the documented six rules; a second create is a 409', async () => {
+    it('has none until defaults are created; then the documented eight rules; a second create is a 409', async () => {
       const s = await server();
       const get = () => t.call('POST', '/api/alert-config/get-alert-config/all', { cookie: cookies.get('user'), body: { pageNumber: 1, pageSize: 100, filter: { serverId: s._id } } });
       expect((await get()).body.result).toEqual({ data: [], count: 0 });
@@ -145,6 +145,8 @@ describe.each(await backends())('alerts, alert config and notification groups on
         ['critical_disk_usage', 'disk', 'resouce_alert', 95, 60, 'critical', true, null],
         ['instance_down', 'instance_down', 'resouce_alert', null, 60, 'critical', true, null],
         ['service_down', 'service_down', 'service_down_alert', null, 120, 'critical', true, null],
+        ['disk_full_forecast', 'disk_forecast', 'resouce_alert', 24, 300, 'warning', true, null],
+        ['memory_exhausted_forecast', 'memory_forecast', 'resouce_alert', 6, 300, 'warning', true, null],
       ]);
       expect((await get()).body.result).toEqual({ data: [config], count: 1 });
       expect((await t.call('POST', `/api/alert-config/create-default-alert-rules/${s._id}`, { cookie: admin })).status).toBe(409);
@@ -163,7 +165,7 @@ describe.each(await backends())('alerts, alert config and notification groups on
       const before = await snapshot();
       const withRule = (i: number, patch: Record<string, unknown>) => ({ ...config, rules: config.rules.map((r, j) => (j === i ? { ...r, ...patch } : r)) });
       const bad: [unknown, string][] = [
-        [withRule(0, { threshold: 50 }), 'rules.0.threshold: threshold must be one of 99, 95, 90, 85, 80, 70, 60 percent'],
+        [withRule(0, { threshold: 50 }), 'rules.0.threshold: threshold must be one of 99, 95, 90, 85, 80, 70, 60 percent (forecast rules: 1, 2, 4, 6, 12, 24, 48, 72 hours)'],
         [withRule(0, { threshold: null }), 'rules.0.threshold: high_cpu_usage needs a threshold'],
         [withRule(4, { threshold: 90 }), 'rules.4.threshold: instance_down has no threshold (send null)'],
         [withRule(0, { timeLimit: 30 }), 'rules.0.timeLimit: timeLimit must be one of 60, 120, 180, 240, 300 seconds (1 to 5 minutes)'],
@@ -171,7 +173,7 @@ describe.each(await backends())('alerts, alert config and notification groups on
         [withRule(0, { name: 'renamed' }), "rules.0.name: a rule's name cannot change"],
         [withRule(0, { notificationGroup: '00000000-0000-4000-8000-000000000000' }), 'rules.0.notificationGroup: no notification group with id "00000000-0000-4000-8000-000000000000"'],
         [withRule(0, { ...config.rules[1]! }), 'rules.1._id: rule "high_memory_usage" is listed twice'],
-        [{ ...config, rules: config.rules.slice(1) }, 'rules: send the full config (6 rules, each once)'],
+        [{ ...config, rules: config.rules.slice(1) }, 'rules: send the full config (8 rules, each once)'],
         [{ ...config, serverId: '00000000-0000-4000-8000-000000000000' }, 'serverId: the server of a config cannot change'],
         [{ rules: 'all' }, 'rules: Invalid input: expected array, received string'],
       ];

@@ -13,7 +13,19 @@ export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://po
 /** A fresh database on one backend: in-memory PGlite, or a new database on the PostgreSQL server. */
 export interface Backend {
   name: 'pglite' | 'postgres';
-  open: () => Promise<{ database: Database; drop: () => Promise<void> }>;
+  /** `url`: the new database's connection string (PostgreSQL only). */
+  open: () => Promise<{ database: Database; drop: () => Promise<void>; url?: string }>;
+}
+
+/** One statement on the test server's maintenance database (create or drop a database of a test's own). */
+export async function adminQuery(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
 }
 
 async function postgresReachable(): Promise<boolean> {
@@ -51,6 +63,7 @@ export async function backends(): Promise<Backend[]> {
         const database = await openDatabase({ databaseUrl: url.toString() });
         return {
           database,
+          url: url.toString(),
           drop: async () => {
             await database.close();
             const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -80,9 +93,10 @@ export interface TestApp {
 
 let seq = 0;
 
-export async function startTestApp(backend: Backend, overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function startTestApp(backend: Backend, overrides: Partial<Config> = {}, hooks: { beforeReady?: (app: FastifyInstance) => void } = {}): Promise<TestApp> {
   const { database, drop } = await backend.open();
   const app = await buildApp(testConfig({ signinRateLimit: 10_000, ...overrides }), { database });
+  hooks.beforeReady?.(app);
   await app.ready();
   const call: TestApp['call'] = async (method, url, options = {}) => {
     const headers: Record<string, string> = { 'x-requested-with': 'opsdeck', ...(options.headers ?? {}) };

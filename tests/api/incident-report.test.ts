@@ -105,11 +105,12 @@ describe.each(await backends())('incident report on $name', (backend) => {
     expect(rows).toEqual([
       '| 2026-01-10 09:30:00 | Opsdeck | Alert high\\_cpu\\_usage on web-report resolved: Condition cleared | Resolved |',
       '| 2026-01-10 10:00:00 | ann | Note on alert instance\\_down on web-report: Root cause: a \\| pipe in the config \\#\\# not a heading | noted |',
-      '| 2026-01-10 10:15:00 | ann | server.edit --server web-report --suppressAlarm yes | ok |',
-      `| 2026-01-10 10:20:00 | bob | alert.update --alert ${ids.a3} --status resolved | error: boom |`,
-      `| 2026-01-10 10:30:00 | ann | alert.update --log filed --alert ${ids.a2} | ok |`,
+      // Rows written before the server kept the trail were the browser's reports, and say so.
+      '| 2026-01-10 10:15:00 | ann | server.edit --server web-report --suppressAlarm yes | ok (client-reported) |',
+      `| 2026-01-10 10:20:00 | bob | alert.update --alert ${ids.a3} --status resolved | error: boom (client-reported) |`,
+      `| 2026-01-10 10:30:00 | ann | alert.update --log filed --alert ${ids.a2} | ok (client-reported) |`,
       '| 2026-01-10 11:00:00 | Opsdeck | Alert critical\\_disk\\_usage on db-report fired | Active |',
-      '| 2026-01-10 11:00:00 | carol | dashboard.refresh | ok |',
+      '| 2026-01-10 11:00:00 | carol | dashboard.refresh | ok (client-reported) |',
     ]);
   });
 
@@ -126,11 +127,15 @@ describe.each(await backends())('incident report on $name', (backend) => {
 
     const other = await report({ ...W, serverId: db1._id });
     expect(other.body.result).toMatchObject({ alerts: 1, commands: 1 });
-    expect(other.body.result.markdown).toContain(`alert.update --alert ${ids.a3} --status resolved | error: boom`);
+    expect(other.body.result.markdown).toContain(`alert.update --alert ${ids.a3} --status resolved | error: boom (client-reported)`);
   });
 
-  it('reads notes and commands written through the API just now, with who wrote them', async () => {
-    const note = await t.call('PATCH', `/api/alerts/${ids.a3}`, { cookie: cookies.get('user'), body: { status: 'resolved', log: 'Freed **space** on /var' } });
+  it('reads notes and commands written through the API just now, with who wrote them and what they touched', async () => {
+    const note = await t.call('PATCH', `/api/alerts/${ids.a3}`, {
+      cookie: cookies.get('user'),
+      body: { status: 'resolved', log: 'Freed **space** on /var' },
+      headers: { 'x-opsdeck-command': 'alert.resolve', 'x-opsdeck-source': 'palette', 'x-opsdeck-command-line': encodeURIComponent(`alert.resolve --alert ${ids.a3} --note "Freed **space** on /var"`) },
+    });
     expect(note.status, JSON.stringify(note.body)).toBe(200);
     const rec = await t.call('POST', '/api/command-history', { cookie: cookies.get('sysadmin'), body: { command: 'server.refresh', input: {}, source: 'palette', outcome: 'ok', durationMs: 3 } });
     expect(rec.status, JSON.stringify(rec.body)).toBe(201);
@@ -138,8 +143,12 @@ describe.each(await backends())('incident report on $name', (backend) => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const md: string = res.body.result.markdown;
     expect(md).toContain('Resolved by user-report\n  > Freed \\*\\*space\\*\\* on /var');
-    expect(md).toMatch(/\| sysadmin-report \| server\.refresh \| ok \|/);
-    expect(md).toContain('- **People involved:** sysadmin-report, user-report');
+    expect(md).toMatch(/\| sysadmin-report \| server\.refresh \| ok \(client-reported\) \|/);
+    // The server's own record of the change: the line the browser ran and the alert by name.
+    expect(md).toContain(`| user-report | alert.resolve --alert ${ids.a3} --note "Freed \\*\\*space\\*\\* on /var" (alert critical\\_disk\\_usage @ db-report) | ok |`);
+    // Calls made without a command are named by their route; sign-ins are in the log too.
+    expect(md).toContain('| admin-report | POST /api/servers (server web-report) | ok |');
+    expect(md).toContain('- **People involved:** admin-report, sysadmin-report, user-report');
   });
 
   it('lists at most 500 alerts and says how many it left out', async () => {

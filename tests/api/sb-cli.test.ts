@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -86,6 +86,80 @@ describe('sb-cli (the Linux installer)', async () => {
     }
   };
 
+  /**
+   * A stub systemctl over the sandbox: enabled/active state in files; starting a unit runs its
+   * ExecStart (the last one of the unit file and its drop-ins, as systemd reads them) with the
+   * variables of its EnvironmentFile, so the units and drop-ins the script writes are what runs.
+   */
+  const stubSystemctl = () => {
+    const sysd = join(box, 'sysd');
+    mkdirSync(sysd, { recursive: true });
+    writeFileSync(
+      join(box, 'stub-bin', 'systemctl'),
+      `#!/bin/sh
+echo "$*" >>"${join(box, 'systemctl.log')}"
+S="${sysd}"
+q=
+cmd=$1; shift
+[ "$1" = --quiet ] && { q=1; shift; }
+[ "$1" = --now ] && { now=1; shift; }
+[ "$1" = -p ] && shift 2
+unit=\${1%.service}
+pidf="$S/$unit.pid"
+files() { for f in "$SB_CLI_UNIT_DIR/$unit.service" "$SB_CLI_UNIT_DIR/$unit.service.d"/*.conf; do [ -f "$f" ] && cat "$f"; done; }
+running() { [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; }
+stop() { if running; then kill "$(cat "$pidf")"; while running; do sleep 0.1; done; fi; rm -f "$pidf"; }
+case "$cmd" in
+  is-enabled) [ -f "$S/$unit.enabled" ] ;;
+  is-active) if running; then [ -n "$q" ] || echo active; else [ -n "$q" ] || echo inactive; exit 3; fi ;;
+  enable) touch "$S/$unit.enabled" ;;
+  disable) rm -f "$S/$unit.enabled"; [ -n "\${now:-}" ] && stop; true ;;
+  daemon-reload) ;;
+  cat) [ -f "$SB_CLI_UNIT_DIR/$unit.service" ] ;;
+  show) if running; then echo "MainPID=$(cat "$pidf")"; else echo MainPID=0; fi ;;
+  stop) stop ;;
+  restart|start)
+    stop
+    cmdline=$(files | sed -n 's/^ExecStart=//p' | tail -n 1)
+    envf=$(files | sed -n 's/^EnvironmentFile=-\\{0,1\\}//p' | tail -n 1)
+    (set -a; [ -n "$envf" ] && [ -f "$envf" ] && . "$envf"; set +a; nohup setsid sh -c "exec $cmdline" </dev/null >/dev/null 2>&1 & echo $! >"$pidf") ;;
+esac
+`,
+    );
+    chmodSync(join(box, 'stub-bin', 'systemctl'), 0o755);
+    const log = () => (existsSync(join(box, 'systemctl.log')) ? readFileSync(join(box, 'systemctl.log'), 'utf8').trim().split('\n') : []);
+    const run = (args: string[]) => new Promise<void>((resolve) => execFile(join(box, 'stub-bin', 'systemctl'), args, { env: env() }, () => resolve()));
+    return {
+      log,
+      run,
+      /** Never leave a stub-started exporter behind. */
+      cleanup() {
+        for (const f of existsSync(sysd) ? readdirSync(sysd).filter((n) => n.endsWith('.pid')) : []) {
+          try {
+            process.kill(Number(readFileSync(join(sysd, f), 'utf8')));
+          } catch {
+            // already gone
+          }
+        }
+        rmSync(sysd, { recursive: true, force: true });
+        rmSync(join(box, 'stub-bin', 'systemctl'), { force: true });
+        rmSync(join(box, 'systemctl.log'), { force: true });
+      },
+    };
+  };
+  const listenOn = async (port: number) => {
+    const srv = createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => srv.listen(port, '0.0.0.0', resolve));
+    return srv;
+  };
+  /** An executable script in the sandbox. */
+  const script_ = (path: string, text: string) => {
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, text);
+    chmodSync(path, 0o755);
+    return path;
+  };
+
   beforeAll(async () => {
     t = await startTestApp(pglite!);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -153,7 +227,7 @@ describe('sb-cli (the Linux installer)', async () => {
     const res = await sbCli(['install', encodeInstallToken({ apiUrl, serverId: s._id, key: k.key })], { SB_CLI_DRY_RUN: '1' });
     expect(res.code, res.out).toBe(0);
     expect(res.out).toContain(`the agent listens on port ${port}`);
-    expect(res.out).toContain('would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y prometheus-node-exporter');
+    expect(res.out).toContain('would run: env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends prometheus-node-exporter');
     expect(res.out).toMatch(/would run: nohup sh .*node_exporter-supervise\.sh/);
     expect(existsSync(join(box, 'apt.log'))).toBe(false);
     expect(existsSync(join(box, 'state'))).toBe(false);
@@ -170,11 +244,11 @@ describe('sb-cli (the Linux installer)', async () => {
     // Piped, with a package manager that reads stdin: it must not eat the rest of the script.
     const first = await sbCliPiped(['install', token]);
     expect(first.code, first.out).toBe(0);
-    expect(first.out).toContain('Installing the node exporter with apt-get (package prometheus-node-exporter)');
+    expect(first.out).toContain('Installing the node exporter with apt-get (package prometheus-node-exporter, without recommended packages)');
     expect(first.out).toContain('Starting the node exporter as a supervised background process');
     expect(first.out).toContain('Telling the console the agent is installed');
     expect(first.out).toMatch(/Done: the agent runs on port \d+/);
-    expect(readFileSync(join(box, 'apt.log'), 'utf8').trim()).toBe('install -y prometheus-node-exporter');
+    expect(readFileSync(join(box, 'apt.log'), 'utf8').trim()).toBe('install -y --no-install-recommends prometheus-node-exporter');
     expect(await metrics(port)).toBe(true);
     expect(await installed(s._id)).toBe(true);
 
@@ -206,40 +280,7 @@ describe('sb-cli (the Linux installer)', async () => {
     expect(again.out).toContain('Nothing to remove');
   });
   it.skipIf(!haveExporter)('under systemd writes node_exporter.service, starts it, finds it in place next time, and uninstalls as SPEC instructs', async () => {
-    // A stub systemctl over the sandbox: it keeps enabled/active state in files and "starts" a
-    // unit by running its ExecStart line, so the unit the script writes is what actually runs.
-    const sysd = join(box, 'sysd');
-    mkdirSync(sysd, { recursive: true });
-    writeFileSync(
-      join(box, 'stub-bin', 'systemctl'),
-      `#!/bin/sh
-echo "$*" >>"${join(box, 'systemctl.log')}"
-S="${sysd}"
-q=
-cmd=$1; shift
-[ "$1" = --quiet ] && { q=1; shift; }
-[ "$1" = --now ] && { now=1; shift; }
-unit=$1
-pidf="$S/$unit.pid"
-running() { [ -f "$pidf" ] && kill -0 "$(cat "$pidf")" 2>/dev/null; }
-stop() { running && kill "$(cat "$pidf")"; rm -f "$pidf"; }
-case "$cmd" in
-  is-enabled) [ -f "$S/$unit.enabled" ] ;;
-  is-active) if running; then [ -n "$q" ] || echo active; else [ -n "$q" ] || echo inactive; exit 3; fi ;;
-  enable) touch "$S/$unit.enabled" ;;
-  disable) rm -f "$S/$unit.enabled"; [ -n "\${now:-}" ] && stop; true ;;
-  daemon-reload) ;;
-  cat) [ -f "$SB_CLI_UNIT_DIR/$unit.service" ] ;;
-  stop) stop ;;
-  restart|start)
-    stop
-    cmdline=$(sed -n 's/^ExecStart=//p' "$SB_CLI_UNIT_DIR/$unit.service")
-    nohup setsid sh -c "exec $cmdline" </dev/null >/dev/null 2>&1 &
-    echo $! >"$pidf" ;;
-esac
-`,
-    );
-    chmodSync(join(box, 'stub-bin', 'systemctl'), 0o755);
+    const sysd = stubSystemctl();
     const wrapper = join(box, 'pkg', 'prometheus-node-exporter');
     if (!existsSync(wrapper)) {
       writeFileSync(wrapper, `#!/bin/sh\nexec ${REAL_EXPORTER} "$@"\n`);
@@ -250,18 +291,21 @@ esac
     const s = await server(port);
     const k = await keyFor(s._id);
     const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
-    const log = () => (existsSync(join(box, 'systemctl.log')) ? readFileSync(join(box, 'systemctl.log'), 'utf8').trim().split('\n') : []);
+    const log = sysd.log;
     try {
       const first = await sbCli(['install', token], systemd);
       expect(first.code, first.out).toBe(0);
       expect(first.out).toContain(`found ${wrapper}`);
       expect(first.out).toMatch(/Writing the service file .*systemd\/node_exporter\.service/);
       const unit = readFileSync(join(box, 'systemd', 'node_exporter.service'), 'utf8');
-      expect(unit).toContain(`ExecStart=${join(box, 'usr-local-bin', 'node_exporter')} --web.listen-address=:${port}`);
+      expect(unit).toContain(`ExecStart=${join(box, 'usr-local-bin', 'node_exporter')} --web.listen-address=:${port} --collector.systemd`);
       expect(unit).toContain('Restart=always');
       expect(unit).toContain('WantedBy=multi-user.target');
-      expect(log()).toEqual(['daemon-reload', 'is-enabled --quiet node_exporter', 'enable node_exporter', 'restart node_exporter']);
+      expect(log().filter((l) => !l.startsWith('show') && !l.startsWith('cat'))).toEqual(['daemon-reload', 'is-enabled --quiet node_exporter', 'enable node_exporter', 'restart node_exporter']);
       expect(await metrics(port)).toBe(true);
+      expect(first.out).toMatch(/it is the exporter sb-cli started \(pid \d+\)/);
+      // Here systemd is a stub: the collector is on, and says it cannot reach systemd.
+      expect(first.out).toContain('the systemd collector is on but failing');
       expect(await installed(s._id)).toBe(true);
 
       const second = await sbCli(['install', token], systemd);
@@ -275,23 +319,142 @@ esac
       const gone = await sbCli(['uninstall'], systemd);
       expect(gone.code, gone.out).toBe(0);
       // SPEC's Linux delete instructions, in their order (uninstall-steps.ts).
-      expect(log().slice(before).filter((l) => !l.startsWith('cat'))).toEqual(['stop node_exporter', 'disable node_exporter', 'daemon-reload']);
+      expect(log().slice(before).filter((l) => !l.startsWith('cat') && !l.startsWith('show'))).toEqual(['stop node_exporter', 'disable node_exporter', 'daemon-reload']);
       expect(gone.out.indexOf('rm -f ' + join(box, 'systemd', 'node_exporter.service'))).toBeLessThan(gone.out.indexOf('rm -f ' + join(box, 'usr-local-bin', 'node_exporter')));
       expect(gone.out.indexOf('rm -f ' + join(box, 'usr-local-bin', 'node_exporter'))).toBeLessThan(gone.out.indexOf('systemctl daemon-reload'));
       expect(existsSync(join(box, 'systemd', 'node_exporter.service'))).toBe(false);
       expect(existsSync(join(box, 'usr-local-bin', 'node_exporter'))).toBe(false);
       await expect.poll(() => metrics(port), { timeout: 15_000 }).toBe(false);
     } finally {
-      // Never leave the stub's exporter behind.
-      const pidf = join(sysd, 'node_exporter.pid');
-      if (existsSync(pidf)) {
-        try {
-          process.kill(Number(readFileSync(pidf, 'utf8')));
-        } catch {
-          // already gone
-        }
+      sysd.cleanup();
+    }
+  });
+
+  it('refuses, changing nothing, when another process holds the agent port, and names it (ss and /proc)', async () => {
+    const port = await freePort();
+    const s = await server(port);
+    const k = await keyFor(s._id);
+    const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
+    const blocker = await listenOn(port);
+    const aptBefore = existsSync(join(box, 'apt.log')) ? readFileSync(join(box, 'apt.log'), 'utf8') : '';
+    try {
+      for (const lookup of ['ss', 'proc']) {
+        const res = await sbCli(['install', token], { SB_CLI_PORT_LOOKUP: lookup, SB_CLI_EXPORTER_CANDIDATES: join(box, 'none') });
+        expect(res.code, `${lookup}: ${res.out}`).not.toBe(0);
+        expect(res.out).toMatch(new RegExp(`port ${port} is already in use by \\S.* \\(pid ${process.pid}\\)\\..*Nothing was changed\\.`));
+        expect(res.out).not.toContain('Installing the node exporter');
       }
-      rmSync(join(box, 'stub-bin', 'systemctl'), { force: true });
+    } finally {
+      await new Promise((r) => blocker.close(r));
+    }
+    expect(existsSync(join(box, 'state'))).toBe(false);
+    expect(existsSync(join(box, 'usr-local-bin', 'node_exporter'))).toBe(false);
+    expect(existsSync(join(box, 'apt.log')) ? readFileSync(join(box, 'apt.log'), 'utf8') : '').toBe(aptBefore);
+    expect(await installed(s._id)).toBe(false);
+  });
+
+  it('installs without weak dependencies on dnf and yum', async () => {
+    const s = await server(await freePort());
+    const k = await keyFor(s._id);
+    const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
+    for (const pm of ['dnf', 'yum']) {
+      const res = await sbCli(['install', token], { SB_CLI_DRY_RUN: '1', SB_CLI_PACKAGE_MANAGER: pm, SB_CLI_EXPORTER_CANDIDATES: join(box, 'none') });
+      expect(res.code, res.out).toBe(0);
+      expect(res.out).toContain(`would run: ${pm} install -y --setopt=install_weak_deps=False golang-github-prometheus-node-exporter`);
+    }
+  });
+
+  it.skipIf(!haveExporter)('stops when the exporter answering is not the one it started', async () => {
+    // An "exporter" that hands the port to a detached process: the supervisor's child is not
+    // what answers on the port.
+    const port = await freePort();
+    const stray = join(box, 'stray.pid');
+    const wrapper = script_(join(box, 'detaching', 'node_exporter'), `#!/bin/sh\n${REAL_EXPORTER} "$@" </dev/null >/dev/null 2>&1 &\necho $! >"${stray}"\nexec sleep 600\n`);
+    const s = await server(port);
+    const k = await keyFor(s._id);
+    try {
+      const res = await sbCli(['install', encodeInstallToken({ apiUrl, serverId: s._id, key: k.key })], { SB_CLI_EXPORTER_CANDIDATES: wrapper });
+      expect(res.code, res.out).not.toBe(0);
+      const strayPid = readFileSync(stray, 'utf8').trim();
+      expect(res.out).toMatch(new RegExp(`port ${port} answers, but from \\S+ \\(pid ${strayPid}\\).*not the exporter sb-cli started \\(pid \\d+\\)`));
+      expect(await installed(s._id)).toBe(false);
+    } finally {
+      try {
+        process.kill(Number(readFileSync(stray, 'utf8')));
+      } catch {
+        // not started
+      }
+      await sbCli(['uninstall'], { SB_CLI_EXPORTER_CANDIDATES: wrapper });
+    }
+    expect(existsSync(join(box, 'usr-local-bin', 'node_exporter'))).toBe(false);
+  });
+
+  it.skipIf(!haveExporter)('reuses a distribution exporter service that holds the agent port, with the systemd collector, and puts it back on uninstall', async () => {
+    const sysd = stubSystemctl();
+    const port = await freePort();
+    // Debian's package as it comes: its own unit, its settings file (ARGS), its binary listening
+    // on its default port unless told otherwise (9100 there; this test's free port here).
+    const binary = script_(
+      join(box, 'deb', 'prometheus-node-exporter'),
+      `#!/bin/sh\ncase " $* " in *" --web.listen-address="*) exec ${REAL_EXPORTER} "$@" ;; esac\nexec ${REAL_EXPORTER} --web.listen-address=:${port} "$@"\n`,
+    );
+    const defaults = join(box, 'deb', 'defaults');
+    writeFileSync(defaults, 'ARGS=""\n');
+    mkdirSync(join(box, 'systemd'), { recursive: true });
+    const pkgUnit = join(box, 'systemd', 'prometheus-node-exporter.service');
+    writeFileSync(pkgUnit, `[Service]\nEnvironmentFile=${defaults}\nExecStart=${binary} $ARGS\n`);
+    const deb = { SB_CLI_SUPERVISOR: 'systemd', SB_CLI_EXPORTER_CANDIDATES: binary, SB_CLI_PACKAGE_DEFAULTS: defaults };
+    const dropin = join(box, 'systemd', 'prometheus-node-exporter.service.d', 'opsdeck-agent.conf');
+    const s = await server(port);
+    const k = await keyFor(s._id);
+    const token = encodeInstallToken({ apiUrl, serverId: s._id, key: k.key });
+    // The running exporter's own command line (Debian's build has the systemd collector on by
+    // default, upstream's and Fedora's off: the flag is what the agent guarantees).
+    const commandLine = () => readFileSync(`/proc/${readFileSync(join(box, 'sysd', 'prometheus-node-exporter.pid'), 'utf8').trim()}/cmdline`, 'utf8').split('\0');
+    try {
+      await sysd.run(['enable', 'prometheus-node-exporter']);
+      await sysd.run(['start', 'prometheus-node-exporter']);
+      await expect.poll(() => metrics(port), { timeout: 15_000 }).toBe(true);
+      const before = Number(readFileSync(join(box, 'sysd', 'prometheus-node-exporter.pid'), 'utf8'));
+
+      // Its settings may not carry the flags the agent sets: refused before anything changes.
+      writeFileSync(defaults, 'ARGS="--web.listen-address=:9100"\n');
+      const clash = await sbCli(['install', token], deb);
+      expect(clash.code).not.toBe(0);
+      expect(clash.out).toContain(`${defaults} sets ARGS="--web.listen-address=:9100"`);
+      expect(existsSync(dropin)).toBe(false);
+      expect(existsSync(join(box, 'usr-local-bin', 'node_exporter'))).toBe(false);
+      writeFileSync(defaults, 'ARGS=""\n');
+
+      const first = await sbCli(['install', token], deb);
+      expect(first.code, first.out).toBe(0);
+      expect(first.out).toContain(`port ${port} is held by the distribution's prometheus-node-exporter.service (pid ${before}): the agent will reuse it`);
+      expect(first.out).toContain("Reusing the distribution's prometheus-node-exporter.service as the agent instead of adding a second exporter");
+      expect(readFileSync(dropin, 'utf8')).toContain(`ExecStart=\nExecStart=${binary} $ARGS --web.listen-address=:${port} --collector.systemd`);
+      expect(existsSync(join(box, 'systemd', 'node_exporter.service'))).toBe(false);
+      const agent = Number(readFileSync(join(box, 'sysd', 'prometheus-node-exporter.pid'), 'utf8'));
+      expect(first.out).toContain(`it is the exporter sb-cli started (pid ${agent})`);
+      expect(await metrics(port)).toBe(true);
+      expect(commandLine()).toEqual(expect.arrayContaining([`--web.listen-address=:${port}`, '--collector.systemd']));
+      expect(await installed(s._id)).toBe(true);
+
+      const second = await sbCli(['install', token], deb);
+      expect(second.code, second.out).toBe(0);
+      expect(second.out).toContain('already runs the agent');
+      expect(second.out).toContain('Everything was already in place; nothing changed.');
+
+      const gone = await sbCli(['uninstall'], deb);
+      expect(gone.code, gone.out).toBe(0);
+      expect(gone.out).toContain('Removing the agent\'s settings from prometheus-node-exporter.service');
+      expect(existsSync(dropin)).toBe(false);
+      // As it was: running on its own settings (not the agent's flags), still enabled.
+      await expect.poll(() => metrics(port), { timeout: 15_000 }).toBe(true);
+      expect(commandLine()).not.toContain('--collector.systemd');
+      expect(existsSync(join(box, 'sysd', 'prometheus-node-exporter.enabled'))).toBe(true);
+      expect(existsSync(join(box, 'state'))).toBe(false);
+    } finally {
+      sysd.cleanup();
+      rmSync(pkgUnit, { force: true });
     }
   });
 });

@@ -69,17 +69,17 @@ describe.each(await backends())('users and command history on $name', (backend) 
     expect((await t.call('DELETE', `/api/users/${u._id}`, { cookie: admin })).status).toBe(404);
   });
 
-  it('keeps a shared, append-only command history filled in from the session', async () => {
+  it('keeps a shared, append-only command history filled in from the session (client records)', async () => {
     const u = await t.addUser({ role: 'user', username: 'operator' });
     const cookie = await t.signIn(u.email, u.password);
     const rec = await t.call('POST', '/api/command-history', { cookie, body: { command: 'user.show', input: { user: 'ann' }, source: 'palette', outcome: 'ok', durationMs: 12 } });
     expect(rec.status).toBe(201);
-    expect(rec.body.result).toMatchObject({ userId: u._id, username: 'operator', command: 'user.show', input: { user: 'ann' }, source: 'palette', outcome: 'ok', error: null, durationMs: 12 });
+    expect(rec.body.result).toMatchObject({ origin: 'client', userId: u._id, username: 'operator', role: 'user', command: 'user.show', input: { user: 'ann' }, source: 'palette', outcome: 'ok', error: null, durationMs: 12 });
     // Everyone signed in sees it; newest first by default.
     await t.call('POST', '/api/command-history', { cookie: admin, body: { command: 'user.delete', input: { user: 'bob' }, source: 'cmdline', outcome: 'error', error: 'No user matches "bob"', durationMs: 5 } });
-    const seen = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10 } });
+    const seen = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { origin: 'client' } } });
     expect(seen.body.result.data.map((h: { command: string }) => h.command)).toEqual(['user.delete', 'user.show']);
-    const mine = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { username: { eq: 'operator' }, outcome: ['ok'] } } });
+    const mine = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { username: { eq: 'operator' }, outcome: ['ok'], origin: 'client' } } });
     expect(mine.body.result.count).toBe(1);
     // A log: it cannot be edited or deleted through the API.
     expect((await t.call('PATCH', `/api/command-history/${rec.body.result._id}`, { cookie: admin, body: { outcome: 'error' } })).status).toBe(404);

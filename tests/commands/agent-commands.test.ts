@@ -45,7 +45,7 @@ describe('agent commands', async () => {
   const progress: string[] = [];
   const confirms: string[] = [];
   const registry = createAppRegistry();
-  const run = (id: string, input: unknown) => registry.run(id, input, { source: 'cmdline', ctx });
+  const run = (id: string, input: unknown) => registry.dispatch(id, input, { source: 'cmdline', ctx });
 
   const register = async (hostname: string, agentPort: number) => {
     const res = await ctx.api.post<{ result: { _id: string } }>('servers', { hostname, ipaddress: '127.0.0.1', operating_system: 'linux', agentPort });

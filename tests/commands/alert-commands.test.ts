@@ -11,6 +11,7 @@ const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
   _id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
   id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
   serverId: 's',
+  checkId: null,
   ruleId: null,
   hostname: `web-${i}`,
   instance: '10.0.0.1',
@@ -29,6 +30,9 @@ const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
   updatedAt: new Date().toISOString(),
   resolvedAt: null,
   snoozedUntil: null,
+  acknowledgement: null,
+  mute: null,
+  notifiedAt: null,
 });
 
 /**
@@ -40,7 +44,7 @@ function fakeAlertsApi(alerts: Alert[]) {
   const calls: { method: string; path: string; body?: any }[] = [];
   const matches = (a: Alert, filter: Record<string, any> = {}) =>
     Object.entries(filter).every(([field, v]) => {
-      const value = (a as any)[field === 'hostname' ? 'hostname' : field];
+      const value = field === 'acknowledged' ? a.acknowledgement !== null : (a as any)[field];
       if (v.eq !== undefined) return value === v.eq;
       if (v.in) return v.in.includes(value);
       if (v.contains !== undefined) return String(value).toLowerCase().includes(v.contains.toLowerCase());
@@ -49,6 +53,12 @@ function fakeAlertsApi(alerts: Alert[]) {
   const api = {
     post: vi.fn(async (path: string, body: any) => {
       calls.push({ method: 'POST', path, body });
+      const acked = /^alerts\/(.+)\/(ack|unack)$/.exec(path);
+      if (acked) {
+        const a = alerts.find((x) => x._id === acked[1])!;
+        a.acknowledgement = acked[2] === 'ack' ? { by: { _id: 'u', username: 'ann' }, note: body.note ?? null, at: '', until: null } : null;
+        return { result: { ...a, timeline: [] } };
+      }
       if (path !== 'alerts/all') return { result: {} };
       const all = alerts.filter((a) => matches(a, body.filter));
       const start = (body.pageNumber - 1) * body.pageSize;
@@ -171,7 +181,7 @@ describe('alerts.resolve-matching and alerts.snooze-matching through the gate', 
       { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
       { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
     ]);
-    await expect(createAppRegistry().run('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('note: Add Notes');
+    await expect(createAppRegistry().dispatch('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('note: Add Notes');
     await expect(createAppRegistry().run('alerts.snooze-matching', { host: 'web', note: 'x', for: 'a while' }, { source: 'cmdline', ctx })).rejects.toThrow(/duration like 30m/);
   });
 });
@@ -203,7 +213,7 @@ describe('the single-alert commands', () => {
     } as unknown as Api;
     return { api, calls };
   }
-  const run = (id: string, input: unknown, api: Api, confirm = true) => createAppRegistry().run(id, input, { source: 'cmdline', ctx: context(api, () => confirm) });
+  const run = (id: string, input: unknown, api: Api, confirm = true) => createAppRegistry().dispatch(id, input, { source: 'cmdline', ctx: context(api, () => confirm) });
 
   it('resolve, reopen and snooze send the status with the note (snooze with its duration), found by words or id', async () => {
     const a = alert(7);
@@ -242,5 +252,51 @@ describe('the single-alert commands', () => {
     await createAppRegistry().run('alert.delete', { alert: 'web-9' }, { source: 'cmdline', ctx });
     expect(ctx.asked).toEqual(['Are you sure to delete this alert?']);
     expect(calls.filter((c) => c.method === 'DELETE').map((c) => c.path)).toEqual([`alerts/${a._id}`]);
+  });
+});
+
+describe('acknowledgement commands (issue 14)', () => {
+  it('alerts.ack-matching previews the count of unowned open matches, then acknowledges each with the note and duration', async () => {
+    const owned = { ...alert(3), acknowledgement: { by: { _id: 'u2', username: 'bob' }, note: null, at: '', until: null } };
+    const alerts = [alert(1), alert(2, 'snoozed'), owned, alert(4, 'resolved'), { ...alert(5), hostname: 'db-5' }];
+    const { api, calls } = fakeAlertsApi(alerts);
+    const ctx = context(api);
+    const result = await createAppRegistry().run('alerts.ack-matching', { host: 'web', note: 'on it', for: '2h' }, { source: 'cmdline', ctx });
+    expect(ctx.asked).toEqual(['Acknowledge 2 alerts? (host contains “web”; for 2h)']);
+    const acks = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/ack'));
+    expect(acks.map((c) => c.path).sort()).toEqual([`alerts/${alert(1)._id}/ack`, `alerts/${alert(2)._id}/ack`]);
+    expect(acks[0]!.body).toEqual({ note: 'on it', forSeconds: 7200 });
+    expect(owned.acknowledgement.by.username).toBe('bob');
+    expect(result.message).toBe('Acknowledged 2 alerts matching host contains “web”.');
+  });
+
+  it('alert.ack takes one alert without asking; given a filter instead it hands over to alerts.ack-matching; neither is refused', async () => {
+    const a = alert(7);
+    const { api, calls } = fakeAlertsApi([a]);
+    api.get = vi.fn(async () => ({ result: { ...a, timeline: [] } })) as never;
+    const ctx = context(api);
+    const r = await createAppRegistry().run('alert.ack', { alert: a._id, for: '30m' }, { source: 'palette', ctx });
+    expect(ctx.asked).toEqual([]);
+    expect(calls.find((c) => c.path.endsWith('/ack'))!.body).toEqual({ forSeconds: 1800 });
+    expect(r.message).toBe('Acknowledged **high disk usage on web-7** for 30m.');
+    await createAppRegistry().run('alert.ack', { severity: 'critical', note: 'all mine' }, { source: 'cmdline', ctx });
+    expect(ctx.run).toHaveBeenCalledWith('alerts.ack-matching', { severity: 'critical', note: 'all mine', host: undefined, name: undefined, status: undefined, for: undefined });
+    await expect(createAppRegistry().run('alert.ack', {}, { source: 'cmdline', ctx })).rejects.toThrow('Name an alert, or a filter');
+    await expect(createAppRegistry().run('alert.ack', { alert: a._id, for: '10s' }, { source: 'cmdline', ctx })).rejects.toThrow('An acknowledgement lasts from 1 minute to 30 days');
+  });
+
+  it('alert.unack refuses an alert nobody holds and releases one somebody does; alerts.unack-matching takes only acknowledged ones', async () => {
+    const free = alert(8);
+    const held = { ...alert(9), acknowledgement: { by: { _id: 'u2', username: 'bob' }, note: null, at: '', until: null } };
+    const { api, calls } = fakeAlertsApi([free, held]);
+    api.get = vi.fn(async (path: string) => ({ result: { ...(path.endsWith(free._id) ? free : held), timeline: [] } })) as never;
+    const ctx = context(api);
+    await expect(createAppRegistry().run('alert.unack', { alert: free._id }, { source: 'cmdline', ctx })).rejects.toThrow('is not acknowledged');
+    const r = await createAppRegistry().run('alert.unack', { alert: held._id, note: 'shift change' }, { source: 'cmdline', ctx });
+    expect(r.message).toBe('Released the acknowledgement of **high disk usage on web-9** (was bob).');
+    expect(calls.filter((c) => c.path.endsWith('/unack')).map((c) => c.body)).toEqual([{ note: 'shift change' }]);
+    held.acknowledgement = { by: { _id: 'u2', username: 'bob' }, note: null, at: '', until: null };
+    await createAppRegistry().run('alerts.unack-matching', { host: 'web' }, { source: 'cmdline', ctx });
+    expect(ctx.asked.at(-1)).toBe('Release 1 alert? (host contains “web”)');
   });
 });

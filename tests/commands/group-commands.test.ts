@@ -51,7 +51,7 @@ const registry = createAppRegistry();
 const line = async (text: string, role: Role = 'admin', confirm = true) => {
   const { id, input } = parseCommandLine(text, registry.get);
   const c = context(role, confirm);
-  const result = await registry.run(id, input, { source: 'cmdline', ctx: c.ctx });
+  const result = await registry.dispatch(id, input, { source: 'cmdline', ctx: c.ctx });
   return { result, ...c };
 };
 const findGroup = async (name: string): Promise<NotificationGroup | undefined> => {

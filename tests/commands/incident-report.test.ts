@@ -49,7 +49,7 @@ describe('incident.report', () => {
     const registry = createAppRegistry();
     const { ctx, calls } = context();
     const { id, input } = parseCommandLine(line, (x) => registry.get(x));
-    const result = await registry.run(id, input, { source: 'cmdline', ctx });
+    const result = await registry.dispatch(id, input, { source: 'cmdline', ctx });
     return { result, ctx, calls };
   };
 
@@ -77,7 +77,7 @@ describe('incident.report', () => {
       const registry = createAppRegistry();
       const { ctx } = context();
       const { id, input } = parseCommandLine(line, (x) => registry.get(x));
-      const err = await registry.run(id, input, { source: 'cmdline', ctx }).catch((e: unknown) => e);
+      const err = await registry.dispatch(id, input, { source: 'cmdline', ctx }).catch((e: unknown) => e);
       expect(err, line).toBeInstanceOf(CommandError);
       expect((err as Error).message, line).toBe(message);
       expect(ctx.navigate, line).not.toHaveBeenCalled();

@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { allCommands, createAppRegistry } from '../../commands';
+import { allCommands, createAppRegistry, type CommandId } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
 import { defineCommand } from '../../commands/define-command';
 import { CommandError, createRegistry, redactInput } from '../../commands/registry';
-import { can, type Role } from '../../server/contract/permissions';
+import { can, whyNot, type Role } from '../../server/contract/permissions';
 import type { Api } from '../../src/api/client';
+import { commandExamples } from './examples';
 
 /** An API that records every call and answers nothing useful: a command that calls it shows up. */
 function spyApi() {
@@ -62,24 +63,37 @@ describe('every registered command', () => {
   it.each(allCommands.map((c) => [c.id]))('%s rejects bad input without calling the API', async (id) => {
     const { api, calls } = spyApi();
     const registry = createAppRegistry();
-    await expect(registry.run(id, BAD_INPUT, { source: 'api', ctx: context('admin', api) })).rejects.toBeInstanceOf(CommandError);
+    await expect(registry.dispatch(id, BAD_INPUT, { source: 'api', ctx: context('admin', api) })).rejects.toBeInstanceOf(CommandError);
     // Only the history record of the refusal may be sent.
     expect(calls.filter((c) => c.path !== 'command-history')).toEqual([]);
   });
 
-  it.each(allCommands.filter((c) => c.permission).map((c) => [c.id, c.permission!]))('%s is refused, with no API call, for a role without %s', async (id, permission) => {
+  it.each(allCommands.map((c) => [c.id]))('%s accepts its example input', (id) => {
+    const def = createAppRegistry().get(id)!;
+    const parsed = def.input.safeParse(commandExamples[id as CommandId]);
+    expect(parsed.success, `${id}: ${parsed.error?.message}`).toBe(true);
+  });
+
+  it.each(allCommands.filter((c) => c.permission).map((c) => [c.id, c.permission!]))('%s is refused by the permission check, with no API call, for a role without %s', async (id, permission) => {
     const roles: (Role | null)[] = ['user', 'sysadmin', null];
     for (const role of roles.filter((r) => !can(r, permission))) {
       const { api, calls } = spyApi();
       const registry = createAppRegistry();
-      const def = registry.get(id)!;
-      // Valid-looking input so only the permission check can stop it.
-      const input = Object.fromEntries((def.args ?? []).map((a) => [a.name, a.kind === 'enum' ? a.options![0]!.value : 'x']));
-      const err = await registry.run(id, input, { source: 'api', ctx: context(role, api) }).catch((e: unknown) => e);
+      // A valid input, so the refusal can only come from the permission check (not a parse error).
+      const err = await registry.dispatch(id, commandExamples[id as CommandId], { source: 'api', ctx: context(role, api) }).catch((e: unknown) => e);
       expect(err, `${id} as ${role}`).toBeInstanceOf(CommandError);
       expect((err as CommandError).outcome).toBe('refused');
+      expect((err as CommandError).message).toBe(role ? whyNot(permission) : 'Sign in first.');
       expect(calls.filter((c) => c.path !== 'command-history')).toEqual([]);
     }
+  });
+
+  it.each(allCommands.filter((c) => c.apiCall).map((c) => [c.id]))('%s describes its API call for "Copy as API call"', (id) => {
+    const def = createAppRegistry().get(id)!;
+    const call = def.apiCall!(def.input.parse(commandExamples[id as CommandId]));
+    expect(['GET', 'POST', 'PATCH', 'DELETE']).toContain(call.method);
+    expect(call.path).toMatch(/^\/api\/[a-z]/);
+    expect(call.path).not.toMatch(/undefined|null|\[object/);
   });
 });
 

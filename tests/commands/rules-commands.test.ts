@@ -126,7 +126,7 @@ function harness(options: { open?: string } = {}) {
   };
   if (options.open) store.set(draftKey(options.open), { serverId: options.open, hostname: 'web-01', base: configs[options.open]!, edits: {} } satisfies RuleDraft);
   const registry = createAppRegistry();
-  const run = (id: string, input: unknown) => registry.run(id, input, { source: 'cmdline', ctx });
+  const run = (id: string, input: unknown) => registry.dispatch(id, input, { source: 'cmdline', ctx });
   return { ctx, store, writes, run, registry, draft: () => store.get<RuleDraft>(draftKey(SERVER)) };
 }
 

@@ -89,7 +89,7 @@ function context(api: Api): CommandContext {
   };
 }
 
-const run = (id: string, input: unknown, api: Api, ctx = context(api)) => createAppRegistry().run(id, input, { source: 'cmdline', ctx });
+const run = (id: string, input: unknown, api: Api, ctx = context(api)) => createAppRegistry().dispatch(id, input, { source: 'cmdline', ctx });
 const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as CommandError);
 
 describe('server arguments resolve by id, hostname or IP, fuzzily', () => {

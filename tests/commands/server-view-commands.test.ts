@@ -81,7 +81,7 @@ function setup(options: { pathname?: string; search?: Record<string, unknown>; r
     ...(options.pathname ? { location: () => ({ pathname: options.pathname!, search: options.search ?? {} }) } : {}),
   };
   const registry = createAppRegistry();
-  const run = (id: string, input: unknown) => registry.run(id, input, { source: 'cmdline', ctx });
+  const run = (id: string, input: unknown) => registry.dispatch(id, input, { source: 'cmdline', ctx });
   const href = () => navigate.mock.calls.at(-1)?.[0] as string;
   const search = () => Object.fromEntries(new URL(href(), 'http://x').searchParams);
   return { registry, ctx, run, navigate, invalidate, calls, href, search };

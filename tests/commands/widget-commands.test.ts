@@ -62,7 +62,7 @@ function context(options: { storage?: boolean; confirm?: boolean } = {}) {
 }
 
 const registry = createAppRegistry();
-const run = (ctx: CommandContext, id: string, input: unknown) => registry.run(id, input, { source: 'cmdline', ctx });
+const run = (ctx: CommandContext, id: string, input: unknown) => registry.dispatch(id, input, { source: 'cmdline', ctx });
 const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as CommandError);
 
 describe('widget.pin', () => {

@@ -1,4 +1,5 @@
 import { exec } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer, type Server as NetServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -189,9 +190,24 @@ describe('agent set-up', () => {
     const command = (await page.getByLabel('Linux install command', { exact: true }).textContent())!;
 
     installed = true;
+    // Another process holds the agent port: refused, naming it, before anything is installed.
+    const had = { link: existsSync('/usr/local/bin/node_exporter'), state: existsSync('/var/lib/sb-cli') };
+    const squatter = await listen(port);
+    try {
+      const refused = await sh(await asRoot(command));
+      expect(refused.code, refused.out).not.toBe(0);
+      expect(refused.out).toMatch(new RegExp(`port ${port} is already in use by \\S.* \\(pid ${process.pid}\\)\\..*Nothing was changed\\.`));
+      expect(refused.out).not.toContain('Looking for an installed node exporter');
+      expect({ link: existsSync('/usr/local/bin/node_exporter'), state: existsSync('/var/lib/sb-cli') }).toEqual(had);
+      expect((await server(id)).isAgentInstalled).toBe(false);
+    } finally {
+      await new Promise((r) => squatter.close(r));
+    }
+
     const first = await sh(await asRoot(command));
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain('Looking for an installed node exporter');
+    expect(first.out).toMatch(/it is the exporter sb-cli started \(pid \d+\)/);
     expect(first.out).toContain('Telling the console the agent is installed');
     expect(first.out).toMatch(/(Done: the agent runs on port|Everything was already in place)/);
     expect((await server(id)).isAgentInstalled).toBe(true);

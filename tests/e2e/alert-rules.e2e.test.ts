@@ -141,13 +141,13 @@ describe('alerts configuration', () => {
     const headers = await page.getByRole('columnheader').allTextContents();
     expect(headers).toEqual(['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled']);
     const names = await page.getByRole('rowheader').allTextContents();
-    expect(names).toEqual(['high cpu usage', 'high memory usage', 'high disk usage', 'critical disk usage', 'instance down', 'service down']);
+    expect(names).toEqual(['high cpu usage', 'high memory usage', 'high disk usage', 'critical disk usage', 'instance down', 'service down', 'disk full forecast', 'memory exhausted forecast']);
     expect(await row(page, 'high cpu usage').getByRole('cell').nth(1).textContent()).toBe('Resource Alert');
     expect(await row(page, 'service down').getByRole('cell').nth(1).textContent()).toBe('Service Down Alert');
     expect(await row(page, 'instance down').getByRole('cell').nth(2).textContent()).toBe('—');
     expect(await page.getByRole('button', { name: /Threshold of high cpu usage/ }).textContent()).toContain('90 %');
     expect(await page.getByRole('button', { name: /Grace period of high cpu usage/ }).textContent()).toContain('5 minutes');
-    await show(page.getByText('Showing 1-6 of 6 items'));
+    await show(page.getByText('Showing 1-8 of 8 items'));
     expect(await page.getByRole('button', { name: /Page size/ }).textContent()).toContain('10 / page');
     expect(await updateButton(page).isDisabled()).toBe(true);
   }, 180_000);
@@ -270,8 +270,8 @@ describe('alerts configuration', () => {
     await show(page.getByText('This server has no alert config. Please create one.'));
     await page.getByRole('button', { name: 'Create Default Alert Rules' }).click();
     await show(row(page, 'high cpu usage'));
-    expect(await page.getByRole('rowheader').count()).toBe(6);
-    expect(Object.keys((await rulesOf(admin, ids.bare!))!)).toHaveLength(6);
+    expect(await page.getByRole('rowheader').count()).toBe(8);
+    expect(Object.keys((await rulesOf(admin, ids.bare!))!)).toHaveLength(8);
   }, 180_000);
 
   it('shows a loading table, then a load error with Retry', async () => {

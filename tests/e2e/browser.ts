@@ -86,3 +86,24 @@ export async function openPalette(page: Page): Promise<import('playwright-core')
   await shown(input);
   return input;
 }
+
+/**
+ * Runs a command from the palette as a person does: finds it by title, then answers each step
+ * (an entity's name, an option's label) with Enter.
+ */
+export async function runFromPalette(page: Page, title: string, answers: string[]): Promise<void> {
+  await page.keyboard.press('Escape');
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+k');
+  // Its name follows the argument it asks for, so find it by its place: the palette's dialog.
+  const input = page.getByRole('dialog').getByRole('combobox');
+  await shown(input);
+  await input.fill(title);
+  await shown(page.getByRole('option', { name: new RegExp(title) }));
+  await input.press('Enter');
+  for (const answer of answers) {
+    await input.fill(answer);
+    if (answer) await shown(page.getByRole('option', { name: new RegExp(answer) }));
+    await input.press('Enter');
+  }
+}

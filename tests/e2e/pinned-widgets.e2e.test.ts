@@ -332,7 +332,7 @@ describe('pinned widgets', () => {
     const grafana = 'http://grafana.opsdeck.invalid';
     await page.route(`${grafana}/**`, (route) => route.abort());
     await page.route('**/api/monitoring/config', (route) =>
-      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, retentionHours: 24 } }) }),
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, grafanaJob: 'opsdeck', grafanaDatasource: 'default', retentionHours: 24 } }) }),
     );
     const web = (await admin.call<{ result: { ipaddress: string; agentPort: number } }>('GET', `servers/${webId}`)).body.result;
     await page.evaluate((id) => {
@@ -343,7 +343,7 @@ describe('pinned widgets', () => {
     await shown(frame);
     const src = new URL((await frame.getAttribute('src'))!);
     expect(`${src.origin}${src.pathname}`).toBe(`${grafana}/d-solo/rYdddlPWk/node-exporter-full`);
-    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-1h', to: 'now', theme: 'light', panelId: '154', refresh: '1m' });
+    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-datasource': 'default', 'var-job': 'opsdeck', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-1h', to: 'now', theme: 'light', panelId: '154', refresh: '1m' });
     expect(await page.locator('[data-widget-id] canvas, [data-widget-id] [role="meter"]').count()).toBe(0);
     await page.unroute('**/api/monitoring/config');
     await page.unroute(`${grafana}/**`);

@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, runFromPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -13,23 +13,6 @@ import { freePort, startServer, type RunningServer } from './server-process';
 const HOUR = 3_600_000;
 
 /** Opens the palette, picks a command by title, then answers its arguments in order ('' skips one). */
-async function palette(page: Page, title: string, answers: string[]): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.locator('body').click({ position: { x: 5, y: 5 } });
-  await page.keyboard.press('Control+k');
-  // Its name follows the argument it asks for, so find it by its place: the palette's dialog.
-  const input = page.getByRole('dialog').getByRole('combobox');
-  await shown(input);
-  await input.fill(title);
-  await shown(page.getByRole('option', { name: new RegExp(title) }));
-  await input.press('Enter');
-  for (const answer of answers) {
-    await input.fill(answer);
-    if (answer) await shown(page.getByRole('option', { name: new RegExp(answer) }));
-    await input.press('Enter');
-  }
-}
-
 const isChart = (panel: number) => (r: Request) => r.url().includes('/api/servers/chart/') && new URL(r.url()).searchParams.get('panel') === String(panel);
 const span = (r: Request) => {
   const q = new URL(r.url()).searchParams;
@@ -112,7 +95,7 @@ describe('server detail', () => {
     await page.waitForURL((u) => u.pathname === `/servers/show/${ids['db-01']}`);
     await shown(page.getByRole('heading', { level: 1, name: 'db-01' }));
     await eventually(() => page.getByRole('meter', { name: 'Memory', exact: true }).getAttribute('data-tone')).toBe('error');
-    await palette(page, 'Show server', ['api-01']);
+    await runFromPalette(page, 'Show server', ['api-01']);
     await page.waitForURL((u) => u.pathname === `/servers/show/${ids['api-01']}`);
     await shown(page.getByRole('heading', { level: 1, name: 'api-01' }));
   });
@@ -137,7 +120,7 @@ describe('server detail', () => {
     await eventually(suppress).toBe('no');
     await eventually(() => page.getByRole('switch', { name: 'Maintenance' }).isChecked()).toBe(false);
 
-    await palette(page, 'Toggle server maintenance', ['web-01', 'On']);
+    await runFromPalette(page, 'Toggle server maintenance', ['web-01', 'On']);
     await eventually(suppress).toBe('yes');
     await eventually(() => page.getByRole('switch', { name: 'Maintenance' }).isChecked()).toBe(true);
     await page.keyboard.press('Escape');
@@ -233,9 +216,9 @@ describe('server detail', () => {
 
     // And by palette.
     req = page.waitForRequest((r) => isChart(84)(r) && span(r) === 12 * HOUR);
-    await palette(page, 'Open server detail tab', ['Network']);
+    await runFromPalette(page, 'Open server detail tab', ['Network']);
     await page.waitForURL(/tab=network/);
-    await palette(page, 'Set chart time range', ['Last 12 Hours', '', '']);
+    await runFromPalette(page, 'Set chart time range', ['Last 12 Hours', '', '']);
     await req;
     expect(search(page)).toMatchObject({ tab: 'network', range: '12h' });
 
@@ -350,7 +333,7 @@ describe('server detail', () => {
     const grafana = 'http://grafana.opsdeck.invalid';
     await page.route(`${grafana}/**`, (route) => route.abort());
     await page.route('**/api/monitoring/config', (route) =>
-      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, retentionHours: 24 } }) }),
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ result: { mode: 'builtin', scrapeIntervalSeconds: 2, grafanaUrl: grafana, grafanaJob: 'node', grafanaDatasource: 'prom-main', retentionHours: 24 } }) }),
     );
     const web = (await admin.call<{ result: { ipaddress: string; agentPort: number } }>('GET', `servers/${ids['web-01']}`)).body.result;
     await page.goto(`/servers/show/${ids['web-01']}?tab=cpu&range=3h&refresh=30s`);
@@ -359,7 +342,8 @@ describe('server detail', () => {
     const basic = page.locator('iframe[title="CPU Basic"]');
     const src = new URL((await basic.getAttribute('src'))!);
     expect(`${src.origin}${src.pathname}`).toBe(`${grafana}/d-solo/rYdddlPWk/node-exporter-full`);
-    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-3h', to: 'now', theme: 'light', panelId: '77', refresh: '30s' });
+    // The job and data source come from the console's settings (GRAFANA_JOB, GRAFANA_DATASOURCE).
+    expect(Object.fromEntries(src.searchParams)).toEqual({ orgId: '1', 'var-datasource': 'prom-main', 'var-job': 'node', 'var-node': `${web.ipaddress}:${web.agentPort}`, from: 'now-3h', to: 'now', theme: 'light', panelId: '77', refresh: '30s' });
     expect(await basic.getAttribute('width')).toBe('100%');
     expect(await basic.getAttribute('height')).toBe('400');
     expect(await page.locator('iframe[title="CPU Cores"]').getAttribute('height')).toBe('200');

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,22 +17,62 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Processes of a process group that have not exited (zombies waiting to be reaped are gone). */
+export function liveGroupMembers(pgid: number): number[] {
+  const live: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so split after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z' && state !== 'X') live.push(Number(entry));
+  }
+  return live;
+}
+
+export interface StopResult {
+  /** The server printed 'Opsdeck stopped cleanly.' */
+  clean: boolean;
+  /** From the signal until every process started for the server (npm, node) was gone. */
+  ms: number;
+  /** Processes still alive 5 s after the signal (then killed, so no test leaves one behind). */
+  leftover: number[];
+}
+
 export interface RunningServer {
   url: string;
   port: number;
   dataDir: string;
   child: ChildProcess;
   output: () => string;
-  /** Sends SIGTERM to the process group; resolves with how long the exit took and whether it was clean. */
-  stop: () => Promise<{ clean: boolean; ms: number }>;
+  /**
+   * Sends a signal to the started process only (npm's pid, or the binary's), as a process manager
+   * does, and waits until every process of its group is gone.
+   */
+  stop: (signal?: NodeJS.Signals) => Promise<StopResult>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /** Default `npm start --silent` in the checkout; the packaging test runs the installed binary. */
+  command?: string[];
+  cwd?: string;
 }
 
 /** Starts the console exactly as `npm start` does, on a free port and a fresh data folder. */
-export async function startServer(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningServer> {
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'opsdeck-e2e-'));
   let out = '';
-  const child = spawn('npm', ['start', '--silent'], {
+  const [cmd, ...args] = options.command ?? ['npm', 'start', '--silent'];
+  const child = spawn(cmd!, args, {
+    cwd: options.cwd,
     env: {
       ...process.env,
       PORT: String(port),
@@ -46,8 +86,7 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, so stop() can signal npm and the server together, as a service
-    // manager (systemd, a container runtime) does.
+    // Its own process group, so stop() can tell whether anything it started outlives the signal.
     detached: true,
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,24 +110,26 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     dataDir,
     child,
     output: () => out,
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve({ clean: out.includes('stopped cleanly'), ms: 0 });
-        const t0 = Date.now();
-        child.once('exit', () => {
-          // npm may exit first; give the server its moment to print and leave.
-          const wait = setInterval(() => {
-            if (out.includes('stopped cleanly') || Date.now() - t0 > 5000) {
-              clearInterval(wait);
-              resolve({ clean: out.includes('stopped cleanly'), ms: Date.now() - t0 });
-            }
-          }, 20);
-        });
+    stop: async (signal = 'SIGTERM') => {
+      const pgid = child.pid!;
+      const t0 = Date.now();
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      let live = liveGroupMembers(pgid);
+      while (live.length && Date.now() - t0 < 5000) {
+        await new Promise((r) => setTimeout(r, 20));
+        live = liveGroupMembers(pgid);
+      }
+      const ms = Date.now() - t0;
+      if (live.length) {
         try {
-          process.kill(-child.pid!, 'SIGTERM');
+          process.kill(-pgid, 'SIGKILL');
         } catch {
-          child.kill('SIGTERM');
+          // gone meanwhile
         }
-      }),
+      }
+      // The last lines may still be in the pipe when the process is gone.
+      await new Promise((r) => setTimeout(r, 50));
+      return { clean: out.includes('stopped cleanly'), ms, leftover: live };
+    },
   };
 }

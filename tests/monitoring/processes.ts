@@ -13,9 +13,11 @@ export interface Proc {
   child: ChildProcess;
   output: () => string;
   stop: () => Promise<void>;
+  /** SIGKILL, resolved once it is gone (a crash, not a clean stop). */
+  kill: () => Promise<void>;
 }
 
-function run(cmd: string, args: string[]): Proc {
+export function run(cmd: string, args: string[]): Proc {
   let out = '';
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (out = (out + d).slice(-20_000)));
@@ -23,6 +25,12 @@ function run(cmd: string, args: string[]): Proc {
   return {
     child,
     output: () => out,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode) return resolve();
@@ -43,7 +51,7 @@ export function startNodeExporter(port: number): Proc {
 }
 
 /** Debian's Prometheus discovering targets from Opsdeck's HTTP service discovery. */
-export function startPrometheus(options: { port: number; sdUrl: string; token: string; scrapeIntervalS?: number; extraTargets?: string[] }): Proc & { url: string } {
+export function startPrometheus(options: { port: number; sdUrl?: string; token?: string; scrapeIntervalS?: number; extraTargets?: string[]; scrapeConfigs?: string; args?: string[] }): Proc & { url: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'opsdeck-prom-'));
   const interval = `${options.scrapeIntervalS ?? 1}s`;
   const config = `global:
@@ -51,14 +59,18 @@ export function startPrometheus(options: { port: number; sdUrl: string; token: s
   scrape_timeout: ${interval}
   evaluation_interval: ${interval}
 scrape_configs:
-  - job_name: opsdeck
+${
+  options.sdUrl
+    ? `  - job_name: opsdeck
     http_sd_configs:
       - url: ${options.sdUrl}
         refresh_interval: 1s
         authorization:
           type: Bearer
           credentials: ${options.token}
-${
+`
+    : ''
+}${options.scrapeConfigs ?? ''}${
   options.extraTargets?.length
     ? `  - job_name: static
     static_configs:
@@ -72,13 +84,14 @@ ${
     `--storage.tsdb.path=${join(dir, 'data')}`,
     `--web.listen-address=127.0.0.1:${options.port}`,
     '--log.level=warn',
+    ...(options.args ?? []),
   ]);
   // Its TSDB lives in a temporary folder: gone with the process.
   const stop = async () => {
     await proc.stop();
     rmSync(dir, { recursive: true, force: true });
   };
-  return { ...proc, stop, url: `http://127.0.0.1:${options.port}` };
+  return { ...proc, stop, dir, url: `http://127.0.0.1:${options.port}` };
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, everyMs = 250): Promise<T> {

@@ -9,6 +9,7 @@ import { testConfig, type Config } from '../../server/config';
 import { defaultFleetSpecs, startDemoFleet, type DemoFleet } from '../../server/demo/fleet';
 import { panelIds } from '../../server/monitoring/panels';
 import { backends, startTestApp, type TestApp } from '../api/harness';
+import { startSmtpSink, type SmtpSink } from '../api/smtp-sink';
 import { freePort, haveNodeExporter, havePrometheus, startNodeExporter, startPrometheus, waitFor, type Proc } from './processes';
 
 const INTERVAL_S = 1;
@@ -42,6 +43,8 @@ describe.skipIf(!haveNodeExporter || !havePrometheus)('Prometheus mode shows wha
   let doomedExporter: Proc;
   let fleet: DemoFleet;
   let prometheus: Proc & { url: string };
+  let prometheusSdUrl: string;
+  let smtp: SmtpSink;
   let builtin: Mode;
   let viaPrometheus: Mode;
 
@@ -89,14 +92,17 @@ describe.skipIf(!haveNodeExporter || !havePrometheus)('Prometheus mode shows wha
     await waitFor('the second node_exporter', () => exporterAnswers(doomedPort), 10_000);
 
     const promUrl = `http://127.0.0.1:${promPort}`;
+    smtp = await startSmtpSink();
+    const base = testConfig();
     const [a, b] = await Promise.all([
       startTestApp(pglite!, monitoringConfig()),
-      startTestApp(pglite!, monitoringConfig({ prometheusUrl: promUrl, prometheusSdToken: TOKEN })),
+      startTestApp(pglite!, { ...monitoringConfig({ prometheusUrl: promUrl, prometheusSdToken: TOKEN }), delivery: { ...base.delivery, enabled: true, pollIntervalS: 0.2, smtpUrl: smtp.url } }),
     ]);
     // Prometheus asks the app for its targets over HTTP: this one listens on a real port.
     await b.app.listen({ port: 0, host: '127.0.0.1' });
     const appPort = (b.app.server.address() as { port: number }).port;
-    prometheus = startPrometheus({ port: promPort, sdUrl: `http://127.0.0.1:${appPort}/api/prometheus/targets`, token: TOKEN, scrapeIntervalS: INTERVAL_S });
+    prometheusSdUrl = `http://127.0.0.1:${appPort}/api/prometheus/targets`;
+    prometheus = startPrometheus({ port: promPort, sdUrl: prometheusSdUrl, token: TOKEN, scrapeIntervalS: INTERVAL_S });
 
     const ports = { linux: nePort, doomed: doomedPort, windows: { ip: win.ipaddress, port: win.port } };
     [builtin, viaPrometheus] = await Promise.all([setUp(a, ports), setUp(b, ports)]);
@@ -117,7 +123,7 @@ describe.skipIf(!haveNodeExporter || !havePrometheus)('Prometheus mode shows wha
 
   afterAll(async () => {
     await Promise.all([builtin?.t.close(), viaPrometheus?.t.close()]);
-    await Promise.all([prometheus?.stop(), nodeExporter?.stop(), doomedExporter?.stop(), fleet?.stop()]);
+    await Promise.all([prometheus?.stop(), nodeExporter?.stop(), doomedExporter?.stop(), fleet?.stop(), smtp?.close()]);
   });
 
   it('serves Prometheus the registered servers with their labels', async () => {
@@ -195,15 +201,70 @@ describe.skipIf(!haveNodeExporter || !havePrometheus)('Prometheus mode shows wha
     expect((await usage(viaPrometheus, 'linux')).state).toBe('up');
   });
 
-  it('keeps the last figures while Prometheus is unreachable', async () => {
-    await prometheus.stop();
+  it('says so when Prometheus dies: servers go stale, readiness fails, the meta alert is sent; all of it ends when Prometheus is back', async () => {
+    const { t, admin } = viaPrometheus;
+    const group = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: 'oncall', emailEnabled: true, emailList: ['oncall@example.com'] } });
+    expect(group.status).toBe(201);
+    const ready = () => t.call('GET', '/api/ready');
+    const health = async () => (await t.call('GET', '/api/monitoring/health', { cookie: admin })).body.result;
+    const metaAlerts = async () => (await t.call('POST', '/api/alerts/all', { cookie: admin, body: { pageNumber: 1, pageSize: 25, filter: { type: 'monitoring_alert' } } })).body.result.data;
+    await waitFor('readiness before the outage', async () => (await ready()).status === 200, 10_000);
     const before = await usage(viaPrometheus, 'linux');
-    await new Promise((r) => setTimeout(r, 3 * INTERVAL_S * 1000));
-    const after = await usage(viaPrometheus, 'linux');
-    expect(after.state).toBe('up');
-    expect(after['memoryTotal']).toBe(before['memoryTotal']);
-    expect(after['cpuUsage']).not.toBeNull();
-    const res = await viaPrometheus.t.call('GET', `/api/servers/${viaPrometheus.ids.linux}`, { cookie: viaPrometheus.admin });
-    expect(res.status).toBe(200);
-  });
+    const doomedBefore = await waitFor('the stopped exporter to show down', async () => {
+      const r = (await t.call('GET', `/api/servers/${viaPrometheus.ids.doomed}`, { cookie: admin })).body.result;
+      return r.state === 'down' ? r : null;
+    }, 10_000, 100);
+
+    await prometheus.kill();
+    const killedAt = Date.now();
+    await waitFor('the servers to go stale', async () => (await usage(viaPrometheus, 'linux')).state === 'stale', 15_000, 100);
+    const stale = await usage(viaPrometheus, 'linux');
+    // Stale once the newest figures are more than two intervals and the timeout old (2.9 s
+    // here), well within a minute of the kill.
+    expect(Date.now() - Date.parse(stale.lastScrapedAt!)).toBeGreaterThan(2 * INTERVAL_S * 1000);
+    expect(Date.now() - killedAt).toBeLessThan(15_000);
+    // The last figures stay, dated; the state says they are not current.
+    expect(stale['memoryTotal']).toBe(before['memoryTotal']);
+    // The server says why (on a loaded machine it may go stale a moment before the failed read
+    // is seen: then it takes the backend's cause on the next look).
+    const cause = new RegExp(`^Prometheus at ${prometheus.url.replace(/\./g, '\\.')} did not answer`);
+    await waitFor('the stale server to name the cause', async () => cause.test((await t.call('GET', `/api/servers/${viaPrometheus.ids.linux}`, { cookie: admin })).body.result.lastError ?? ''), 10_000, 100);
+    await waitFor('every server to go stale', async () => (await usage(viaPrometheus, 'doomed')).state === 'stale' && (await usage(viaPrometheus, 'windows')).state === 'stale', 10_000, 100);
+    const summary = (await t.call('GET', '/api/analytics/nodes-summary', { cookie: admin })).body.result;
+    expect(summary).toMatchObject({ total_nodes: 3, total_nodes_up: 0, total_nodes_down: 0 });
+
+    const blind = await waitFor('the banner to say why', async () => {
+      const h = await health();
+      return h.status === 'blind' && h.cause?.includes('did not answer') ? h : null;
+    }, 10_000, 100);
+    expect(blind.cause).toContain(`Prometheus at ${prometheus.url} did not answer`);
+    const notReady = await ready();
+    expect(notReady.status).toBe(503);
+    expect(notReady.body.failing).toEqual(['monitoring']);
+    expect(notReady.body.message).toContain('did not answer');
+
+    const [meta] = await waitFor('the meta alert', async () => ((await metaAlerts()).length ? metaAlerts() : null), 10_000, 100);
+    expect(meta).toMatchObject({ alertname: 'Monitoring backend unreachable', type: 'monitoring_alert', status: 'firing', severity: 'critical', serverId: null, hostname: 'Opsdeck' });
+    const firing = await waitFor('the meta alert email', async () => smtp.mails.find((m) => m.subject.startsWith('[FIRING] Monitoring backend unreachable')), 10_000, 100);
+    expect(firing.to).toEqual(['oncall@example.com']);
+    // The cause as first seen: normally the failed read; on a loaded machine possibly that every
+    // server's samples went old a moment before.
+    expect(firing.text).toMatch(/did not answer|No server has fresh figures/);
+
+    // Prometheus comes back (a fresh one on the same address, as after a crash and restart).
+    prometheus = startPrometheus({ port: Number(new URL(prometheus.url).port), sdUrl: prometheusSdUrl, token: TOKEN, scrapeIntervalS: INTERVAL_S });
+    await waitFor(`figures again\n${prometheus.output()}`, async () => (await usage(viaPrometheus, 'linux')).state === 'up', 40_000, 200);
+    await waitFor('the banner to clear', async () => (await health()).status === 'ok', 10_000, 100);
+    await waitFor('readiness again', async () => (await ready()).status === 200, 10_000, 100);
+    const [resolved] = await metaAlerts();
+    expect(resolved).toMatchObject({ _id: meta._id, status: 'resolved' });
+    await waitFor('the resolution email', async () => smtp.mails.find((m) => m.subject.startsWith('[RESOLVED] Monitoring backend unreachable')), 10_000, 100);
+    expect(smtp.mails.filter((m) => m.subject.includes('Monitoring backend unreachable'))).toHaveLength(2);
+    // The down server is down again, and still down since it was down before the outage.
+    const doomedAfter = await waitFor('the down server to be down again', async () => {
+      const r = (await t.call('GET', `/api/servers/${viaPrometheus.ids.doomed}`, { cookie: admin })).body.result;
+      return r.state === 'down' ? r : null;
+    }, 10_000, 100);
+    expect(doomedAfter.stateChangedAt).toBe(doomedBefore.stateChangedAt);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { aliasesQueryOptions } from '../../api/aliases';
 import { useNavigate, useRouter } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CommandContext, CommandResult } from '../../../commands/define-command';
@@ -10,8 +11,12 @@ import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
 import { ConfirmDialog } from '../../components/ui/modal';
 import { getColorMode, setColorMode } from '../../lib/color-mode';
+import { downloadUrl } from '../../lib/download';
+import { shortcutLabel } from '../../lib/hotkeys';
 import { appDrafts } from '../../lib/draft-store';
 import { browserStore } from '../../lib/pinned-widgets';
+import { localStore, tabStore } from '../../lib/web-storage';
+import { createRecents } from '../../lib/recents';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
 import { onOpenPanel, openPanel, type ShellPanel } from '../../lib/shell-events';
 import { clearStoredUser, storeUser } from '../../lib/stored-user';
@@ -20,6 +25,10 @@ import { CommandLine } from './command-line';
 import { useCommandHotkeys } from './use-command-hotkeys';
 import { Notice, type NoticeState } from './notice';
 import { Palette } from './palette';
+import { useViewHistory } from './use-view-history';
+import { MarksBar } from './marks-bar';
+import { dispatchWithMarks, type MarkedTargets } from '../../../commands/run-marked';
+import { marks, useMarks } from '../../lib/marks';
 import { ShortcutOverview } from './shortcut-overview';
 
 type ConfirmRequest = Parameters<CommandContext['confirm']>[0] & { resolve: (ok: boolean) => void };
@@ -35,18 +44,20 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
   const navigate = useNavigate();
   const router = useRouter();
   const queryClient = useQueryClient();
-  const registry = useMemo(() => createAppRegistry(), []);
+  const registry = useMemo(() => createAppRegistry({ undoStorage: tabStore }), []);
   const [panel, setPanel] = useState<HostPanel | null>(null);
   const [cmdlineSeed, setCmdlineSeed] = useState('');
   const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
   const [notice, setNotice] = useState<NoticeState | null>(null);
+  const views = useViewHistory(router);
 
   const contextFor = useCallback(
     (source: CommandSource): CommandContext => {
       const ctx: CommandContext = {
         api,
         user,
-        navigate: (to) => void navigate({ to }),
+        // `href`, not `to`: command paths may carry a query string (`?view=calendar`), which `to` would keep in the path.
+        navigate: (to) => void navigate({ href: to }),
         invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
         confirm: (request) => new Promise<boolean>((resolve) => setConfirmRequest({ ...request, resolve })),
         ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
@@ -60,43 +71,83 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
             queryClient.removeQueries();
           },
         },
-        run: (id, input) => registry.run(id, input, { source, ctx }),
+        run: (id, input) => registry.dispatch(id, input, { source, ctx }),
         // Read at call time: the palette keeps one context while the person moves around.
         location: () => ({ pathname: router.latestLocation.pathname, search: router.latestLocation.search as Record<string, unknown> }),
         drafts: appDrafts,
         storage: browserStore,
+        download: downloadUrl,
+        lookup: (id) => registry.get(id),
+        views,
+        undo: {
+          peek: () => {
+            const entry = registry.peekUndo(user?._id);
+            return entry ? { title: entry.title } : undefined;
+          },
+          run: () => registry.undo(ctx, source),
+        },
       };
       return ctx;
     },
-    [user, navigate, router, queryClient, registry],
+    [user, navigate, router, queryClient, registry, views],
+  );
+
+  const report = useCallback((err: unknown) => {
+    if (err instanceof CommandError && err.outcome === 'cancelled') return;
+    setNotice({ text: err instanceof Error ? err.message : String(err), tone: 'error', at: Date.now() });
+  }, []);
+
+  /** A run's notice, with Undo when the gate put the run on the undo stack. */
+  const announceRun = useCallback(
+    (result: CommandResult, extra: Partial<NoticeState> = {}) => {
+      const key = result.undo?.key;
+      const onUndo =
+        key === undefined
+          ? undefined
+          : () =>
+              void registry.undo(contextFor('ui'), 'ui', key).then((r) => setNotice({ text: r.message ?? 'Undone.', tone: 'ok', at: Date.now() }), report);
+      const text = result.message ?? extra.text;
+      if (text) setNotice({ tone: 'ok', at: Date.now(), ...extra, text, onUndo });
+    },
+    [registry, contextFor, report],
+  );
+
+  /**
+   * Every front door but the command line (which prints) ends here: run through the gate and
+   * show a failure, so no screen can swallow one. Resolves null after a failure or a decline.
+   */
+  const dispatchAndReport = useCallback(
+    async (id: string, input: unknown, source: CommandSource, announce: boolean, targets?: MarkedTargets): Promise<CommandResult | null> => {
+      try {
+        const result = await dispatchWithMarks(registry, id, (input ?? {}) as Record<string, unknown>, targets, { source, ctx: contextFor(source) });
+        // Rows the command went through are unmarked; the ones that failed stay, to try again.
+        if (result.marked) marks.unmark(result.marked.done);
+        // After a palette run, the notice teaches the command's shortcut (issue 13).
+        const shortcut = source === 'palette' ? registry.get(id)?.shortcut : undefined;
+        // Screens show their own outcome; an undoable run still gets its notice with Undo.
+        if (announce || result.undo || shortcut) announceRun(result, shortcut ? { text: registry.get(id)!.title, shortcut: shortcutLabel(shortcut) } : {});
+        return result;
+      } catch (err) {
+        report(err);
+        return null;
+      }
+    },
+    [registry, contextFor, report, announceRun],
   );
 
   const runner = useMemo<CommandRunner>(
     () => ({
-      run: (id, input, options) => {
+      run: (id, input, options) => dispatchAndReport(id, input, options?.source ?? 'ui', false),
+      runOrThrow: async (id, input, options) => {
         const source = options?.source ?? 'ui';
-        return registry.run(id, input ?? {}, { source, ctx: contextFor(source) });
+        const result = await registry.run(id, input, { source, ctx: contextFor(source) });
+        if (result.undo) announceRun(result);
+        return result;
       },
       check: (id) => registry.check(id, contextFor('ui')),
+      get: (id) => registry.get(id),
     }),
-    [registry, contextFor],
-  );
-
-  /** Front doors other than the command line report here: the result or the refusal, briefly. */
-  const runAndReport = useCallback(
-    async (id: string, input: unknown, source: CommandSource): Promise<CommandResult | null> => {
-      try {
-        const result = await runner.run(id, input, { source });
-        if (result.message) setNotice({ text: result.message, tone: 'ok', at: Date.now() });
-        return result;
-      } catch (err) {
-        if (!(err instanceof CommandError && err.outcome === 'cancelled')) {
-          setNotice({ text: err instanceof Error ? err.message : String(err), tone: 'error', at: Date.now() });
-        }
-        return null;
-      }
-    },
-    [runner],
+    [registry, contextFor, dispatchAndReport, announceRun],
   );
 
   useEffect(
@@ -119,9 +170,14 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
     }
   }, [user]);
 
-  useCommandHotkeys(registry, (id) => void runAndReport(id, {}, "hotkey"), confirmRequest === null);
+  useCommandHotkeys(registry, (id) => void dispatchAndReport(id, {}, 'hotkey', true), confirmRequest === null);
 
   const close = useCallback(() => setPanel(null), []);
+  const aliasesQuery = useQuery({ ...aliasesQueryOptions(), enabled: !!user });
+  const aliases = useMemo(() => aliasesQuery.data?.result ?? [], [aliasesQuery.data]);
+  const recents = useMemo(() => (user ? createRecents(localStore, user._id) : undefined), [user]);
+  const marked = useMarks();
+  const markedTargets = useMemo(() => (marked.kind && marked.items.length ? { kind: marked.kind, items: marked.items } : undefined), [marked]);
   const ctx = useMemo(() => contextFor('palette'), [contextFor]);
 
   return (
@@ -132,14 +188,17 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
           registry={registry}
           ctx={ctx}
           onClose={close}
+          marked={markedTargets}
+          aliases={aliases}
+          recents={recents}
           onRun={(id, input) => {
             close();
-            void runAndReport(id, input, 'palette');
+            void dispatchAndReport(id, input, 'palette', true, markedTargets);
           }}
         />
       )}
-      {panel === 'cmdline' && <CommandLine registry={registry} contextFor={contextFor} user={user} seed={cmdlineSeed} onClose={() => { setCmdlineSeed(''); close(); }} />}
-      {panel === 'history' && <HistoryPanel onClose={close} onError={(text) => setNotice({ text, tone: 'error', at: Date.now() })} />}
+      {panel === 'cmdline' && <CommandLine registry={registry} contextFor={contextFor} user={user} seed={cmdlineSeed} aliases={aliases} recents={recents} onClose={() => { setCmdlineSeed(''); close(); }} />}
+      {panel === 'history' && <HistoryPanel onClose={close} />}
       {panel === 'shortcuts' && <ShortcutOverview commands={registry.list()} onClose={close} />}
       <ConfirmDialog
         isOpen={confirmRequest !== null}
@@ -152,6 +211,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
           setConfirmRequest(null);
         }}
       />
+      <MarksBar />
       <Notice notice={notice} onDone={() => setNotice(null)} />
     </CommandRunnerContext.Provider>
   );

@@ -1,15 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import Markdown from 'react-markdown';
 import { completeCommandLine } from '../../../commands/complete-command-line';
 import type { CommandContext } from '../../../commands/define-command';
 import { commandLineFor } from '../../../commands/format-command-line';
 import { parseCommandLine } from '../../../commands/parse-command-line';
+import { dispatchWithMarks } from '../../../commands/run-marked';
+import { aliasOf, expandAlias, type AliasDef } from '../../../commands/aliases';
+import type { Recents } from '../../lib/recents';
+import { marks } from '../../lib/marks';
 import { CommandError, type Registry } from '../../../commands/registry';
 import type { Whoami } from '../../../server/contract/auth';
 import type { CommandSource } from '../../../server/contract/command-history';
 import { commandHistoryQueryOptions } from '../../api/command-history';
 import { providerFor } from './entities';
+import { CommandMarkdown } from '../../lib/markdown';
 
 interface OutputLine {
   id: number;
@@ -24,7 +28,25 @@ let nextId = 1;
  * through the same gate as every other front door (source "cmdline"); results print as markdown.
  * ↑/↓ walk this person's earlier lines, taken from the shared server history.
  */
-export function CommandLine({ registry, contextFor, user, seed, onClose }: { registry: Registry; contextFor: (source: CommandSource) => CommandContext; user: Whoami | null; seed: string; onClose: () => void }) {
+export function CommandLine({
+  registry,
+  contextFor,
+  user,
+  seed,
+  aliases = [],
+  recents,
+  onClose,
+}: {
+  registry: Registry;
+  contextFor: (source: CommandSource) => CommandContext;
+  user: Whoami | null;
+  seed: string;
+  /** This person's aliases: `ack1h …` runs its line; Tab completes them like command ids. */
+  aliases?: readonly AliasDef[];
+  /** Where runs are counted for the palette's recents. */
+  recents?: Recents;
+  onClose: () => void;
+}) {
   const [line, setLine] = useState(seed);
   const [output, setOutput] = useState<OutputLine[]>([{ id: 0, kind: 'info', text: 'Type a command (Tab completes, ↑/↓ history, Esc closes), e.g. `user.show ann`' }]);
   const [busy, setBusy] = useState(false);
@@ -35,12 +57,15 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
 
   const { data } = useQuery({
-    ...commandHistoryQueryOptions({ pageNumber: 1, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, filter: { username: { eq: user?.username ?? '' } } }),
+    ...commandHistoryQueryOptions({ pageNumber: 1, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, filter: { userId: user?._id ?? '00000000-0000-4000-8000-000000000000' } }),
     enabled: !!user,
   });
-  // Newest first: this session's lines, then what the server remembers of this person.
+  // Newest first: this session's lines, then what the server remembers of this person (the
+  // recorded line; older browser reports are spelled from their input; bare API calls have none).
   const past = useMemo(() => {
-    const fromServer = (data?.result.data ?? []).filter((e) => !JSON.stringify(e.input ?? {}).includes('••••')).map((e) => commandLineFor(e.command, (e.input ?? {}) as Record<string, unknown>));
+    const fromServer = (data?.result.data ?? [])
+      .filter((e) => e.commandLine || (e.origin === 'client' && !JSON.stringify(e.input ?? {}).includes('••••')))
+      .map((e) => e.commandLine ?? commandLineFor(e.command, (e.input ?? {}) as Record<string, unknown>, registry.get(e.command)?.args));
     return [...new Set([...typedLines, ...fromServer])];
   }, [data, typedLines]);
 
@@ -66,9 +91,18 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
     setRecall(-1);
     setBusy(true);
     try {
-      const parsed = parseCommandLine(text, registry.get);
-      const result = await registry.run(parsed.id, parsed.input, { source: 'cmdline', ctx: { ...contextFor('cmdline'), progress: (text) => print('info', text) } });
+      const parsed = parseCommandLine(expandAlias(text, aliases), registry.get);
+      // Without its target, a command that takes one of the marked kind runs on every marked row.
+      const marked = marks.get();
+      const result = await dispatchWithMarks(registry, parsed.id, parsed.input, marked.kind ? { kind: marked.kind, items: marked.items } : undefined, {
+        source: 'cmdline',
+        ctx: { ...contextFor('cmdline'), progress: (text) => print('info', text) },
+      });
+      if (result.marked) marks.unmark(result.marked.done);
+      const alias = aliasOf(text, aliases);
+      recents?.record(alias ? `alias:${alias.name}` : `cmd:${parsed.id}`);
       print('ok', result.message ?? 'Done.');
+      if (result.undo) print('info', 'Undo it with `history.undo` (or Ctrl+Z outside this line).');
     } catch (err) {
       const cancelled = err instanceof CommandError && err.outcome === 'cancelled';
       print(cancelled ? 'info' : 'error', cancelled ? 'Cancelled.' : err instanceof Error ? err.message : String(err));
@@ -89,7 +123,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
       } catch {
         return [];
       }
-    });
+    }, aliases);
     setLine(result.line);
     if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).join('  '));
   }
@@ -124,7 +158,7 @@ export function CommandLine({ registry, contextFor, user, seed, onClose }: { reg
               </span>
             ) : (
               <div className="[&_a]:underline [&_code]:break-all [&_code]:text-amber-300 [&_p]:my-0.5">
-                <Markdown>{o.text}</Markdown>
+                <CommandMarkdown>{o.text}</CommandMarkdown>
               </div>
             )}
           </div>

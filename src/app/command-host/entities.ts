@@ -2,9 +2,13 @@ import type { EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
 import { listAlerts } from '../../api/alerts';
+import { listChecks } from '../../api/checks';
 import { listCommandHistory } from '../../api/command-history';
 import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listNotificationGroups } from '../../api/notification-groups';
+import { listWindows } from '../../api/maintenance-windows';
+import { listSilences, silencesQuery } from '../../api/silences';
+import { matcherText } from '../../../server/contract/routing';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
 
@@ -50,6 +54,37 @@ export const entityProviders: EntityProvider[] = [
     },
   },
   {
+    kind: 'check',
+    visible: (role) => can(role, 'read'),
+    showCommand: { id: 'check.show', arg: 'check' },
+    async search(api, text, limit) {
+      // `search` matches the name and the target (server/routes/checks.ts).
+      const { result } = await listChecks(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
+      return result.data.map((c) => ({ kind: 'check', id: c._id, title: c.name, subtitle: `${c.target} · ${c.paused ? 'paused' : c.state}`, value: c._id, completion: c.name }));
+    },
+  },
+  {
+    kind: 'silence',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      // Active and pending silences; the comment and the matchers are what a person remembers.
+      const { result } = await listSilences(api, silencesQuery('current', Math.min(limit, 100)));
+      const lower = text.toLowerCase();
+      return result.data
+        .map((s) => ({ s, matchers: s.matchers.map(matcherText).join(', ') }))
+        .filter(({ s, matchers }) => !lower || s.comment.toLowerCase().includes(lower) || matchers.toLowerCase().includes(lower))
+        .map(({ s, matchers }) => ({ kind: 'silence' as const, id: s._id, title: matchers, subtitle: `${s.comment} · until ${new Date(s.endsAt).toLocaleString()}`, value: s._id, completion: s._id }));
+    },
+  },
+  {
+    kind: 'window',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      const { result } = await listWindows(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
+      return result.data.map((w) => ({ kind: 'window' as const, id: w._id, title: w.name, subtitle: `${w.rrule ?? 'once'} · ${w.state}`, value: w._id, completion: w.name }));
+    },
+  },
+  {
     kind: 'alert',
     visible: (role) => can(role, 'read'),
     showCommand: { id: 'alert.show', arg: 'alert' },
@@ -60,7 +95,8 @@ export const entityProviders: EntityProvider[] = [
         kind: 'alert',
         id: a._id,
         title: `${a.alertname.replace(/_/g, ' ')} · ${a.hostname}`,
-        subtitle: `${alertStatusLabels[a.status]} · ${a.severity} · ${new Date(a.createdAt).toLocaleString()}`,
+        // The summary tells two alerts of one host apart (which service); cmdk shows it as text.
+        subtitle: `${a.summary ? `${a.summary} · ` : ''}${alertStatusLabels[a.status]} · ${a.severity} · ${new Date(a.createdAt).toLocaleString()}`,
         value: a._id,
         // Alert names repeat across hosts and time: only the id is unique on the command line.
         completion: a._id,
@@ -92,8 +128,8 @@ export const entityProviders: EntityProvider[] = [
       return result.data.map((h) => ({
         kind: 'command',
         id: h._id,
-        title: h.command,
-        subtitle: `${h.username} · ${new Date(h.createdAt).toLocaleString()} · ${h.outcome}`,
+        title: h.commandLine ?? h.command,
+        subtitle: `${h.username} · ${new Date(h.createdAt).toLocaleString()} · ${h.outcome}${h.targets.length ? ` · ${h.targets.map((t) => t.name).join(', ')}` : ''}`,
         value: h._id,
         completion: h._id,
       }));

@@ -1,5 +1,8 @@
 import type { ArgSpec, CommandContext, CommandDefinition } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
+import type { AliasDef } from '../../../commands/aliases';
+import { parseCommandLine } from '../../../commands/parse-command-line';
+import type { RecentEntry } from '../../lib/recents';
 import type { Rankable } from '../../lib/rank';
 import type { Entity } from './entities';
 
@@ -7,9 +10,12 @@ interface Base extends Rankable {
   key: string;
   /** As shown; `title` is its lower-case haystack for ranking. */
   label: string;
+  /** Listed among the recents of the empty palette. */
+  recent?: boolean;
 }
 export type PaletteItem =
   | (Base & { kind: 'command'; def: CommandDefinition<any>; allowed: true | string })
+  | (Base & { kind: 'alias'; alias: AliasDef; def: CommandDefinition<any> | undefined; preset: Record<string, unknown>; allowed: true | string })
   | (Base & { kind: 'entity'; entity: Entity })
   | (Base & { kind: 'option'; value: unknown });
 
@@ -31,6 +37,53 @@ export function commandItems(registry: Registry, ctx: CommandContext): PaletteIt
     }));
 }
 
+/**
+ * A person's aliases beside the commands: choosing one asks only for what its line leaves out.
+ * A line that no longer parses (a command renamed since) is shown disabled with the reason.
+ */
+export function aliasItems(aliases: readonly AliasDef[], registry: Registry, ctx: CommandContext): PaletteItem[] {
+  return aliases.map((alias) => {
+    let def: CommandDefinition<any> | undefined;
+    let preset: Record<string, unknown> = {};
+    let allowed: true | string;
+    try {
+      const parsed = parseCommandLine(alias.line, registry.get);
+      def = registry.get(parsed.id);
+      preset = parsed.input;
+      allowed = registry.check(parsed.id, ctx);
+    } catch (err) {
+      allowed = err instanceof Error ? err.message : String(err);
+    }
+    return { key: `alias:${alias.name}`, kind: 'alias', label: alias.name, title: alias.name, extra: alias.line.toLowerCase(), boost: 6, alias, def, preset, allowed };
+  });
+}
+
+/** Up to +12 for what a person uses often and lately: enough to reorder equal matches, not to beat a better match. */
+export const recencyBonus = (score: number) => Math.min(12, 4 * Math.log2(1 + score));
+
+/** The items with their recency bonus; items never used come back as they are (no copy). */
+export function withRecency(items: PaletteItem[], scores: ReadonlyMap<string, number>): PaletteItem[] {
+  if (!scores.size) return items;
+  return items.map((item) => {
+    const s = scores.get(item.key);
+    return s ? { ...item, boost: (item.boost ?? 0) + recencyBonus(s) } : item;
+  });
+}
+
+/**
+ * The empty palette's first rows: what this person used lately, most frecent first, each as the
+ * item it is now (a command's current enabled state); entities no longer in the index come from
+ * what was kept when they were used.
+ */
+export function recentItems(recent: readonly RecentEntry[], byKey: ReadonlyMap<string, PaletteItem>): PaletteItem[] {
+  const out: PaletteItem[] = [];
+  recent.forEach((r, i) => {
+    const item = byKey.get(r.key) ?? (r.entity ? entityItems([r.entity as Entity])[0] : undefined);
+    if (item) out.push({ ...item, recent: true, boost: 1000 - i });
+  });
+  return out;
+}
+
 export function entityItems(entities: readonly Entity[]): PaletteItem[] {
   return entities.map((e) => ({ key: `${e.kind}:${e.id}`, kind: 'entity', label: e.title, title: e.title.toLowerCase(), extra: e.subtitle.toLowerCase(), entity: e }));
 }
@@ -50,6 +103,6 @@ export function optionItems(arg: ArgSpec): PaletteItem[] {
 }
 
 /** Arguments asked in the palette: the ones listed in `args`, in that order. */
-export function argsToAsk(def: CommandDefinition<any>): readonly ArgSpec[] {
-  return def.args ?? [];
+export function argsToAsk(def: CommandDefinition<any>, skip: readonly string[] = []): readonly ArgSpec[] {
+  return skip.length ? (def.args ?? []).filter((a) => !skip.includes(a.name)) : (def.args ?? []);
 }

@@ -3,21 +3,33 @@ import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { CommandContext, CommandDefinition } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
+import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { shortcutLabel } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor } from './entities';
 import { EntityIndex } from './entity-index';
-import { argsToAsk, commandItems, entityItems, optionItems, type PaletteItem } from './palette-items';
+import { aliasItems, argsToAsk, commandItems, entityItems, optionItems, recentItems, withRecency, type PaletteItem } from './palette-items';
+import type { AliasDef } from '../../../commands/aliases';
+import type { Recents } from '../../lib/recents';
+import type { Entity } from './entities';
 
 /** Entities fetched stay in this index across openings: typing ranks locally at once. */
 const sharedIndex = new EntityIndex();
 const ROW = 44;
 const MAX_RESULTS = 2000;
+const RECENTS = 8;
+const NO_ALIASES: readonly AliasDef[] = [];
 
 interface Asking {
   def: CommandDefinition<any>;
   step: number;
   values: Record<string, unknown>;
+  /** Arguments not asked: the one marked rows fill, the ones an alias's line gives. */
+  skip: string[];
+  /** Marked rows fill this argument. */
+  marked?: string;
+  /** Started from this alias. */
+  alias?: string;
 }
 
 export interface PaletteProps {
@@ -25,19 +37,25 @@ export interface PaletteProps {
   ctx: CommandContext;
   onRun: (id: string, input: Record<string, unknown>) => void;
   onClose: () => void;
+  /** Rows marked in the list below (src/lib/marks.ts): a command that takes them is not asked for its target. */
+  marked?: MarkedTargets;
+  /** This person's aliases, listed and completed like commands. */
+  aliases?: readonly AliasDef[];
+  /** What this person used lately: the empty palette lists it first, and ranking prefers it. */
+  recents?: Recents;
   /** The bench passes its own index and turns API search off. */
   index?: EntityIndex;
   fetchEntities?: boolean;
 }
 
-export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fetchEntities = true }: PaletteProps) {
+export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true }: PaletteProps) {
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const arg = asking ? argsToAsk(asking.def)[asking.step] : undefined;
+  const arg = asking ? argsToAsk(asking.def, asking.skip)[asking.step] : undefined;
 
   // Ask the API for entities matching the text (debounced); results join the local index.
   const wantedKind = arg?.kind === 'entity' ? arg.entity : undefined;
@@ -67,15 +85,35 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
     };
   }, [query, wantedKind, arg, fetchEntities, ctx.api, ctx.user, index]);
 
-  const commands = useMemo(() => commandItems(registry, ctx), [registry, ctx]);
+  // Things used lately are in the index from the start, so they rank as you type.
+  useEffect(() => {
+    const kept = recents?.top(50).flatMap((r) => (r.entity ? [r.entity as Entity] : [])) ?? [];
+    if (kept.length) {
+      index.add(kept);
+      setRevision(index.revision);
+    }
+  }, [recents, index]);
+  const scores = useMemo(() => recents?.scores() ?? new Map<string, number>(), [recents]);
+  const commands = useMemo(() => withRecency([...commandItems(registry, ctx), ...aliasItems(aliases, registry, ctx)], scores), [registry, ctx, aliases, scores]);
   // Prepared once per index change, not per keystroke: 10,000 entities must rank in a frame.
-  const entities = useMemo(() => entityItems(index.all()), [index, revision]);
+  const entities = useMemo(() => withRecency(entityItems(index.all()), scores), [index, revision, scores]);
+  const empty = query.trim() === '';
+  const recent = useMemo(() => {
+    if (!recents || !empty) return [];
+    const byKey = new Map<string, PaletteItem>(commands.map((c) => [c.key, c]));
+    return recentItems(recents.top(RECENTS), byKey);
+  }, [recents, empty, commands]);
   const candidates = useMemo(() => {
-    if (!arg) return [...commands, ...entities.filter((p) => p.kind === 'entity' && providerFor(p.entity.kind)?.showCommand)];
+    if (!arg) {
+      const openable = entities.filter((p) => p.kind === 'entity' && providerFor(p.entity.kind)?.showCommand);
+      if (!recent.length) return [...commands, ...openable];
+      const shown = new Set(recent.map((r) => r.key));
+      return [...recent, ...commands.filter((c) => !shown.has(c.key)), ...openable.filter((e) => !shown.has(e.key))];
+    }
     if (arg.kind === 'enum' || arg.kind === 'boolean') return optionItems(arg);
     if (arg.kind === 'entity') return entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
     return [];
-  }, [arg, commands, entities]);
+  }, [arg, commands, entities, recent]);
   const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
 
   useEffect(() => setActive(0), [query, asking]);
@@ -88,36 +126,49 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   }, []);
   const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => listRef.current, estimateSize: () => ROW, overscan: 6 });
 
-  function finish(values: Record<string, unknown>, def: CommandDefinition<any>) {
+  function finish(values: Record<string, unknown>, def: CommandDefinition<any>, alias?: string) {
     setAsking(null);
+    recents?.record(alias ? `alias:${alias}` : `cmd:${def.id}`);
     onRun(def.id, values);
+  }
+
+  /** Starts a command (or an alias's command with its line's values): asks for what is left. */
+  function start(def: CommandDefinition<any>, preset: Record<string, unknown>, alias?: string) {
+    const markedName = marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
+    const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
+    setQuery('');
+    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias });
+    else finish(preset, def, alias);
   }
 
   function advance(value: unknown) {
     if (!asking || !arg) return;
     const values = value === undefined || value === '' ? asking.values : { ...asking.values, [arg.name]: value };
     setQuery('');
-    if (asking.step + 1 >= argsToAsk(asking.def).length) finish(values, asking.def);
+    if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias);
     else setAsking({ ...asking, step: asking.step + 1, values });
   }
 
   function choose(item: PaletteItem | undefined) {
     if (asking) {
       if (item?.kind === 'option') return advance(item.value);
-      if (item?.kind === 'entity') return advance(item.entity.value);
+      if (item?.kind === 'entity') {
+        recents?.record(item.key, item.entity);
+        return advance(item.entity.value);
+      }
       // Free text (and an entity typed by hand): the command resolves it.
       if (arg?.kind === 'number' && query.trim()) return advance(Number(query));
       return advance(query);
     }
     if (!item) return;
     if (item.kind === 'entity') {
+      recents?.record(item.key, item.entity);
       const show = providerFor(item.entity.kind)?.showCommand;
       return show ? onRun(show.id, { [show.arg]: item.entity.value }) : undefined;
     }
+    if (item.kind === 'alias' && item.allowed === true && item.def) return start(item.def, item.preset, item.alias.name);
     if (item.kind !== 'command' || item.allowed !== true) return;
-    setQuery('');
-    if (argsToAsk(item.def).length) setAsking({ def: item.def, step: 0, values: {} });
-    else finish({}, item.def);
+    start(item.def, {});
   }
 
   function onKeyDown(e: KeyboardEvent) {
@@ -157,7 +208,9 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
         {asking && (
           <div className="flex items-center gap-2 border-b border-slate-200 px-4 pt-3 pb-2 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
             <span className="font-semibold text-slate-700 dark:text-slate-200">{asking.def.title}</span>
-            {argsToAsk(asking.def).map((a, i) => (
+            {asking.alias && <span className="font-mono">({asking.alias})</span>}
+            {asking.marked && marked && <span className="rounded bg-blue-600 px-1.5 text-white">{markedNoun(marked.kind, marked.items.length)} marked</span>}
+            {argsToAsk(asking.def, asking.skip).map((a, i) => (
               <span key={a.name} className={i === asking.step ? 'rounded bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-100' : ''}>
                 {a.label}
                 {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : String(asking.values[a.name])}`}
@@ -200,13 +253,13 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
                 <Command.Item
                   key={item.key}
                   value={item.key}
-                  disabled={item.kind === 'command' && item.allowed !== true}
+                  disabled={(item.kind === 'command' || item.kind === 'alias') && item.allowed !== true}
                   onSelect={() => choose(item)}
                   onMouseMove={() => row.index !== active && setActive(row.index)}
                   style={{ position: 'absolute', top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${row.start}px)` }}
                   className="flex cursor-pointer items-center gap-3 px-4 text-sm data-[disabled=true]:cursor-not-allowed data-[disabled=true]:opacity-50 data-[selected=true]:bg-blue-50 dark:data-[selected=true]:bg-slate-800"
                 >
-                  <PaletteRow item={item} />
+                  <PaletteRow item={item} marked={marked} />
                 </Command.Item>
               );
             })}
@@ -221,14 +274,33 @@ export function Palette({ registry, ctx, onRun, onClose, index = sharedIndex, fe
   );
 }
 
-function PaletteRow({ item }: { item: PaletteItem }) {
-  if (item.kind === 'command') {
+/** The row's first column: "Recent" for the empty palette's recents, else what the item is. */
+function Kind({ item, children }: { item: PaletteItem; children: string }) {
+  return item.recent ? <span className="w-20 shrink-0 text-xs font-medium text-blue-700 dark:text-blue-300">Recent</span> : <span className="w-20 shrink-0 text-xs text-slate-400">{children}</span>;
+}
+
+function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTargets }) {
+  if (item.kind === 'alias') {
     return (
       <>
-        <span className="w-20 shrink-0 text-xs text-slate-400">{item.def.category}</span>
+        <Kind item={item}>Alias</Kind>
+        <span className="min-w-0 flex-1 truncate">
+          <span className="font-mono">{item.label}</span>
+          {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
+        </span>
+        <span className="truncate font-mono text-xs text-slate-500 dark:text-slate-400">{item.alias.line}</span>
+      </>
+    );
+  }
+  if (item.kind === 'command') {
+    const onMarked = marked?.items.length && markedArg(item.def, marked.kind) ? markedNoun(marked.kind, marked.items.length) : undefined;
+    return (
+      <>
+        <Kind item={item}>{item.def.category}</Kind>
         <span className="min-w-0 flex-1 truncate">
           {item.label}
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
+          {item.allowed === true && onMarked && <span className="ml-2 text-xs text-blue-700 dark:text-blue-300">→ {onMarked} marked</span>}
         </span>
         {item.def.shortcut && <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">{shortcutLabel(item.def.shortcut)}</kbd>}
       </>
@@ -237,7 +309,7 @@ function PaletteRow({ item }: { item: PaletteItem }) {
   if (item.kind === 'entity') {
     return (
       <>
-        <span className="w-20 shrink-0 text-xs text-slate-400 capitalize">{item.entity.kind}</span>
+        <Kind item={item}>{item.entity.kind.charAt(0).toUpperCase() + item.entity.kind.slice(1)}</Kind>
         <span className="min-w-0 flex-1 truncate">{item.label}</span>
         {item.entity.subtitle && <span className="truncate text-xs text-slate-500 dark:text-slate-400">{item.entity.subtitle}</span>}
       </>

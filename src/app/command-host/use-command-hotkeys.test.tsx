@@ -36,6 +36,15 @@ describe('useCommandHotkeys', () => {
     expect(fire).toHaveBeenCalledWith('palette.open');
   });
 
+  it('fires Ctrl+Z (undo) outside text fields only: in a field it is the field’s own undo', () => {
+    const fire = vi.fn();
+    const { getByLabelText } = render(<Host fire={fire} />);
+    press(getByLabelText('field'), { key: 'z', code: 'KeyZ', ctrlKey: true });
+    expect(fire).not.toHaveBeenCalled();
+    press(document.body, { key: 'z', code: 'KeyZ', ctrlKey: true });
+    expect(fire).toHaveBeenCalledWith('history.undo');
+  });
+
   it('stays quiet while inactive (a confirmation is open) and for plain letters', () => {
     const fire = vi.fn();
     render(<Host fire={fire} active={false} />);

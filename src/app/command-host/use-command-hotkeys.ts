@@ -6,7 +6,8 @@ import { releaseEarlyKeys, takeEarlyKeys } from './early-keys';
 /**
  * One keydown listener for every registered shortcut, read from the registry so a key shown in
  * the palette is the key that works. Single keys (":", "?", "alt+…") stay quiet while the person
- * types into a field; "mod+…" works everywhere. The gate still decides whether the command runs.
+ * types into a field; "mod+…" works everywhere unless the command says otherwise (`mod+z`).
+ * The gate still decides whether the command runs.
  */
 export function useCommandHotkeys(registry: Registry, fire: (id: string) => void, active: boolean): void {
   const fireRef = useRef(fire);
@@ -17,8 +18,8 @@ export function useCommandHotkeys(registry: Registry, fire: (id: string) => void
       if (e.repeat || e.isComposing) return;
       for (const def of registry.list()) {
         if (!def.shortcut || !matchesShortcut(e, def.shortcut)) continue;
-        const usesMod = /(^|\+)(mod|ctrl|meta)\+/.test(def.shortcut);
-        if (!usesMod && isTypingTarget(e.target)) return;
+        const inFields = def.shortcutInFields ?? /(^|\+)(mod|ctrl|meta)\+/.test(def.shortcut);
+        if (!inFields && isTypingTarget(e.target)) return;
         e.preventDefault();
         fireRef.current(def.id);
         return;

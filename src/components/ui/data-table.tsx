@@ -1,5 +1,6 @@
 import { FlexRender, type RowData, type Table, type TableFeatures } from '@tanstack/react-table';
-import type { MouseEvent, ReactNode } from 'react';
+import { useMemo, type MouseEvent, type ReactNode } from 'react';
+import { markedRowClass, useMarkableRows } from '../../lib/marks';
 import { cx } from './cx';
 import { Skeleton } from './skeleton';
 
@@ -17,19 +18,29 @@ export interface DataTableProps<TFeatures extends TableFeatures, TData extends R
   empty?: ReactNode;
   /** Extra classes for each body row (e.g. `align-top` for rows with multi-line cells). */
   rowClassName?: string;
+  /**
+   * Keyboard marks (src/lib/marks.ts): rows are focusable, Space marks one, Shift+Space a range,
+   * Escape clears, Enter opens. `kind` is the entity the rows are, `label` names one in previews.
+   */
+  marks?: { kind: string; label: (row: TData) => string };
 }
 
 /**
  * A list page's table (servers, users, notification groups, alerts): TanStack Table's headers
  * and cells, skeleton rows while loading, the empty state, and optional click-through rows.
  */
-export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({ table, label, loading, sort, onRowClick, empty, rowClassName }: DataTableProps<TFeatures, TData>) {
+export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({ table, label, loading, sort, onRowClick, empty, rowClassName, marks }: DataTableProps<TFeatures, TData>) {
   const columnCount = table.getAllLeafColumns().length;
   const openRow = (e: MouseEvent, row: TData) => {
     if ((e.target as HTMLElement).closest('a,button,input,[role="button"],[role="switch"]')) return;
     onRowClick?.(row);
   };
   const rows = table.getRowModel().rows;
+  const markLabel = marks?.label;
+  const ordered = useMemo(() => (markLabel ? rows.map((r) => ({ id: r.id, label: markLabel(r.original) })) : []), [rows, markLabel]);
+  const byId = useMemo(() => new Map(rows.map((r) => [r.id, r.original])), [rows]);
+  const open = useMemo(() => (onRowClick ? (id: string) => byId.has(id) && onRowClick(byId.get(id)!) : undefined), [onRowClick, byId]);
+  const rowProps = useMarkableRows(marks?.kind ?? '', ordered, { open });
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
       <table className="w-full text-left text-sm" aria-label={label} aria-busy={loading || undefined}>
@@ -60,19 +71,28 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
                   ))}
                 </tr>
               ))
-            : rows.map((row) => (
-                <tr
-                  key={row.id}
-                  onClick={onRowClick ? (e) => openRow(e, row.original) : undefined}
-                  className={cx('border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900', onRowClick && 'cursor-pointer', rowClassName)}
-                >
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className="px-2 py-2 first:pl-3">
-                      <FlexRender cell={cell} />
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            : rows.map((row, i) => {
+                const mark = marks ? rowProps(ordered[i]!) : undefined;
+                return (
+                  <tr
+                    key={row.id}
+                    {...mark}
+                    onClick={onRowClick ? (e) => openRow(e, row.original) : undefined}
+                    className={cx(
+                      'border-t border-slate-100 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-900',
+                      onRowClick && 'cursor-pointer',
+                      mark && `${markedRowClass} focus-visible:ring-inset`,
+                      rowClassName,
+                    )}
+                  >
+                    {row.getAllCells().map((cell) => (
+                      <td key={cell.id} className="px-2 py-2 first:pl-3">
+                        <FlexRender cell={cell} />
+                      </td>
+                    ))}
+                  </tr>
+                );
+              })}
         </tbody>
       </table>
       {!loading && rows.length === 0 && empty}

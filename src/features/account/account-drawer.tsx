@@ -5,6 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Drawer } from '../../components/ui/drawer';
 import { TextField } from '../../components/ui/text-field';
 import { useCommandRunner } from '../../lib/run-command';
+import { ApiTokens } from './api-tokens';
 
 /** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */
 export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
@@ -26,7 +27,7 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
     setBusy(true);
     setError(null);
     try {
-      await runner.run('account.rename', { username }, { source: 'ui' });
+      await runner.runOrThrow('account.rename', { username });
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     } finally {
@@ -56,6 +57,9 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
           <p className="text-xs text-slate-500 dark:text-slate-400">Role: {me?.role}</p>
         </section>
       </form>
+      <div className="mt-6">
+        <ApiTokens />
+      </div>
     </Drawer>
   );
 }

@@ -1,14 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { AlertRule } from '../../../server/contract/alerts';
 import type { Server } from '../../../server/contract/servers';
-import { CommandError } from '../../../commands/registry';
 import { changedRuleIds, draftRules } from '../../../commands/rules/rule-draft';
 import { alertConfigQueryOptions } from '../../api/alert-config';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { Pagination } from '../../components/ui/pagination';
-import { toast } from '../../components/ui/toast';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import type { ServerView } from '../../lib/server-view';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
@@ -18,31 +17,13 @@ import { useRuleDraft } from './use-rule-draft';
 /** SPEC §9: the rules table shows 10 rows, with 10/20/30 to choose from. */
 const PAGE_SIZES = [10, 20, 30] as const;
 
-/** Runs a command from this screen (source 'ui'); a refusal or failure becomes a toast. */
-function useRun() {
-  const runner = useCommandRunner();
-  const run = useCallback(
-    async (id: string, input: unknown): Promise<boolean> => {
-      try {
-        await runner.run(id, input, { source: 'ui' });
-        return true;
-      } catch (err) {
-        if (!(err instanceof CommandError && err.outcome === 'cancelled')) toast('error', err instanceof Error ? err.message : String(err));
-        return false;
-      }
-    },
-    [runner],
-  );
-  return { runner, run };
-}
-
 /**
  * SPEC §2 Alerts Configuration tab: the server's rules with their threshold, grace period,
  * severity, notification group and Enabled toggle. Edits are held (SPEC §4) in the draft the
  * rules.* commands share, marked per row, until Update (rules.save) sends them.
  */
 export function AlertsConfigTab({ server }: { server: Server; view: ServerView }) {
-  const { runner, run } = useRun();
+  const runner = useCommandRunner();
   const query = useQuery(alertConfigQueryOptions(server._id));
   const config = query.data ? (query.data.result.data[0] ?? null) : undefined;
   const draft = useRuleDraft(server, config);
@@ -56,18 +37,16 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
 
   const writeCheck = runner.check('rules.enable');
   const writable = writeCheck === true;
-  const readOnlyReason = writeCheck === true ? false : writeCheck;
-  const canSave = runner.check('rules.save');
   const serverRef = server._id;
   const actions = useMemo<RuleActions>(
     () => ({
-      setEnabled: (r: AlertRule, on: boolean) => void run(on ? 'rules.enable' : 'rules.disable', { rule: r.name, server: serverRef }),
-      setThreshold: (r, threshold) => void run('rules.set-threshold', { rule: r.name, threshold, server: serverRef }),
-      setGrace: (r, grace) => void run('rules.set-grace', { rule: r.name, grace, server: serverRef }),
-      setSeverity: (r, severity) => void run('rules.set-severity', { rule: r.name, severity, server: serverRef }),
-      setGroup: (r, group) => void run('rules.set-group', { rule: r.name, group, server: serverRef }),
+      setEnabled: (r: AlertRule, on: boolean) => void runner.run(on ? 'rules.enable' : 'rules.disable', { rule: r.name, server: serverRef }),
+      setThreshold: (r, threshold) => void runner.run('rules.set-threshold', { rule: r.name, threshold, server: serverRef }),
+      setGrace: (r, grace) => void runner.run('rules.set-grace', { rule: r.name, grace, server: serverRef }),
+      setSeverity: (r, severity) => void runner.run('rules.set-severity', { rule: r.name, severity, server: serverRef }),
+      setGroup: (r, group) => void runner.run('rules.set-group', { rule: r.name, group, server: serverRef }),
     }),
-    [run, serverRef],
+    [runner, serverRef],
   );
 
   const pages = Math.max(1, Math.ceil(rows.length / paging.pageSize));
@@ -75,7 +54,6 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
   const shown = rows.slice((page - 1) * paging.pageSize, page * paging.pageSize);
 
   if (config === null) {
-    const create = runner.check('rules.create-defaults');
     return (
       <section className="flex flex-col items-center gap-3 rounded-lg border border-slate-200 bg-white p-10 text-center dark:border-slate-700 dark:bg-slate-900">
         <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-amber-100 text-2xl text-amber-700 dark:bg-amber-900 dark:text-amber-200">
@@ -83,9 +61,9 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
         </span>
         <h2 className="text-lg font-semibold">No Alert Config Found</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">This server has no alert config. Please create one.</p>
-        <Button variant="primary" disabledReason={create !== true && create} onPress={() => void run('rules.create-defaults', { server: serverRef })}>
+        <CommandButton command="rules.create-defaults" input={{ server: serverRef }} variant="primary">
           Create Default Alert Rules
-        </Button>
+        </CommandButton>
       </section>
     );
   }
@@ -101,23 +79,23 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
             {changed.size} rule{changed.size === 1 ? '' : 's'} changed, not saved
           </span>
         )}
-        <Button size="sm" aria-label="Refresh alert rules" isDisabled={query.isFetching} onPress={() => void run('rules.refresh', { server: serverRef })}>
+        <CommandButton command="rules.refresh" input={{ server: serverRef }} size="sm" aria-label="Refresh alert rules" isDisabled={query.isFetching}>
           <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
             ⟳
           </span>
           Refresh
-        </Button>
+        </CommandButton>
         {writable && dirty && (
-          <Button size="sm" variant="ghost" onPress={() => void run('rules.discard-changes', {})}>
+          <CommandButton command="rules.discard-changes" input={{}} size="sm" variant="ghost">
             Discard changes
-          </Button>
+          </CommandButton>
         )}
-        <Button size="sm" variant="danger-ghost" isDisabled={!config} disabledReason={readOnlyReason} onPress={() => void run('rules.reset', { server: serverRef })}>
+        <CommandButton command="rules.reset" input={{ server: serverRef }} size="sm" variant="danger-ghost" isDisabled={!config}>
           Reset To Default
-        </Button>
-        <Button size="sm" variant="primary" isDisabled={canSave !== true} disabledReason={readOnlyReason} onPress={() => void run('rules.save', {})}>
+        </CommandButton>
+        <CommandButton command="rules.save" input={{}} size="sm" variant="primary">
           Update
-        </Button>
+        </CommandButton>
       </div>
       {!writable && <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Read only: your role cannot change alert rules.</p>}
       {query.isError && (

@@ -1,4 +1,4 @@
-import { alertTypeLabel, gracePeriodChoices, severities, thresholdChoices, thresholdMetrics, type AlertRule, type Severity } from '../../../server/contract/alerts';
+import { alertTypeLabel, formatThreshold, gracePeriodChoices, severities, thresholdChoicesFor, thresholdMetrics, type AlertRule, type RuleMetric, type Severity } from '../../../server/contract/alerts';
 import { graceLabel, ruleLabel } from '../../../commands/rules/rule-draft';
 import { cx } from '../../components/ui/cx';
 import { Select } from '../../components/ui/select';
@@ -8,7 +8,8 @@ import { GroupPicker, useGroupName } from './group-picker';
 
 const COLUMNS = ['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled'] as const;
 
-const thresholdOptions = thresholdChoices.map((t) => ({ value: String(t), label: `${t} %` }));
+/** Percent choices (SPEC §5), or hours for forecast rules (issue 16). */
+const thresholdOptions = (metric: RuleMetric) => thresholdChoicesFor(metric).map((t) => ({ value: String(t), label: formatThreshold(metric, t) }));
 const severityTone: Record<Severity, string> = {
   critical: 'text-red-600 dark:text-red-400',
   warning: 'text-orange-600 dark:text-orange-400',
@@ -86,9 +87,9 @@ function RuleRow({ rule, changed, readOnly, actions }: { rule: AlertRule; change
         {!hasThreshold ? (
           <span aria-label="No threshold">—</span>
         ) : readOnly ? (
-          `${rule.threshold} %`
+          formatThreshold(rule.metric, rule.threshold!)
         ) : (
-          <Select aria-label={`Threshold of ${label}`} className="w-24" options={thresholdOptions} value={String(rule.threshold)} onChange={(v) => actions.setThreshold(rule, Number(v))} />
+          <Select aria-label={`Threshold of ${label}`} className="w-24" options={thresholdOptions(rule.metric)} value={String(rule.threshold)} onChange={(v) => actions.setThreshold(rule, Number(v))} />
         )}
       </td>
       <td className="px-2 py-2 whitespace-nowrap">

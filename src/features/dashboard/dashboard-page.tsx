@@ -1,3 +1,4 @@
+import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
 import { InstanceDownCard } from './instance-down-card';
 import { AlertsSummaryCard, InstanceSummaryCard } from './summary-cards';
 import { DownServersCard, HighCpuCard, HighDiskCard, HighMemoryCard, ServicesDownCard } from './usage-cards';
@@ -10,6 +11,7 @@ export function DashboardPage() {
   return (
     <div className="flex flex-col gap-4">
       <h1 className="text-xl font-semibold">Dashboard</h1>
+      <MonitoringBanner />
       <div className="grid grid-cols-1 gap-4 md:grid-cols-24">
         <InstanceSummaryCard />
         <AlertsSummaryCard />

@@ -5,6 +5,7 @@ import { alertStatusLabels, alertTypeLabel, type Alert } from '../../../server/c
 import { alertsListQueryOptions } from '../../api/alerts';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
+import { AlertText } from '../../lib/alert-text';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { instanceDownPageSizes, instanceDownQuery, type DashboardSearch } from '../../lib/dashboard-view';
@@ -44,12 +45,9 @@ export function InstanceDownCard() {
   const setSearch = useCallback((patch: Partial<DashboardSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate]);
   const setHost = useCallback((v: string) => setSearch({ host: v || undefined, page: undefined }), [setSearch]);
 
-  // The delete command (the alerts screen's, issue 4) asks 'Delete the alert?' itself.
-  const remove = (a: Alert) =>
-    void runner
-      .run('alert.delete', { alert: a._id }, { source: 'ui' })
-      .then(() => runner.run('dashboard.refresh', { card: 'alerts' }, { source: 'ui' }))
-      .catch(() => {});
+  // The delete command (the alerts screen's, issue 4) asks 'Delete the alert?' itself and
+  // refreshes what an alert change makes stale, the Alerts Summary included.
+  const remove = (a: Alert) => void runner.run('alert.delete', { alert: a._id });
 
   const rows = q.data?.result.data ?? [];
   const total = q.data?.result.count ?? 0;
@@ -86,9 +84,7 @@ export function InstanceDownCard() {
                 </td>
                 <td className="px-2 py-2">{a.alertname}</td>
                 <td className="max-w-72 px-2 py-2 text-slate-700 dark:text-slate-300">
-                  <span className="line-clamp-2" title={a.description}>
-                    {a.description}
-                  </span>
+                  <AlertText className="line-clamp-2" markdown={a.description} />
                 </td>
                 <td className="px-2 py-2 whitespace-nowrap">{alertTypeLabel(a.type)}</td>
                 <td className={a.severity === 'critical' ? 'px-2 py-2 font-medium text-red-600 dark:text-red-400' : 'px-2 py-2'}>{a.severity}</td>

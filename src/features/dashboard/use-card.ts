@@ -5,10 +5,7 @@ import { useCommandRunner } from '../../lib/run-command';
 /** The card buttons run the dashboard commands, so a click is the same act as `dashboard.refresh cpu`. */
 export function useCardCommands() {
   const runner = useCommandRunner();
-  const refresh = useCallback((card: DashboardCard) => void runner.run('dashboard.refresh', { card }, { source: 'ui' }).catch(() => {}), [runner]);
-  const setThreshold = useCallback(
-    (card: ThresholdCard, threshold: ThresholdValue) => void runner.run('dashboard.set-threshold', { card, threshold }, { source: 'ui' }).catch(() => {}),
-    [runner],
-  );
+  const refresh = useCallback((card: DashboardCard) => void runner.run('dashboard.refresh', { card }), [runner]);
+  const setThreshold = useCallback((card: ThresholdCard, threshold: ThresholdValue) => void runner.run('dashboard.set-threshold', { card, threshold }), [runner]);
   return { refresh, setThreshold, runner };
 }

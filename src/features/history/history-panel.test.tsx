@@ -11,7 +11,24 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+const base = {
+  origin: 'client',
+  actorKind: 'user',
+  role: 'admin',
+  actorKeyId: null,
+  actorLabel: null,
+  commandLine: null,
+  status: null,
+  method: null,
+  route: null,
+  targets: [],
+  requestBody: null,
+  requestId: null,
+  runId: null,
+  undoOf: null,
+};
 const entry = {
+  ...base,
   _id: 'h1',
   userId: 'u1',
   username: 'carol',
@@ -23,6 +40,28 @@ const entry = {
   durationMs: 12,
   createdAt: '2026-11-23T04:00:00.000Z',
 };
+/** What the server wrote for a change: the line the browser sent, the host by name. */
+const serverEntry = {
+  ...base,
+  _id: 'h2',
+  origin: 'server',
+  userId: 'u2',
+  username: 'dave',
+  role: 'sysadmin',
+  command: 'server.toggle-maintenance',
+  commandLine: 'server.toggle-maintenance --server 5f0c --mode on',
+  input: null,
+  source: 'palette',
+  outcome: 'ok',
+  error: null,
+  durationMs: 30,
+  method: 'PATCH',
+  route: '/api/servers/:id',
+  targets: [{ kind: 'server', id: '5f0c', name: 'web-01' }],
+  createdAt: '2026-11-23T04:01:00.000Z',
+};
+/** A call made with curl: no command, so no re-run. */
+const apiEntry = { ...serverEntry, _id: 'h3', command: 'DELETE /api/alerts/:id', commandLine: null, source: 'api', targets: [{ kind: 'alert', id: 'a1', name: 'high_cpu_usage @ web-01' }] };
 
 describe('historyQuery', () => {
   it('sends only the filters that are filled in, newest first', () => {
@@ -39,20 +78,28 @@ describe('HistoryPanel', () => {
       'fetch',
       vi.fn(async (_url: string, init: RequestInit) => {
         bodies.push(JSON.parse(String(init.body)));
-        return new Response(JSON.stringify({ result: { data: [entry], count: 1 } }), { status: 200 });
+        return new Response(JSON.stringify({ result: { data: [serverEntry, entry, apiEntry], count: 3 } }), { status: 200 });
       }),
     );
     const run = vi.fn(async () => ({}));
     render(
       <QueryClientProvider client={new QueryClient()}>
-        <CommandRunnerContext.Provider value={{ run, check: () => true }}>
-          <HistoryPanel onClose={vi.fn()} onError={vi.fn()} />
+        <CommandRunnerContext.Provider value={{ run, runOrThrow: run, check: () => true, get: () => undefined }}>
+          <HistoryPanel onClose={vi.fn()} />
         </CommandRunnerContext.Provider>
       </QueryClientProvider>,
     );
     await screen.findByText('user.set-role');
-    expect(screen.getByText(/carol/).textContent).toMatch(/cmdline · 12 ms/);
+    expect(screen.getByText(/carol/).textContent).toMatch(/carol \(admin\) · .* · cmdline · 12 ms/);
     expect(screen.getByText('No user matches "ann"')).toBeTruthy();
+    // The browser's own report is marked; the server's record names the host and keeps the line.
+    expect(screen.getAllByText('client-reported')).toHaveLength(1);
+    expect(screen.getByText('server.toggle-maintenance --server 5f0c --mode on')).toBeTruthy();
+    expect(screen.getByText('server web-01')).toBeTruthy();
+    expect(screen.getAllByText(/dave/)[0]!.textContent).toMatch(/dave \(sysadmin\) · .* · palette · 30 ms/);
+    expect(screen.getByText('alert high_cpu_usage @ web-01')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Re-run DELETE /api/alerts/:id' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Re-run server.toggle-maintenance' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Re-run user.set-role' }));
     expect(run).toHaveBeenCalledWith('history.rerun', { entry: 'h1' }, { source: 'history' });
     fireEvent.change(screen.getByLabelText('Filter by outcome'), { target: { value: 'error' } });
@@ -66,13 +113,13 @@ describe('HistoryPanel', () => {
     const onClose = vi.fn();
     render(
       <QueryClientProvider client={new QueryClient()}>
-        <CommandRunnerContext.Provider value={{ run, check: () => true }}>
-          <HistoryPanel onClose={onClose} onError={vi.fn()} />
+        <CommandRunnerContext.Provider value={{ run, runOrThrow: run, check: () => true, get: () => undefined }}>
+          <HistoryPanel onClose={onClose} />
         </CommandRunnerContext.Provider>
       </QueryClientProvider>,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Incident report' }));
-    expect(run).toHaveBeenCalledWith('incident.report', {}, { source: 'ui' });
+    expect(run).toHaveBeenCalledWith('incident.report', {});
     await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 });

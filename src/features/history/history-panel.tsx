@@ -1,10 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { commandOutcomes, type CommandHistoryEntry } from '../../../server/contract/command-history';
 import type { ListQuery } from '../../../server/contract/common';
 import { commandHistoryQueryOptions } from '../../api/command-history';
 import { Button } from '../../components/ui/button';
 import { useCommandRunner } from '../../lib/run-command';
+import { cx } from '../../components/ui/cx';
+import { markedRowClass, useMarkableRows } from '../../lib/marks';
+
+type MarkRowProps = ReturnType<ReturnType<typeof useMarkableRows>>;
 
 const outcomeStyle: Record<CommandHistoryEntry['outcome'], string> = {
   ok: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100',
@@ -22,13 +26,66 @@ export function historyQuery(filters: { command: string; username: string; outco
   return { pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, ...(Object.keys(filter).length ? { filter } : {}) };
 }
 
+/** Who, as the record names them: a person (and their role then), a person's token, an agent key, Opsdeck. */
+export function whoLabel(e: Pick<CommandHistoryEntry, 'username' | 'role' | 'actorKind' | 'actorLabel'>): string {
+  if (e.actorKind === 'token') return `${e.username} (token ${e.actorLabel ?? ''})`;
+  if (e.actorKind === 'user' && e.role) return `${e.username} (${e.role})`;
+  return e.username;
+}
+
+/** A record can be run again when it names a command of the registry (not a bare API call) and kept no secret. */
+const rerunnable = (e: CommandHistoryEntry) => !e.command.includes(' ') && e.actorKind !== 'system' && (e.commandLine !== null || e.origin === 'client');
+
+/**
+ * One record: the line that ran (re-runnable as written) or the call made without a command,
+ * what it touched by the names they had then, who, when, from where, how it ended. Browser
+ * reports are marked: only the server's records say what happened on the server.
+ */
+function HistoryRow({ entry, mark, undone, onRerun }: { entry: CommandHistoryEntry; mark: MarkRowProps; undone: CommandHistoryEntry | undefined; onRerun: () => void }) {
+  const line = entry.commandLine ?? (entry.origin === 'server' ? entry.command : null);
+  return (
+    <li {...mark} className={cx('grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-2 text-sm', markedRowClass)} data-record={entry._id}>
+      <div className="min-w-0">
+        <span className="font-mono font-medium">{entry.command}</span>
+        <span className={`ml-2 rounded px-1.5 py-0.5 text-xs ${outcomeStyle[entry.outcome]}`}>{entry.outcome}</span>
+        {entry.origin === 'client' && (
+          <span className="ml-2 rounded border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 dark:border-slate-600 dark:text-slate-300" title="Reported by the browser for a run that made no API write">
+            client-reported
+          </span>
+        )}
+        {entry.undoOf && <UndoOf entry={undone} />}
+        <span className="ml-2 text-xs text-slate-500 dark:text-slate-400" title={entry.requestId ? `Request ${entry.requestId}` : undefined}>
+          {whoLabel(entry)} · {new Date(entry.createdAt).toLocaleString()} · {entry.source} · {entry.durationMs} ms{entry.status ? ` · ${entry.status}` : ''}
+        </span>
+        {line && line !== entry.command && <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300" title={line}>{line}</code>}
+        {!line && entry.input != null && Object.keys(entry.input as object).length > 0 && (
+          <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300">{JSON.stringify(entry.input)}</code>
+        )}
+        {entry.targets.length > 0 && (
+          <p className="text-xs text-slate-700 dark:text-slate-200" aria-label="Targets">
+            {entry.targets.map((t) => `${t.kind} ${t.name}`).join(' · ')}
+          </p>
+        )}
+        {entry.error && <p className="text-xs text-red-600 dark:text-red-400">{entry.error}</p>}
+      </div>
+      {rerunnable(entry) ? (
+        <Button size="sm" aria-label={`Re-run ${entry.command}`} onPress={onRerun}>
+          Re-run
+        </Button>
+      ) : (
+        <span />
+      )}
+    </li>
+  );
+}
+
 const inputClass = 'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-800';
 
 /**
  * Everyone's commands, newest first — the team's log during an incident. Refetched every 5 s
  * while open so a colleague's actions show up without reloading.
  */
-export function HistoryPanel({ onClose, onError }: { onClose: () => void; onError: (message: string) => void }) {
+export function HistoryPanel({ onClose }: { onClose: () => void }) {
   const runner = useCommandRunner();
   const [filters, setFilters] = useState({ command: '', username: '', outcome: '' });
   const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: 5000, placeholderData: keepPreviousData });
@@ -43,7 +100,12 @@ export function HistoryPanel({ onClose, onError }: { onClose: () => void; onErro
     };
   }, []);
 
-  const rows = data?.result.data ?? [];
+  const rows = useMemo(() => data?.result.data ?? [], [data]);
+  const byId = new Map(rows.map((r) => [r._id, r]));
+  // Marked entries are re-run one after another by history.rerun from the palette or the command
+  // line, which take this panel's place: so its marks stay when it closes (the bar shows them).
+  const markable = useMemo(() => rows.map((r) => ({ id: r._id, label: `${r.command} by ${r.username}` })), [rows]);
+  const markRow = useMarkableRows('command', markable, { keepWhenGone: true });
   return (
     <div
       role="dialog"
@@ -63,10 +125,7 @@ export function HistoryPanel({ onClose, onError }: { onClose: () => void; onErro
             size="sm"
             onPress={() => {
               // The report is a page of its own (incident.report navigates); the panel steps aside.
-              runner
-                .run('incident.report', {}, { source: 'ui' })
-                .then(onClose)
-                .catch((err: unknown) => onError(err instanceof Error ? err.message : String(err)));
+              void runner.run('incident.report', {}).then((result) => result && onClose());
             }}
           >
             Incident report
@@ -95,33 +154,27 @@ export function HistoryPanel({ onClose, onError }: { onClose: () => void; onErro
         {!isPending && !isError && rows.length === 0 && <p className="p-5 text-sm text-slate-500">No commands yet.</p>}
         <ol className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((entry) => (
-            <li key={entry._id} className="grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-2 text-sm">
-              <div className="min-w-0">
-                <span className="font-mono font-medium">{entry.command}</span>
-                <span className={`ml-2 rounded px-1.5 py-0.5 text-xs ${outcomeStyle[entry.outcome]}`}>{entry.outcome}</span>
-                <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
-                  {entry.username} · {new Date(entry.createdAt).toLocaleString()} · {entry.source} · {entry.durationMs} ms
-                </span>
-                {entry.input != null && Object.keys(entry.input as object).length > 0 && (
-                  <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300">{JSON.stringify(entry.input)}</code>
-                )}
-                {entry.error && <p className="text-xs text-red-600 dark:text-red-400">{entry.error}</p>}
-              </div>
-              <Button
-                size="sm"
-                aria-label={`Re-run ${entry.command}`}
-                onPress={() => {
-                  runner.run('history.rerun', { entry: entry._id }, { source: 'history' }).catch((err: unknown) => {
-                    if (!(err instanceof Error && err.message === 'Cancelled')) onError(err instanceof Error ? err.message : String(err));
-                  });
-                }}
-              >
-                Re-run
-              </Button>
-            </li>
+            <HistoryRow
+              key={entry._id}
+              entry={entry}
+              mark={markRow({ id: entry._id, label: `${entry.command} by ${entry.username}` })}
+              undone={entry.undoOf ? byId.get(entry.undoOf) : undefined}
+              onRerun={() => {
+                void runner.run('history.rerun', { entry: entry._id }, { source: 'history' });
+              }}
+            />
           ))}
         </ol>
       </div>
     </div>
+  );
+}
+
+/** "undo of server.toggle-maintenance at 10:42": the run an undo reversed (when it is in the list). */
+function UndoOf({ entry }: { entry: CommandHistoryEntry | undefined }) {
+  return (
+    <span className="ml-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-900 dark:text-violet-100">
+      ↶ undo of {entry ? `${entry.command} at ${new Date(entry.createdAt).toLocaleTimeString()}` : 'an earlier run'}
+    </span>
   );
 }

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
-import { CommandError } from '../../../commands/registry';
+import type { CommandInput } from '../../../commands';
 import { incidentReportQueryOptions } from '../../api/incident-report';
 import { serverQueryOptions, serverSelectorQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
@@ -9,8 +9,8 @@ import { ComboBox } from '../../components/ui/combo-box';
 import { Segmented } from '../../components/ui/segmented';
 import { Skeleton } from '../../components/ui/skeleton';
 import { inputClass } from '../../components/ui/text-field';
-import { toast } from '../../components/ui/toast';
 import { cx } from '../../components/ui/cx';
+import { downloadText } from '../../lib/download';
 import { MarkdownView } from '../../lib/markdown';
 import { reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
 import { useCommandRunner } from '../../lib/run-command';
@@ -19,18 +19,6 @@ import { toDateTimeInput } from '../../lib/time-range';
 const route = getRouteApi('/app/incident-report');
 const OPTION_DEBOUNCE_MS = 300;
 const iso = (ms: number) => new Date(ms).toISOString();
-
-/** Saves text as a file through a temporary link: nothing leaves the browser. */
-function download(text: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/markdown;charset=utf-8' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 /**
  * Issue 5 §4: the incident report of a window — alerts, their notes and the commands people
@@ -51,18 +39,7 @@ export function IncidentReportPage() {
   });
   const [preset, setPreset] = useState<ReportPreset | null>(null);
 
-  const run = useCallback(
-    async (input: Record<string, unknown>) => {
-      try {
-        await runner.run('incident.report', input, { source: 'ui' });
-        return true;
-      } catch (err) {
-        if (!(err instanceof CommandError && err.outcome === 'cancelled')) toast('error', err instanceof Error ? err.message : String(err));
-        return false;
-      }
-    },
-    [runner],
-  );
+  const run = useCallback(async (input: CommandInput<'incident.report'>) => (await runner.run('incident.report', input)) !== null, [runner]);
   const fixed = valid ? { from: iso(window.from), to: iso(window.to) } : {};
   const report = query.data?.result;
 
@@ -74,7 +51,10 @@ export function IncidentReportPage() {
           <Button size="sm" onPress={() => void query.refetch()} isDisabled={!valid || query.isFetching}>
             Refresh
           </Button>
-          <Button variant="primary" size="sm" isDisabled={!report || !valid} onPress={() => report && valid && download(report.markdown, reportFileName(window.from, window.to))}>
+          <Button size="sm" isDisabled={!valid} onPress={() => void runner.run('history.export', { ...fixed, server: search.server })}>
+            Download .jsonl
+          </Button>
+          <Button variant="primary" size="sm" isDisabled={!report || !valid} onPress={() => report && valid && downloadText(report.markdown, reportFileName(window.from, window.to))}>
             Download .md
           </Button>
         </div>

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import { useEffect, useState, type FormEvent } from 'react';
+import type { CommandInput } from '../../../commands';
 import { GroupFieldError, type GroupField } from '../../../commands/group/group-fields';
 import { notificationGroupNameMessage, slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupQueryOptions } from '../../api/notification-groups';
@@ -12,6 +13,7 @@ import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { addEmails, removeEmail } from '../../lib/email-list';
 import { useCommandRunner } from '../../lib/run-command';
+import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const listRoute = getRouteApi('/app/notification-groups');
@@ -46,19 +48,6 @@ const sameValues = (a: GroupValues, b: GroupValues) =>
   a.emails.length === b.emails.length &&
   a.emails.every((e, i) => e === b.emails[i]);
 
-/** A role that may not change groups is sent back to the list with the reason. */
-function useLeaveUnlessAllowed(commandId: string, leave: () => void): boolean {
-  const runner = useCommandRunner();
-  const allowed = runner.check(commandId);
-  useEffect(() => {
-    if (allowed === true) return;
-    toast('error', allowed);
-    leave();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [allowed]);
-  return allowed === true;
-}
-
 /** /notification-groups/create: a 756 px drawer over the list (SPEC §2). */
 export function CreateGroupRoute() {
   const navigate = listRoute.useNavigate();
@@ -72,11 +61,15 @@ export function CreateGroupRoute() {
       initial={blank}
       onClose={close}
       onSubmit={async (v) => {
-        await runner.run(
-          'group.create',
-          { name: v.name, description: v.description, emails: v.emails, emailEnabled: v.emailEnabled, slackEnabled: v.slackEnabled, slackChannel: v.slackChannel || undefined },
-          { source: 'ui' },
-        );
+        // The drawer shows a failure beside its fields: the run reports nothing itself.
+        await runner.runOrThrow('group.create', {
+          name: v.name,
+          description: v.description,
+          emails: v.emails,
+          emailEnabled: v.emailEnabled,
+          slackEnabled: v.slackEnabled,
+          slackChannel: v.slackChannel || undefined,
+        });
         toast('success', `Created notification group ${v.name.trim()}`);
         close(true);
       }}
@@ -113,7 +106,7 @@ export function EditGroupRoute() {
         if (!group) return;
         const before = fromGroup(group);
         // Only what changed: `group.edit` with no field would open this drawer again.
-        const changes: Record<string, unknown> = {};
+        const changes: Omit<CommandInput<'group.edit'>, 'group'> = {};
         if (v.name.trim() !== before.name) changes.name = v.name;
         if (v.description.trim() !== before.description) changes.description = v.description;
         if (v.emailEnabled !== before.emailEnabled) changes.emailEnabled = v.emailEnabled;
@@ -121,7 +114,7 @@ export function EditGroupRoute() {
         if (v.slackEnabled !== before.slackEnabled) changes.slackEnabled = v.slackEnabled;
         if (v.slackChannel.trim() !== before.slackChannel) changes.slackChannel = v.slackChannel;
         if (Object.keys(changes).length) {
-          await runner.run('group.edit', { group: group._id, ...changes }, { source: 'ui' });
+          await runner.runOrThrow('group.edit', { group: group._id, ...changes });
           toast('success', `Updated notification group ${v.name.trim()}`);
         }
         close(true);

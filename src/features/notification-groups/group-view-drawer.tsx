@@ -7,9 +7,9 @@ import { Drawer } from '../../components/ui/drawer';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
-import { reportUnlessCancelled } from './report';
 
 const listRoute = getRouteApi('/app/notification-groups');
 const showRoute = getRouteApi('/app/notification-groups/show/$id');
@@ -34,7 +34,7 @@ export function ShowGroupRoute() {
   const runner = useCommandRunner();
   const close = () => void navigate({ to: '/notification-groups', search: (s) => s });
   const query = useQuery(notificationGroupQueryOptions(id));
-  const canWrite = runner.check('group.edit');
+  const canEdit = runner.check('group.edit');
 
   useEffect(() => {
     if (query.isError) {
@@ -45,7 +45,6 @@ export function ShowGroupRoute() {
   }, [query.isError]);
 
   const g = query.data?.result;
-  const reason = canWrite === true ? false : canWrite;
   return (
     <Drawer
       title={g?.name ?? 'Notification Group'}
@@ -54,15 +53,10 @@ export function ShowGroupRoute() {
       footer={
         g && (
           <>
-            <Button variant="danger" disabledReason={reason} onPress={() =>
-                void runner
-                  .run('group.delete', { group: g._id }, { source: 'ui' })
-                  .then(() => toast('success', `Deleted notification group ${g.name}`))
-                  .catch(reportUnlessCancelled)
-              }>
+            <CommandButton command="group.delete" input={{ group: g._id }} variant="danger" onDone={() => toast('success', `Deleted notification group ${g.name}`)}>
               Delete
-            </Button>
-            <Button variant="primary" disabledReason={reason} onPress={() => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (s) => s })}>
+            </CommandButton>
+            <Button variant="primary" disabledReason={canEdit === true ? false : canEdit} onPress={() => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (s) => s })}>
               Edit
             </Button>
           </>

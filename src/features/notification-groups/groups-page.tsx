@@ -11,9 +11,10 @@ import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
-import { reportUnlessCancelled } from './report';
 import { EmailAvatars } from './email-avatars';
+import { MonitoringAlertGroups } from './monitoring-alert-groups';
 import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
 
 const route = getRouteApi('/app/notification-groups');
@@ -32,12 +33,16 @@ const dateCell = (iso: string) => (
 );
 
 /** SPEC §2 Notification groups list. Actions run the group commands, so they land in the history. */
+/** Groups are marked by name (Space on a row; commands then apply to every marked group). */
+const groupMarks = { kind: 'group', label: (g: NotificationGroup) => g.name };
+
 export function GroupsPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const runner = useCommandRunner();
   const query = useQuery({ ...notificationGroupsListQueryOptions(groupsListQuery(search)), placeholderData: keepPreviousData });
-  const canWrite = runner.check('group.create');
+  const canCreate = runner.check('group.create');
+  const canEdit = runner.check('group.edit');
 
   const setSearch = useCallback(
     (patch: Partial<GroupsSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
@@ -46,21 +51,6 @@ export function GroupsPage() {
   const setName = useCallback((v: string) => setSearch({ name: v || undefined }), [setSearch]);
   const sortBy = (by: GroupSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
   const edit = (g: NotificationGroup) => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (prev) => prev });
-  // The command asks SPEC's confirmation ('Delete Notification Group') through the host's dialog
-  // and refreshes the list by invalidating it.
-  const remove = (g: NotificationGroup) =>
-    void runner
-      .run('group.delete', { group: g._id }, { source: 'ui' })
-      .then(() => toast('success', `Deleted notification group ${g.name}`))
-      .catch(reportUnlessCancelled);
-  const [refreshing, setRefreshing] = useState(false);
-  const refresh = () => {
-    setRefreshing(true);
-    void runner
-      .run('group.refresh', {}, { source: 'ui' })
-      .catch(() => {})
-      .finally(() => setRefreshing(false));
-  };
 
   const groups = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
@@ -126,22 +116,22 @@ export function GroupsPage() {
         header: () => plainHeader('Actions'),
         cell: ({ row }) => {
           const g = row.original;
-          const reason = canWrite === true ? false : canWrite;
           return (
             <div className="flex items-center gap-1">
-              <Button variant="ghost" size="sm" disabledReason={reason} onPress={() => edit(g)} aria-label={`Edit ${g.name}`}>
+              <Button variant="ghost" size="sm" disabledReason={canEdit === true ? false : canEdit} onPress={() => edit(g)} aria-label={`Edit ${g.name}`}>
                 Edit
               </Button>
-              <Button variant="danger-ghost" size="sm" disabledReason={reason} onPress={() => remove(g)} aria-label={`Delete ${g.name}`}>
+              {/* group.delete asks SPEC's 'Delete Notification Group' and refreshes the list itself. */}
+              <CommandButton command="group.delete" input={{ group: g._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${g.name}`} onDone={() => toast('success', `Deleted notification group ${g.name}`)}>
                 Delete
-              </Button>
+              </CommandButton>
             </div>
           );
         },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [search, canWrite],
+    [search, canEdit],
   );
   const table = useTable({ features, columns, data: groups, getRowId: (g) => g._id });
 
@@ -154,7 +144,7 @@ export function GroupsPage() {
     <div className="flex flex-col items-center gap-3 p-10 text-center">
       <h2 className="text-lg font-semibold">No notification groups yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">A group holds the email addresses and Slack channel that alert rules notify.</p>
-      {canWrite === true && (
+      {canCreate === true && (
         <Link to="/notification-groups/create" search={true} className={linkButton(false)}>
           Create Notification Group
         </Link>
@@ -168,18 +158,19 @@ export function GroupsPage() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Notification Groups</h1>
         <SearchField aria-label="Search by name" placeholder="Search by name" value={search.name ?? ''} onChange={setName} className="w-56" />
-        <Button onPress={refresh} isDisabled={refreshing || loading} aria-label="Refresh">
+        <CommandButton command="group.refresh" input={{}} isDisabled={loading} aria-label="Refresh">
           <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
             ⟳
           </span>
           Refresh
-        </Button>
-        <span title={canWrite === true ? undefined : canWrite}>
-          <Link to="/notification-groups/create" search={true} disabled={canWrite !== true} className={linkButton(canWrite !== true)}>
+        </CommandButton>
+        <span title={canCreate === true ? undefined : canCreate}>
+          <Link to="/notification-groups/create" search={true} disabled={canCreate !== true} className={linkButton(canCreate !== true)}>
             Create Notification Group
           </Link>
         </span>
       </div>
+      <MonitoringAlertGroups />
 
       {query.isError && (
         <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
@@ -193,7 +184,7 @@ export function GroupsPage() {
       )}
 
       {!failedWithoutData && (
-        <DataTable table={table} label="Notification Groups" loading={loading} sort={{ by: search.sortBy, dir: search.sortDir }} empty={empty} />
+        <DataTable table={table} label="Notification Groups" loading={loading} sort={{ by: search.sortBy, dir: search.sortDir }} empty={empty} marks={groupMarks} />
       )}
 
       {!failedWithoutData && (

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { CommandId } from '../../../commands';
 import { alertStatuses, alertStatusLabels, type AlertDetail, type AlertStatus } from '../../../server/contract/alerts';
 import { Button } from '../../components/ui/button';
 import { Select } from '../../components/ui/select';
@@ -8,7 +9,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 /** The command each chosen status runs; all of them need a note (SPEC §5). */
-const commandFor: Record<AlertStatus, string> = { firing: 'alert.reopen', resolved: 'alert.resolve', snoozed: 'alert.snooze' };
+const commandFor = { firing: 'alert.reopen', resolved: 'alert.resolve', snoozed: 'alert.snooze' } as const satisfies Record<AlertStatus, CommandId>;
 
 /** Extension: a snooze may end by itself; 'until' lasts until the alert resolves. */
 const snoozeOptions = [
@@ -28,7 +29,8 @@ export function AlertActionForm({ alert, onSaved }: { alert: AlertDetail; onSave
   const [notes, setNotes] = useState('');
   const [errors, setErrors] = useState<{ status?: string; notes?: string; form?: string }>({});
   const [saving, setSaving] = useState(false);
-  const allowed = runner.check('alert.resolve');
+  // The form's own command once a status is chosen; before that, whether notes may be added at all.
+  const allowed = runner.check(status ? commandFor[status] : 'alert.note');
   useUnsavedChanges(status !== null || notes.trim() !== '');
 
   const save = async () => {
@@ -37,8 +39,11 @@ export function AlertActionForm({ alert, onSaved }: { alert: AlertDetail; onSave
     if (next.status || next.notes || !status) return;
     setSaving(true);
     try {
-      const input = { alert: alert._id, note: notes, ...(status === 'snoozed' && snoozeFor !== 'until' ? { for: Number(snoozeFor) } : {}) };
-      const result = await runner.run(commandFor[status], input, { source: 'ui' });
+      const input = { alert: alert._id, note: notes };
+      // The form shows a failure under its fields, so the run reports nothing itself.
+      const result = await (status === 'snoozed'
+        ? runner.runOrThrow('alert.snooze', { ...input, ...(snoozeFor !== 'until' ? { for: Number(snoozeFor) } : {}) })
+        : runner.runOrThrow(commandFor[status], input));
       toast('success', (result.message ?? 'Saved').replace(/\*\*/g, ''));
       setStatus(null);
       setNotes('');

@@ -1,21 +1,28 @@
 import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
 import { CopyButton } from '../../components/ui/copy-button';
-import { Menu } from '../../components/ui/menu';
+import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
-import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { cx } from '../../components/ui/cx';
+import { markedRowClass, type MarkRowProps } from '../../lib/marks';
+import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
 
-/** SPEC §2 card: status, severity, alert name, hostname, IP, type, triggered at and a 'View alert' menu entry. */
-export function AlertCard({ alert, onView }: { alert: Alert; onView: (alert: Alert) => void }) {
+/**
+ * SPEC §2 card: status, severity, alert name, hostname, IP, type, triggered at and a 'View alert'
+ * menu entry; issue 14 adds the acknowledgement and Acknowledge / Release in the menu.
+ */
+export function AlertCard({ alert, onView, extraActions = [], mark }: { alert: Alert; onView: (alert: Alert) => void; extraActions?: MenuAction[]; mark?: MarkRowProps }) {
   const headingId = `alert-card-${alert._id}`;
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <article aria-labelledby={headingId} {...mark} className={cx('flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900', mark && markedRowClass)}>
       <div className="flex items-start justify-between gap-2">
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
           <AlertStatusBadge status={alert.status} />
           <SeverityText severity={alert.severity} />
         </div>
-        <Menu label={`Actions for ${alertName(alert.alertname)} on ${alert.hostname}`} actions={[{ id: 'view', label: 'View alert', onAction: () => onView(alert) }]} />
+        <Menu label={`Actions for ${alertName(alert.alertname)} on ${alert.hostname}`} actions={[{ id: 'view', label: 'View alert', onAction: () => onView(alert) }, ...extraActions]} />
       </div>
+      <AckLine ack={alert.acknowledgement} />
+      <MuteLine mute={alert.mute} status={alert.status} />
       <h2 id={headingId} className="text-base font-semibold">
         <button type="button" onClick={() => onView(alert)} className="rounded text-left text-blue-700 outline-none hover:underline focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-400">
           {alertName(alert.alertname)} · {alert.hostname}

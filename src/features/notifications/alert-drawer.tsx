@@ -10,10 +10,12 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { Tabs } from '../../components/ui/tabs';
 import { toast } from '../../components/ui/toast';
 import { EMPTY } from '../../lib/format';
+import { AlertText } from '../../lib/alert-text';
 import { SafeMarkdown } from '../../lib/markdown';
 import { useCommandRunner } from '../../lib/run-command';
 import { AlertActionForm } from './alert-action-form';
-import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AckSection } from './ack-section';
 
 type DrawerTab = 'overview' | 'timeline' | 'action';
 const LIVE_MS = 5000;
@@ -53,12 +55,12 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
   const remove = async () => {
     if (!alert) return;
     deleted.current = true;
-    try {
-      const r = await runner.run('alert.delete', { alert: alert._id }, { source: 'ui' });
+    const r = await runner.run('alert.delete', { alert: alert._id });
+    if (r) {
       toast('success', (r.message ?? 'Deleted').replace(/\*\*/g, ''));
       onClose();
-    } catch {
-      // Declined or refused: the runner has said why; the drawer stays.
+    } else {
+      // Declined or refused (the runner has said why): the drawer stays.
       deleted.current = false;
     }
   };
@@ -91,7 +93,12 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
         </div>
       ) : (
         <Tabs aria-label="Alert" items={tabs} selectedKey={tab} onSelectionChange={setTab}>
-          {(key) => (key === 'overview' ? <Overview alert={alert} /> : key === 'timeline' ? <Timeline events={alert.timeline} /> : <AlertActionForm alert={alert} onSaved={() => setTab('timeline')} />)}
+          {(key) => (key === 'overview' ? <Overview alert={alert} /> : key === 'timeline' ? <Timeline events={alert.timeline} /> : (
+                <div className="space-y-8">
+                  <AckSection alert={alert} onSaved={() => setTab('timeline')} />
+                  <AlertActionForm alert={alert} onSaved={() => setTab('timeline')} />
+                </div>
+              ))}
         </Tabs>
       )}
     </Drawer>
@@ -116,7 +123,7 @@ function Overview({ alert }: { alert: AlertDetail }) {
         </span>,
       )}
       {row('Name', alertName(alert.alertname))}
-      {row('Description', alert.description ? <SafeMarkdown>{alert.description}</SafeMarkdown> : null)}
+      {row('Description', alert.description ? <AlertText markdown={alert.description} /> : null)}
       {row('Severity', <SeverityText severity={alert.severity} />)}
       {row(
         'Status',
@@ -127,8 +134,11 @@ function Overview({ alert }: { alert: AlertDetail }) {
           )}
         </span>,
       )}
+      {alert.acknowledgement && row('Acknowledged', <AckLine ack={alert.acknowledgement} withNote />)}
+      {alert.mute && alert.status !== 'resolved' && row('Notifications', <MuteLine mute={alert.mute} status={alert.status} />)}
       {row('Type', alertTypeLabel(alert.type))}
-      {row('Summary', alert.summary ? <SafeMarkdown>{alert.summary}</SafeMarkdown> : null)}
+      {/* Plain text: a host's service name is in it (issue 11 §3). */}
+      {row('Summary', alert.summary ? <span className="break-words">{alert.summary}</span> : null)}
       {row('Mountpoint', alert.mountpoint)}
       {row('Volume', alert.volume)}
       {row('Service', alert.service)}
@@ -136,8 +146,22 @@ function Overview({ alert }: { alert: AlertDetail }) {
   );
 }
 
-const eventLabels: Record<TimelineEvent['type'], string> = { firing: 'Triggered', resolved: 'Resolved', snoozed: 'Snoozed', playbook_action: 'Note' };
-const eventDots: Record<TimelineEvent['type'], string> = { firing: 'bg-red-500', resolved: 'bg-green-500', snoozed: 'bg-orange-500', playbook_action: 'bg-blue-500' };
+const eventLabels: Record<TimelineEvent['type'], string> = {
+  firing: 'Triggered',
+  resolved: 'Resolved',
+  snoozed: 'Snoozed',
+  playbook_action: 'Note',
+  acknowledged: 'Acknowledged',
+  unacknowledged: 'Acknowledgement released',
+};
+const eventDots: Record<TimelineEvent['type'], string> = {
+  firing: 'bg-red-500',
+  resolved: 'bg-green-500',
+  snoozed: 'bg-orange-500',
+  playbook_action: 'bg-blue-500',
+  acknowledged: 'bg-violet-500',
+  unacknowledged: 'bg-slate-400',
+};
 
 /** A note Opsdeck wrote itself is the delivery log (server/alerting/delivery.ts): "Email sent to …". */
 const eventLabel = (e: TimelineEvent) => (e.type === 'playbook_action' && !e.by ? 'Delivery' : eventLabels[e.type]);

@@ -4,8 +4,8 @@ import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { DataTable } from '../../components/ui/data-table';
-import { SafeMarkdown } from '../../lib/markdown';
-import { AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AlertText } from '../../lib/alert-text';
+import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
 
 const features = tableFeatures({});
 
@@ -16,12 +16,18 @@ export interface AlertsTableProps {
   onDelete: (alert: Alert) => void;
   /** true, or why the person may not delete alerts. */
   canDelete: true | string;
+  /** Issue 14: acknowledge an unowned open alert or release an owned one; absent: no button. */
+  onToggleAck?: (alert: Alert) => void;
+  canAck?: true | string;
   empty: ReactNode;
   label: string;
 }
 
 /** SPEC §2: Hostname, IP Address (copyable), status, Alertname, Description, Type, severity, Triggered At, Actions (view, delete). */
-export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empty, label }: AlertsTableProps) {
+/** Alerts are marked as "cpu on web-01" (Space on a row; commands then apply to every marked alert). */
+export const alertMarks = { kind: 'alert', label: (a: Alert) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname}` };
+
+export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onToggleAck, canAck = true, empty, label }: AlertsTableProps) {
   const columns = useMemo<ColumnDef<typeof features, Alert>[]>(
     () => [
       { id: 'hostname', header: 'Hostname', cell: ({ row }) => <span className="font-medium">{row.original.hostname}</span> },
@@ -35,9 +41,19 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empt
           </span>
         ),
       },
-      { id: 'status', header: 'Status', cell: ({ row }) => <AlertStatusBadge status={row.original.status} /> },
+      {
+        id: 'status',
+        header: 'Status',
+        cell: ({ row }) => (
+          <div className="flex flex-col gap-1">
+            <AlertStatusBadge status={row.original.status} />
+            <AckLine ack={row.original.acknowledgement} />
+            <MuteLine mute={row.original.mute} status={row.original.status} />
+          </div>
+        ),
+      },
       { id: 'alertname', header: 'Alertname', cell: ({ row }) => <span className="whitespace-nowrap">{alertName(row.original.alertname)}</span> },
-      { id: 'description', header: 'Description', cell: ({ row }) => <SafeMarkdown className="line-clamp-2 max-w-xs text-sm [&_p]:my-0">{row.original.description}</SafeMarkdown> },
+      { id: 'description', header: 'Description', cell: ({ row }) => <AlertText className="line-clamp-2 max-w-xs text-sm" markdown={row.original.description} /> },
       { id: 'type', header: 'Type', cell: ({ row }) => <span className="whitespace-nowrap">{alertTypeLabel(row.original.type)}</span> },
       { id: 'severity', header: 'Severity', cell: ({ row }) => <SeverityText severity={row.original.severity} /> },
       { id: 'createdAt', header: 'Triggered At', cell: ({ row }) => <DateTime value={row.original.createdAt} /> },
@@ -52,6 +68,11 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empt
               <Button variant="ghost" size="sm" onPress={() => onView(a)} aria-label={`View ${name}`}>
                 View
               </Button>
+              {onToggleAck && a.status !== 'resolved' && (
+                <Button variant="ghost" size="sm" disabledReason={canAck === true ? false : canAck} onPress={() => onToggleAck(a)} aria-label={`${a.acknowledgement ? 'Release' : 'Acknowledge'} ${name}`}>
+                  {a.acknowledgement ? 'Release' : 'Ack'}
+                </Button>
+              )}
               <Button variant="danger-ghost" size="sm" disabledReason={canDelete === true ? false : canDelete} onPress={() => onDelete(a)} aria-label={`Delete ${name}`}>
                 Delete
               </Button>
@@ -60,10 +81,10 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, empt
         },
       },
     ],
-    [onView, onDelete, canDelete],
+    [onView, onDelete, canDelete, onToggleAck, canAck],
   );
   const table = useTable({ features, columns, data: alerts, getRowId: (a) => a._id });
 
   // A click on a row that is not on a control opens the alert, like the servers table.
-  return <DataTable table={table} label={label} loading={loading} onRowClick={onView} empty={empty} rowClassName="align-top" />;
+  return <DataTable table={table} label={label} loading={loading} onRowClick={onView} empty={empty} rowClassName="align-top" marks={alertMarks} />;
 }

@@ -1,12 +1,14 @@
 import { getRouteApi, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import type { Alert } from '../../../server/contract/alerts';
 import { cx } from '../../components/ui/cx';
+import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Pagination } from '../../components/ui/pagination';
 import { ErrorBanner, EmptyAlerts } from './list-states';
 import { AlertCard, AlertCardSkeleton } from './alert-card';
 import { AlertFilters } from './alert-filters';
-import { AlertsTable } from './alerts-table';
+import { AlertsTable, alertMarks } from './alerts-table';
+import { useMarkableRows } from '../../lib/marks';
 import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsSearch } from './notifications-search';
 import { useAlertList } from './use-alert-list';
 
@@ -65,6 +67,8 @@ export function NotificationsPage() {
   const empty = <EmptyAlerts filtered={filtered} onClear={() => setSearch({ hostname: undefined, alertStatus: 'all', since: undefined, until: undefined })} />;
   const failedWithoutData = query.isError && !query.data;
   const loading = query.isPending;
+  const markable = useMemo(() => alerts.map((a) => ({ id: a._id, label: alertMarks.label(a) })), [alerts]);
+  const markCard = useMarkableRows('alert', markable, { open: (id) => void navigate({ to: '/notifications/show/$id', params: { id }, search: (prev) => prev }) });
 
   return (
     <div className="space-y-4">
@@ -89,15 +93,28 @@ export function NotificationsPage() {
           </div>
         )}
       </div>
+      <NotificationsTabs current="alerts" />
       <AlertFilters filters={filters} onChange={setFilters} onRefresh={list.refresh} refreshing={list.refreshing} />
 
       {query.isError && <ErrorBanner message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
 
       {failedWithoutData ? null : view === 'table' ? (
-        <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={openAlert} onDelete={list.remove} canDelete={list.canDelete} empty={empty} />
+        <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={openAlert} onDelete={list.remove} canDelete={list.canDelete} onToggleAck={list.toggleAck} canAck={list.canAck} empty={empty} />
       ) : (
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading || undefined}>
-          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <AlertCardSkeleton key={i} />) : alerts.map((a) => <AlertCard key={a._id} alert={a} onView={openAlert} />)}
+          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <AlertCardSkeleton key={i} />) : alerts.map((a) => (
+                <AlertCard
+                  key={a._id}
+                  alert={a}
+                  onView={openAlert}
+                  mark={markCard({ id: a._id, label: alertMarks.label(a) })}
+                  extraActions={
+                    a.status === 'resolved'
+                      ? []
+                      : [{ id: 'ack', label: a.acknowledgement ? 'Release acknowledgement' : 'Acknowledge', onAction: () => list.toggleAck(a), isDisabled: list.canAck !== true }]
+                  }
+                />
+              ))}
           {!loading && alerts.length === 0 && <div className="col-span-full">{empty}</div>}
         </div>
       )}

@@ -39,6 +39,8 @@ export function ServerNotificationsTab({ server }: { server: Server }) {
             onView={view}
             onDelete={list.remove}
             canDelete={list.canDelete}
+            onToggleAck={list.toggleAck}
+            canAck={list.canAck}
             empty={<EmptyAlerts filtered={hasFilters(filters)} onClear={() => setFilters(initial)} />}
           />
           <Pagination page={filters.page} pageSize={filters.pageSize} total={list.total} onChange={(page, pageSize) => setFilters((f) => ({ ...f, page, pageSize }))} />

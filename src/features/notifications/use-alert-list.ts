@@ -15,18 +15,17 @@ export function useAlertList(filters: AlertListFilters, serverId?: string) {
   const [refreshing, setRefreshing] = useState(false);
   const refresh = useCallback(() => {
     setRefreshing(true);
-    void runner
-      .run('alerts.refresh', {}, { source: 'ui' })
-      .catch(() => {})
-      .finally(() => setRefreshing(false));
+    void runner.run('alerts.refresh', {}).finally(() => setRefreshing(false));
   }, [runner]);
-  // Declined or refused runs are reported by the command host; nothing more to do here.
-  const remove = useCallback((a: Alert) => void runner.run('alert.delete', { alert: a._id }, { source: 'ui' }).catch(() => {}), [runner]);
+  // A refused or failed run is reported by the runner; a declined one needs nothing.
+  const remove = useCallback((a: Alert) => void runner.run('alert.delete', { alert: a._id }), [runner]);
+  // Issue 14: acknowledge an unowned alert, release an owned one (the commands say whose).
+  const toggleAck = useCallback((a: Alert) => void (a.acknowledgement ? runner.run('alert.unack', { alert: a._id }) : runner.run('alert.ack', { alert: a._id })), [runner]);
   const alerts = useMemo(() => {
     // Cards and rows are keyed by _id: an alert can move between pages while paging.
     const seen = new Map<string, Alert>();
     for (const a of query.data?.result.data ?? []) if (!seen.has(a._id)) seen.set(a._id, a);
     return [...seen.values()];
   }, [query.data]);
-  return { query, alerts, total: query.data?.result.count ?? 0, refresh, refreshing: refreshing || query.isPending, remove, canDelete: runner.check('alert.delete') };
+  return { query, alerts, total: query.data?.result.count ?? 0, refresh, refreshing: refreshing || query.isPending, remove, canDelete: runner.check('alert.delete'), toggleAck, canAck: runner.check('alert.ack') };
 }

@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { widgetPanels, widgetRefreshOptions, widgetTypeLabels, widgetTypes, type WidgetRefresh, type WidgetType } from '../../lib/pinned-widgets';
 import type { ServerOs } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { useRunFromUi } from './run-from-ui';
+import { useCommandRunner } from '../../lib/run-command';
 
 const listRoute = getRouteApi('/app/pinned-widgets');
 
@@ -42,7 +42,7 @@ const refreshOptions = widgetRefreshOptions.map((o) => ({ value: o.value, label:
  */
 export function AddWidgetRoute() {
   const navigate = listRoute.useNavigate();
-  const run = useRunFromUi();
+  const { run } = useCommandRunner();
   const [server, setServer] = useState<ChosenServer | null>(null);
   const [text, setText] = useState('');
   const [debounced, setDebounced] = useState('');

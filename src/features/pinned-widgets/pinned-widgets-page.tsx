@@ -3,7 +3,7 @@ import { useCallback } from 'react';
 import { Button } from '../../components/ui/button';
 import { applyLayout, layoutDiffers, type Box } from '../../lib/widget-layout';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
-import { useRunFromUi } from './run-from-ui';
+import { useCommandRunner } from '../../lib/run-command';
 import { useWidgets } from './use-widgets';
 import { WidgetGrid } from './widget-grid';
 
@@ -17,7 +17,7 @@ const listRoute = getRouteApi('/app/pinned-widgets');
  */
 export function PinnedWidgetsPage() {
   const { widgets, save } = useWidgets();
-  const run = useRunFromUi();
+  const { run } = useCommandRunner();
   const navigate = listRoute.useNavigate();
   const add = () => void navigate({ to: '/pinned-widgets/create' });
 
@@ -56,7 +56,7 @@ export function PinnedWidgetsPage() {
           onRemove={(w: PinnedWidget) => void run('widget.remove', { widget: w.i })}
           onOpen={(w) => void navigate({ to: '/pinned-widgets/show/$id', params: { id: w.i } })}
           onEdit={(w) => void navigate({ to: '/pinned-widgets/edit/$id', params: { id: w.i } })}
-          onKeyCommand={({ id, input }) => void run(id, input, 'hotkey')}
+          onKeyCommand={({ id, input }) => void run(id, input, { source: 'hotkey' })}
         />
       )}
       <Outlet />

@@ -120,6 +120,8 @@ function GrafanaWidget({ widget, server, config, height, actions }: { widget: Pi
     to: 'now',
     theme: dark ? 'dark' : 'light',
     refresh: refreshLabel(widget.refreshInterval),
+    job: config.grafanaJob,
+    datasource: config.grafanaDatasource,
   });
   return (
     <section aria-label={widget.title} className="flex flex-col overflow-hidden rounded-lg border border-slate-200 bg-white p-3 dark:border-slate-700 dark:bg-slate-900" style={{ height }}>

@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { refreshLabel, widgetRefreshOptions, widgetTypeLabels, type PinnedWidget, type WidgetRefresh } from '../../lib/pinned-widgets';
 import { panelInfo } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { useRunFromUi } from './run-from-ui';
+import { useCommandRunner } from '../../lib/run-command';
 import { useWidgets } from './use-widgets';
 import { WidgetCard } from './widget-card';
 
@@ -46,7 +46,7 @@ export function EditWidgetRoute() {
 
 function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
   const navigate = listRoute.useNavigate();
-  const run = useRunFromUi();
+  const { run } = useCommandRunner();
   const initialRefresh = (widgetRefreshOptions.find((o) => o.ms === widget.refreshInterval)?.value ?? '30s') as WidgetRefresh;
   const [title, setTitle] = useState(widget.title);
   const [refresh, setRefresh] = useState<WidgetRefresh>(initialRefresh);
@@ -110,7 +110,7 @@ export function ShowWidgetRoute() {
   const { id } = showRoute.useParams();
   const widget = useWidgetOrLeave(id);
   const navigate = listRoute.useNavigate();
-  const run = useRunFromUi();
+  const { run } = useCommandRunner();
   if (!widget) return null;
   const close = () => void navigate({ to: '/pinned-widgets' });
   return (

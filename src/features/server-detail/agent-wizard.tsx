@@ -46,10 +46,11 @@ export function AgentWizard({ server }: { server: Server }) {
     return () => clearTimeout(timer);
   }, [finish.state]);
 
+  // The wizard says what failed in its own words and places (SPEC §8), so its runs use runOrThrow.
   const generate = async () => {
     setBusy(true);
     try {
-      const result = await runner.run('agent.create-key', input, { source: 'ui' });
+      const result = await runner.runOrThrow('agent.create-key', input);
       setCredentials(result.data as Credentials);
       setStep(1);
     } catch (err) {
@@ -62,7 +63,7 @@ export function AgentWizard({ server }: { server: Server }) {
   const verifyInstall = async () => {
     setBusy(true);
     try {
-      const result = await runner.run('agent.check-install', input, { source: 'ui' });
+      const result = await runner.runOrThrow('agent.check-install', input);
       if ((result.data as { installed: boolean }).installed) {
         setNotInstalled(false);
         setStep(2);
@@ -80,7 +81,7 @@ export function AgentWizard({ server }: { server: Server }) {
     setBusy(true);
     setPortError(null);
     try {
-      await runner.run('agent.check-port', input, { source: 'ui' });
+      await runner.runOrThrow('agent.check-port', input);
       setPortOk(true);
       toast('success', AGENT_TEXTS.portOk);
       setStep(3);
@@ -97,7 +98,7 @@ export function AgentWizard({ server }: { server: Server }) {
   const configure = async () => {
     setFinish({ state: 'configuring' });
     try {
-      await runner.run('agent.finish-setup', input, { source: 'ui' });
+      await runner.runOrThrow('agent.finish-setup', input);
       setFinish({ state: 'done' });
     } catch (err) {
       if (err instanceof CommandError && err.outcome === 'cancelled') return setFinish({ state: 'idle' });

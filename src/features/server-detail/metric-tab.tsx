@@ -11,7 +11,8 @@ import type { ServerTab, ServerView } from '../../lib/server-view';
 import { rangePresets } from '../../lib/time-range';
 import { ChartPanel } from '../../components/charts/chart-panel';
 import { useChartWindow } from './live';
-import { useRunFromUi } from './states';
+import { useCommandRunner } from '../../lib/run-command';
+import { ForecastNote } from './forecast-note';
 import { TimeRangeBar } from './time-range-bar';
 
 /**
@@ -33,7 +34,7 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
         <Skeleton className="h-full w-full" />
       </div>
     ) : grafanaUrl ? (
-      <GrafanaPanel key={p.id} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
+      <GrafanaPanel key={p.id} config={config} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
     ) : (
       <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} actions={<PinButton server={server} panel={p} />} />
     );
@@ -41,6 +42,7 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
   return (
     <div className="space-y-4">
       <TimeRangeBar view={view} window={window} />
+      {(tab === 'disk' || tab === 'memory') && <ForecastNote serverId={server._id} metric={tab} />}
       {tiles.length > 0 && <div className={cx('grid grid-cols-1 gap-4 sm:grid-cols-2', tiles.length >= 4 ? 'xl:grid-cols-4' : tiles.length === 3 ? 'lg:grid-cols-3' : '')}>{tiles.map(render)}</div>}
       {series.length > 0 && <div className="grid grid-cols-1 gap-4">{series.map(render)}</div>}
     </div>
@@ -49,7 +51,7 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
 
 /** "Pin to widgets": runs `widget.pin` for this server and panel, with the widgets' default 30 s refresh. */
 function PinButton({ server, panel }: { server: Server; panel: PanelInfo }) {
-  const { run } = useRunFromUi();
+  const { run } = useCommandRunner();
   const type = widgetTypeOfPanel(server.operating_system, panel.id);
   if (!type) return null;
   return (
@@ -72,7 +74,7 @@ function PinButton({ server, panel }: { server: Server; panel: PanelInfo }) {
  * address; in tabs 100 % wide, 200/400/600 high). A preset range is passed in Grafana's
  * relative form so Grafana's own refresh moves it; a custom range as its two timestamps.
  */
-function GrafanaPanel({ grafanaUrl, server, panel, view, window }: { grafanaUrl: string; server: Server; panel: PanelInfo; view: ServerView; window: { from: number; to: number } }) {
+function GrafanaPanel({ config, grafanaUrl, server, panel, view, window }: { config: MonitoringConfig; grafanaUrl: string; server: Server; panel: PanelInfo; view: ServerView; window: { from: number; to: number } }) {
   const dark = useDarkClass();
   const preset = rangePresets.find((p) => p.value === view.range);
   const src = grafanaPanelUrl({
@@ -85,6 +87,8 @@ function GrafanaPanel({ grafanaUrl, server, panel, view, window }: { grafanaUrl:
     to: preset ? 'now' : window.to,
     theme: dark ? 'dark' : 'light',
     refresh: view.refresh,
+    job: config.grafanaJob,
+    datasource: config.grafanaDatasource,
   });
   const height = panelHeight(panel.kind, panel.tall);
   return (

@@ -4,12 +4,12 @@ import { metricTabs, serverTabLabels, tabsFor, type ServerTab, type ServerView }
 import { MetricTab } from './metric-tab';
 import { ServerGauges } from './server-gauges';
 import { ServicesTab } from './services-tab';
-import { useRunFromUi } from './states';
+import { useCommandRunner } from '../../lib/run-command';
 import { useServerTabSlots } from './tab-slots';
 
 /** The dashboards of a configured, not suspended server: the gauges, then the tabs of SPEC §2. */
 export function ServerDashboards({ server, view, config }: { server: Server; view: ServerView; config: MonitoringConfig | undefined }) {
-  const { run } = useRunFromUi();
+  const { run } = useCommandRunner();
   const slots = useServerTabSlots();
   const tabs = tabsFor(server.operating_system).map((id) => ({ id, label: serverTabLabels[id] }));
   return (

@@ -7,7 +7,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { Switch } from '../../components/ui/switch';
 import { serverStateDisplay } from '../../lib/format';
-import { useRunFromUi } from './states';
+import { useCommandRunner } from '../../lib/run-command';
 import { liveRefetchMs } from './live';
 
 /** SPEC §9: option search waits 300 ms. */
@@ -25,7 +25,8 @@ const badgeTone = {
  * configured), the Maintenance toggle and the Switch Server selector.
  */
 export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server; scrapeIntervalSeconds?: number }) {
-  const { run, runner } = useRunFromUi();
+  const runner = useCommandRunner();
+  const { run } = runner;
   const live = server.isAgentConfigured && server.status !== 'suspended';
   const upstatus = useQuery({ ...serverUpStatusQueryOptions(server._id), enabled: live, refetchInterval: liveRefetchMs(scrapeIntervalSeconds) });
   const state = upstatus.data?.result.state ?? server.state;

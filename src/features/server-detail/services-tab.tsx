@@ -11,7 +11,8 @@ import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { Skeleton } from '../../components/ui/skeleton';
 import type { ServerView, ServicePageSize, ServiceStatusFilter } from '../../lib/server-view';
-import { Card, ErrorBox, useRunFromUi } from './states';
+import { useCommandRunner } from '../../lib/run-command';
+import { Card, ErrorBox } from './states';
 
 const route = getRouteApi('/app/servers/show/$id');
 
@@ -50,7 +51,7 @@ function ServiceStatus({ status }: { status: string }) {
 
 /** SPEC §2 Services tab: 'Services List', name search (500 ms), status filter, refresh, pages of 25. */
 export function ServicesTab({ server, view }: { server: Server; view: ServerView }) {
-  const { run } = useRunFromUi();
+  const { run } = useCommandRunner();
   const navigate = route.useNavigate();
   const query = useQuery({ ...servicesQueryOptions(servicesListQuery(server._id, view)), placeholderData: keepPreviousData });
   const rows = query.data?.result.data ?? [];

@@ -1,9 +1,6 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
-import { CommandError } from '../../../commands/registry';
+import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
-import { useCommandRunner } from '../../lib/run-command';
-import { toast } from '../../components/ui/toast';
 
 /** A failed load: what failed, the server's message, and Retry (STYLE: the caller decides). */
 export function ErrorBox({ title, detail, onRetry, retrying, compact }: { title: string; detail?: string; onRetry?: () => void; retrying?: boolean; compact?: boolean }) {
@@ -39,27 +36,4 @@ export function Card({ title, actions, children, className, headingLevel = 2 }: 
       {children}
     </section>
   );
-}
-
-/**
- * Runs a command from a control of this screen (source 'ui', so the history records who did
- * it); a refusal or failure becomes a toast, since the control itself has nowhere to say it.
- */
-export function useRunFromUi() {
-  const runner = useCommandRunner();
-  // Stable across renders: debounced fields keep their timer while the page refetches.
-  const run = useCallback(
-    async (id: string, input: unknown): Promise<boolean> => {
-      try {
-        await runner.run(id, input, { source: 'ui' });
-        return true;
-      } catch (err) {
-        // A declined confirmation is not an error worth a toast.
-        if (!(err instanceof CommandError && err.outcome === 'cancelled')) toast('error', err instanceof Error ? err.message : String(err));
-        return false;
-      }
-    },
-    [runner],
-  );
-  return useMemo(() => ({ runner, run }), [runner, run]);
 }

@@ -7,7 +7,7 @@ import { cx } from '../../components/ui/cx';
 import { formatChartTime } from '../../lib/chart-format';
 import type { ServerView } from '../../lib/server-view';
 import { parseDateTime, rangePresets, refreshOptions, toDateTimeInput, validateCustomRange, type RefreshInterval, type TimeZoneChoice } from '../../lib/time-range';
-import { useRunFromUi } from './states';
+import { useCommandRunner } from '../../lib/run-command';
 
 const zoneOptions = [
   { value: 'utc', label: 'UTC' },
@@ -20,7 +20,7 @@ const zoneOptions = [
  * which writes the URL; the charts follow the URL.
  */
 export function TimeRangeBar({ view, window }: { view: ServerView; window: { from: number; to: number } }) {
-  const { run } = useRunFromUi();
+  const { run } = useCommandRunner();
   const [customOpen, setCustomOpen] = useState(false);
   const custom = view.range === 'custom';
 
@@ -62,7 +62,7 @@ export function TimeRangeBar({ view, window }: { view: ServerView; window: { fro
 
 /** Start and end, typed in the zone the charts show; both or neither (SPEC: a start and end pair). */
 function CustomRangeForm({ view, window, onDone }: { view: ServerView; window: { from: number; to: number }; onDone: () => void }) {
-  const { run } = useRunFromUi();
+  const { run } = useCommandRunner();
   const tz: TimeZoneChoice = view.tz;
   const [start, setStart] = useState(() => toDateTimeInput(window.from, tz));
   const [end, setEnd] = useState(() => toDateTimeInput(window.to, tz));
@@ -78,7 +78,8 @@ function CustomRangeForm({ view, window, onDone }: { view: ServerView; window: {
       return;
     }
     setError(null);
-    if (await run('server.time-range', { range: 'custom', from, to })) onDone();
+    // validateCustomRange said both are there.
+    if (await run('server.time-range', { range: 'custom', from: from!, to: to! })) onDone();
   };
 
   return (

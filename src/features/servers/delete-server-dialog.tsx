@@ -40,7 +40,8 @@ export function DeleteServerDialog({ server, onClose }: { server: Server | null;
     setBusy(true);
     setError(null);
     try {
-      await runner.run('server.delete', { server: server._id, acknowledge: true }, { source: 'ui' });
+      // The dialog shows the failure in its body, so the run reports nothing itself.
+      await runner.runOrThrow('server.delete', { server: server._id, acknowledge: true });
       toast('success', `Deleted server ${server.hostname}`);
       setBusy(false);
       setAcknowledged(false);

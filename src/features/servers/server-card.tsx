@@ -4,6 +4,8 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
 import { formatByteRate, formatRelativeTime, formatUptime } from '../../lib/format';
+import { markedRowClass, type MarkRowProps } from '../../lib/marks';
+import { cx } from '../../components/ui/cx';
 import { StateBadge, UsageMeter } from './server-display';
 import { osLabels } from '../../../commands/server/server-fields';
 
@@ -11,13 +13,15 @@ export interface ServerCardProps {
   server: Server;
   now: number;
   actions: MenuAction[];
+  /** Keyboard marks on the card (src/lib/marks.ts). */
+  mark?: MarkRowProps;
 }
 
 /** SPEC §2 card: hostname, IP, OS, state, CPU/memory/disk/network usage, uptime, 'Last Updated'. */
-export function ServerCard({ server, now, actions }: ServerCardProps) {
+export function ServerCard({ server, now, actions, mark }: ServerCardProps) {
   const headingId = `server-card-${server._id}`;
   return (
-    <article aria-labelledby={headingId} className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+    <article aria-labelledby={headingId} {...mark} className={cx('flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900', mark && markedRowClass)}>
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id={headingId} className="truncate text-base font-semibold">

@@ -10,6 +10,7 @@ import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const listRoute = getRouteApi('/app/servers');
@@ -47,19 +48,6 @@ function validate(v: Values): { fields?: ServerFields; errors: Errors } {
   return { errors };
 }
 
-/** A role that may not change servers (SPEC §6, our matrix) is sent back to the list with the reason. */
-function useLeaveUnlessAllowed(commandId: string, leave: () => void): boolean {
-  const runner = useCommandRunner();
-  const allowed = runner.check(commandId);
-  useEffect(() => {
-    if (allowed === true) return;
-    toast('error', allowed);
-    leave();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [allowed]);
-  return allowed === true;
-}
-
 /** /servers/create: a 756 px drawer over the list (docs/decisions.md). */
 export function CreateServerRoute() {
   const navigate = listRoute.useNavigate();
@@ -72,7 +60,7 @@ export function CreateServerRoute() {
       initial={{ hostname: '', ipaddress: '', os: null, port: String(DEFAULT_AGENT_PORT) }}
       onClose={(ignoreBlocker) => void navigate({ to: '/servers', search: (s) => s, ignoreBlocker })}
       onSubmit={async (fields) => {
-        const result = await runner.run('server.create', fields, { source: 'ui' });
+        const result = await runner.runOrThrow('server.create', fields);
         const created = result.data as Server;
         toast('success', `Created server ${created.hostname}`);
         // Next step is the agent set-up, which the detail shows for a server without an agent.
@@ -117,7 +105,7 @@ export function EditServerRoute() {
         if (fields.os !== before.os) changes.os = fields.os;
         if (fields.port !== undefined && String(fields.port) !== before.port) changes.port = fields.port;
         if (Object.keys(changes).length) {
-          await runner.run('server.edit', { server: server._id, ...changes }, { source: 'ui' });
+          await runner.runOrThrow('server.edit', { server: server._id, ...changes });
           toast('success', `Updated server ${fields.hostname}`);
         }
         close(true);

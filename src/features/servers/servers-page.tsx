@@ -3,12 +3,14 @@ import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
+import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import type { MenuAction } from '../../components/ui/menu';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../lib/run-command';
+import { useMarkableRows } from '../../lib/marks';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServersTable } from './servers-table';
@@ -75,10 +77,7 @@ export function ServersPage() {
   const editSettings = useCallback((s: Server) => void navigate({ to: '/servers/edit/$id', params: { id: s._id }, search: (prev) => prev }), [navigate]);
   const refresh = () => {
     setRefreshing(true);
-    void runner
-      .run('server.refresh', {}, { source: 'ui' })
-      .catch(() => {})
-      .finally(() => setRefreshing(false));
+    void runner.run('server.refresh', {}).finally(() => setRefreshing(false));
   };
 
   // SPEC §2: cards are de-duplicated by _id (a server can move between pages while paging).
@@ -89,6 +88,8 @@ export function ServersPage() {
   }, [query.data]);
   const total = query.data?.result.count ?? 0;
   const loading = query.isPending;
+  const markable = useMemo(() => servers.map((s) => ({ id: s._id, label: s.hostname })), [servers]);
+  const markCard = useMarkableRows('server', markable, { open: (id) => void navigate({ to: '/servers/show/$id', params: { id } }) });
   const filtered = !!search.hostname?.trim();
 
   // Deleting the last server of the last page leaves an empty page: step back to one that has rows.
@@ -159,6 +160,7 @@ export function ServersPage() {
           </Link>
         </span>
       </div>
+      <MonitoringBanner />
 
       {query.isError && (
         <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
@@ -186,7 +188,7 @@ export function ServersPage() {
       ) : (
         // SPEC §2: 1 column on small and extra-small screens, 2 on medium and large, 3 on extra-large.
         <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3" aria-busy={loading || undefined}>
-          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <ServerCardSkeleton key={i} />) : servers.map((s) => <ServerCard key={s._id} server={s} now={now} actions={cardActions(s)} />)}
+          {loading ? Array.from({ length: SKELETON_CARDS }, (_, i) => <ServerCardSkeleton key={i} />) : servers.map((s) => <ServerCard key={s._id} server={s} now={now} actions={cardActions(s)} mark={markCard({ id: s._id, label: s.hostname })} />)}
           {!loading && servers.length === 0 && empty}
         </div>
       )}

@@ -29,6 +29,9 @@ const linkButton =
   'inline-flex h-8 items-center rounded-md px-2.5 text-sm font-medium text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-400 dark:hover:bg-slate-800';
 
 /** SPEC §2 table: Hostname (searchable), IP Address (copyable), State, CPU, Memory, Disk, Network, Actions. */
+/** Servers are marked by hostname (Space on a row; commands then apply to every marked server). */
+const serverMarks = { kind: 'server', label: (s: Server) => s.hostname };
+
 export function ServersTable({ servers, loading, search, onSort, onHostnameFilter, canWrite, onEditSettings, onDelete, empty }: ServersTableProps) {
   const navigate = useNavigate();
 
@@ -118,6 +121,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
       table={table}
       label="Servers"
       loading={loading}
+      marks={serverMarks}
       sort={{ by: search.sortBy, dir: search.sortDir }}
       // Click-through: a click anywhere on a row that is not on a control opens the detail.
       onRowClick={(s) => void navigate({ to: '/servers/show/$id', params: { id: s._id } })}

@@ -34,11 +34,12 @@ export function CreateUserRoute() {
     for (const k of Object.keys(empty) as Field[]) if (!values[k].trim()) missing[k] = 'Required';
     if (!role) missing.role = 'Required';
     setErrors(missing);
-    if (Object.keys(missing).length) return;
+    if (!role || Object.keys(missing).length) return;
     setBusy(true);
     setFormError(null);
     try {
-      await runner.run('user.create', { ...values, role }, { source: 'ui' });
+      // The form shows the failure itself (beside its fields), so the run reports nothing.
+      await runner.runOrThrow('user.create', { ...values, role });
       setDone(true);
       close(true);
     } catch (err) {

@@ -10,12 +10,15 @@ import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const showRoute = getRouteApi('/app/users/show/$id');
 
 type RowKey = 'email' | 'phonenumber' | 'role';
+/** The command behind each inline edit: its check decides whether the row offers Edit. */
+const commandOf = { username: 'user.rename', email: 'user.set-email', phonenumber: 'user.set-phone', role: 'user.set-role' } as const;
 
 /** SPEC §2 Users: the 756 px detail drawer; a failed load closes it. */
 export function UserDrawerRoute() {
@@ -26,7 +29,7 @@ export function UserDrawerRoute() {
   const [editing, setEditing] = useState<RowKey | 'username' | null>(null);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const canWrite = runner.check('user.set-email');
+  const canEdit = (key: RowKey | 'username') => runner.check(commandOf[key]) === true;
   useUnsavedChanges(editing !== null && draft !== currentValue(query.data?.result, editing));
 
   const close = () => void navigate({ to: '/users', search: (s) => s });
@@ -46,9 +49,16 @@ export function UserDrawerRoute() {
   };
   const save = async () => {
     if (!user || !editing) return;
-    const command = { username: 'user.rename', email: 'user.set-email', phonenumber: 'user.set-phone', role: 'user.set-role' }[editing];
+    const target = user._id;
+    const save = {
+      username: () => runner.runOrThrow('user.rename', { user: target, username: draft }),
+      email: () => runner.runOrThrow('user.set-email', { user: target, email: draft }),
+      phonenumber: () => runner.runOrThrow('user.set-phone', { user: target, phonenumber: draft }),
+      role: () => runner.runOrThrow('user.set-role', { user: target, role: draft as Role }),
+    }[editing];
     try {
-      await runner.run(command, { user: user._id, [editing]: draft }, { source: 'ui' });
+      // The error shows beside the field being edited, so this run reports nothing itself.
+      await save();
       setEditing(null);
       await query.refetch();
     } catch (err) {
@@ -65,7 +75,7 @@ export function UserDrawerRoute() {
   ) : (
     <span className="flex items-center gap-2">
       {user.username}
-      {canWrite === true && (
+      {canEdit('username') && (
         <Button size="sm" variant="ghost" aria-label="Edit User name" onPress={() => start('username')}>
           ✎
         </Button>
@@ -87,13 +97,13 @@ export function UserDrawerRoute() {
       ) : view ? (
         <div className="flex items-center justify-between gap-2">
           <span>{view}</span>
-          {canWrite === true && (
+          {canEdit(key) && (
             <Button size="sm" variant="ghost" aria-label={`Edit ${label}`} onPress={() => start(key)} isDisabled={editing !== null}>
               Edit
             </Button>
           )}
         </div>
-      ) : canWrite === true ? (
+      ) : canEdit(key) ? (
         <Button size="sm" variant="ghost" onPress={() => start(key)} isDisabled={editing !== null}>
           Add {label}
         </Button>
@@ -113,9 +123,9 @@ export function UserDrawerRoute() {
         user && (
           <>
             <span className="text-xs text-slate-500 dark:text-slate-400">Created on {new Date(user.createdAt).toLocaleString()}</span>
-            <Button variant="danger" disabledReason={canWrite === true ? false : canWrite} onPress={() => void runner.run('user.delete', { user: user._id }, { source: 'ui' }).catch(() => {})}>
+            <CommandButton command="user.delete" input={{ user: user._id }} variant="danger">
               Delete User
-            </Button>
+            </CommandButton>
           </>
         )
       }

@@ -11,7 +11,10 @@ import { Menu } from '../../components/ui/menu';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
+import { markedRowClass, useMarkableRows } from '../../lib/marks';
+import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
 
 const route = getRouteApi('/app/users');
@@ -29,6 +32,9 @@ function useIsPhone(): boolean {
   );
 }
 
+/** Users are marked by name (Space on a row; commands then apply to every marked user). */
+const userMarks = { kind: 'user', label: (u: { username: string }) => u.username };
+
 export function UsersPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
@@ -36,13 +42,14 @@ export function UsersPage() {
   const isPhone = useIsPhone();
   const view = isPhone ? 'cards' : (search.view ?? 'table');
   const query = useQuery({ ...usersListQueryOptions(usersListQuery(search)), placeholderData: keepPreviousData });
-  const canWrite = runner.check('user.create');
+  const canCreate = runner.check('user.create');
+  const canDelete = runner.check('user.delete');
 
   const setSearch = useCallback(
     (patch: Partial<UsersSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
-  const remove = (u: User) => void runner.run('user.delete', { user: u._id }, { source: 'ui' }).catch(() => {});
+  const remove = (u: User) => void runner.run('user.delete', { user: u._id });
 
   const sortHeader = (label: string, by: UsersSearch['sortBy']) => (
     <button
@@ -110,19 +117,21 @@ export function UsersPage() {
                 Call
               </a>
             )}
-            <Button variant="danger-ghost" size="sm" disabledReason={canWrite === true ? false : canWrite} onPress={() => remove(row.original)} aria-label={`Delete ${row.original.username}`}>
+            <CommandButton command="user.delete" input={{ user: row.original._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${row.original.username}`}>
               Delete
-            </Button>
+            </CommandButton>
           </div>
         ),
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [search, canWrite],
+    [search],
   );
   const data = query.data?.result.data ?? [];
   const table = useTable({ features, columns, data, getRowId: (u) => u._id });
   const total = query.data?.result.count ?? 0;
+  const markable = useMemo(() => data.map((u) => ({ id: u._id, label: userMarks.label(u) })), [data]);
+  const markCard = useMarkableRows('user', markable, { open: (id) => void navigate({ to: '/users/show/$id', params: { id }, search: (s) => s }) });
 
   return (
     <div className="space-y-4">
@@ -147,12 +156,12 @@ export function UsersPage() {
         <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
           ⟳ Refresh
         </Button>
-        <span title={canWrite === true ? undefined : canWrite}>
+        <span title={canCreate === true ? undefined : canCreate}>
           <Link
             to="/users/create"
             search={true}
-            disabled={canWrite !== true}
-            className={`inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white hover:bg-blue-700 ${canWrite !== true ? 'pointer-events-none opacity-50' : ''}`}
+            disabled={canCreate !== true}
+            className={`inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white hover:bg-blue-700 ${canCreate !== true ? 'pointer-events-none opacity-50' : ''}`}
           >
             Add new user
           </Link>
@@ -170,6 +179,7 @@ export function UsersPage() {
           table={table}
           label="Users"
           loading={query.isPending}
+          marks={userMarks}
           sort={{ by: search.sortBy, dir: search.sortDir }}
           empty={<p className="p-6 text-center text-sm text-slate-500">No users found</p>}
         />
@@ -178,7 +188,7 @@ export function UsersPage() {
           {query.isPending
             ? Array.from({ length: 8 }, (_, i) => <Skeleton key={i} className="h-28" />)
             : data.map((u) => (
-                <article key={u._id} className="rounded-lg border border-slate-200 p-4 dark:border-slate-800">
+                <article key={u._id} {...markCard({ id: u._id, label: u.username })} className={cx('rounded-lg border border-slate-200 p-4 dark:border-slate-800', markedRowClass)}>
                   <div className="flex items-start justify-between gap-2">
                     <div className="min-w-0">
                       <h2 className="truncate font-semibold">{u.username}</h2>
@@ -188,7 +198,7 @@ export function UsersPage() {
                       label={`Actions for ${u.username}`}
                       actions={[
                         { id: 'show', label: 'Show', onAction: () => void navigate({ to: '/users/show/$id', params: { id: u._id }, search: (s) => s }) },
-                        { id: 'delete', label: 'Delete', danger: true, isDisabled: canWrite !== true, onAction: () => remove(u) },
+                        { id: 'delete', label: 'Delete', danger: true, isDisabled: canDelete !== true, onAction: () => remove(u) },
                       ]}
                     />
                   </div>

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ackAlert } from '../../src/api/alerts';
+import { queryKeys } from '../../src/api/query-keys';
+import { namesFilter } from '../alerts/matching-filter';
+import { defineCommand } from '../define-command';
+import { CommandError } from '../registry';
+import { ackDurationSchema, ackForArg, ackSpan, oneOrFilterShape, optionalNoteArg, optionalNoteSchema } from './ack-fields';
+import { alertArg, alertLabel, resolveAlert } from './alert-fields';
+
+export const ackAlertCommand = defineCommand({
+  id: 'alert.ack',
+  title: 'Acknowledge alert',
+  category: 'Alerts',
+  description:
+    'Take an alert on ("I’m on it"): it stays Active, shows you as its owner, and is not re-notified or escalated until it resolves, or for --for (30m, 2h). With --host/--name/--severity/--status instead of an alert, acknowledges every unowned match after asking (alerts.ack-matching).',
+  input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema, for: ackDurationSchema.optional() }),
+  args: [{ ...alertArg, optional: true }, optionalNoteArg, ackForArg],
+  permission: 'alerts.triage',
+  apiCall: ({ alert, note, for: seconds }) => ({ method: 'POST', path: `/api/alerts/${alert}/ack`, body: { ...(note ? { note } : {}), ...(seconds ? { forSeconds: seconds } : {}) } }),
+  async run(input, ctx) {
+    const { alert, note, for: seconds, host, name, severity, status } = input;
+    if (!alert) {
+      if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
+      return ctx.run('alerts.ack-matching', { host, name, severity, status, note, for: seconds });
+    }
+    const found = await resolveAlert(ctx.api, alert);
+    const { result } = await ackAlert(ctx.api, found._id, { ...(note ? { note } : {}), ...(seconds ? { forSeconds: seconds } : {}) });
+    await ctx.invalidate(queryKeys.alerts.all);
+    return { message: `Acknowledged **${alertLabel(result)}** ${ackSpan(seconds)}.`, data: result };
+  },
+});

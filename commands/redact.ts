@@ -1,0 +1,12 @@
+// `headers`: a check's request headers often carry credentials (Authorization).
+/** Input fields the shared log never holds: their values, and their place in a recorded command line. */
+export const SECRET_KEYS = /password|secret|token|key|headers/i;
+
+/** Never write a password into the shared log. */
+export function redactInput(input: unknown): unknown {
+  if (Array.isArray(input)) return input.map(redactInput);
+  if (input && typeof input === 'object') {
+    return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, SECRET_KEYS.test(k) ? '••••' : redactInput(v)]));
+  }
+  return input;
+}

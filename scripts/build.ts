@@ -1,0 +1,68 @@
+/**
+ * `npm run build`: the UI (Vite, into dist/) and the server compiled to one JavaScript module
+ * (esbuild, into build/server/cli.js) that production runs with production dependencies only.
+ * `tsx scripts/build.ts ui` or `… server` builds one half (`npm start` rebuilds only what is stale).
+ */
+import { spawnSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { build } from 'esbuild';
+
+const root = join(import.meta.dirname, '..');
+const parts = process.argv.slice(2);
+const want = (part: string) => parts.length === 0 || parts.includes(part);
+for (const p of parts) if (p !== 'ui' && p !== 'server') throw new Error(`unknown part '${p}' (ui or server)`);
+
+if (want('ui')) {
+  const started = Date.now();
+  const res = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  if (res.status !== 0) {
+    console.error('The UI build failed; see the messages above.');
+    process.exit(1);
+  }
+  console.log(`UI built into dist/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+if (want('server')) {
+  const started = Date.now();
+  const outfile = join(root, 'build', 'server', 'cli.js');
+  const result = await build({
+    entryPoints: [join(root, 'server', 'cli.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20.19',
+    // Dependencies stay in node_modules (PGlite loads its WebAssembly beside its own module).
+    packages: 'external',
+    sourcemap: 'linked',
+    outfile,
+    write: false,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  // Every package the server imports must be a production dependency, or the packed package
+  // (installed with --omit=dev) breaks at start while the source checkout works.
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+  const builtins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+  const missing = new Set<string>();
+  for (const output of Object.values(result.metafile.outputs)) {
+    for (const imp of output.imports) {
+      if (!imp.external || builtins.has(imp.path)) continue;
+      const name = imp.path.startsWith('@') ? imp.path.split('/').slice(0, 2).join('/') : imp.path.split('/')[0]!;
+      if (!manifest.dependencies[name]) missing.add(name);
+    }
+  }
+  if (missing.size) {
+    console.error(`The server imports ${[...missing].join(', ')}, which package.json lists only as devDependencies (or not at all): move them to "dependencies".`);
+    process.exit(1);
+  }
+  // Written beside and renamed, so an `npm start` reading the bundle never sees half a file.
+  mkdirSync(dirname(outfile), { recursive: true });
+  for (const file of result.outputFiles) {
+    const tmp = `${file.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, file.contents);
+    renameSync(tmp, file.path);
+  }
+  console.log(`Server compiled into build/server/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}

@@ -1,0 +1,94 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { MONITORING_ALERT_TYPE } from '../contract/alerts';
+import type { Db } from '../db/client';
+
+/** The meta alert's subject: one open "Monitoring backend unreachable" at a time (alerts_open_meta_idx). */
+export const BACKEND_SUBJECT = 'monitoring-backend';
+export const BACKEND_ALERTNAME = 'Monitoring backend unreachable';
+
+/** The settings row naming the groups the meta alert goes to; absent: the default. */
+export const META_ALERT_GROUPS_KEY = 'monitoring_alert_groups';
+
+/**
+ * The groups "Monitoring backend unreachable" is sent to: those an admin chose (settings row
+ * META_ALERT_GROUPS_KEY, deleted groups left out), or by default every group with email on.
+ */
+export async function metaAlertGroups(tx: Db): Promise<string[]> {
+  const chosen = await tx.execute<{ value: { groupIds?: unknown } }>(sql`select value from settings where key = ${META_ALERT_GROUPS_KEY}`);
+  const ids = chosen.rows[0]?.value?.groupIds;
+  if (Array.isArray(ids)) {
+    const list = ids.filter((id): id is string => typeof id === 'string');
+    if (!list.length) return [];
+    const rows = await tx.execute<{ id: string }>(sql`select id from notification_groups where id = any(${sql.param(list)}::uuid[]) order by created_at`);
+    return rows.rows.map((r) => r.id);
+  }
+  const rows = await tx.execute<{ id: string }>(sql`select id from notification_groups where email_enabled order by created_at`);
+  return rows.rows.map((r) => r.id);
+}
+
+/** One timeline event, and one outbox row per group (each group's messages keep their own order). */
+async function fanOut(tx: Db, at: Date, alertId: string, type: 'firing' | 'resolved', note: string | null, groupIds: string[]): Promise<number> {
+  const eventId = randomUUID();
+  await tx.execute(sql`insert into alert_events (id, alert_id, type, at, note) values (${eventId}, ${alertId}, ${type}, ${at.toISOString()}::timestamptz, ${note})`);
+  for (const groupId of groupIds) {
+    await tx.execute(sql`
+      insert into alert_outbox (alert_id, event_id, transition, notification_group_id, created_at)
+      values (${alertId}, ${eventId}, ${type}, ${groupId}, ${at.toISOString()}::timestamptz)`);
+  }
+  return groupIds.length;
+}
+
+export interface BackendAlertFacts {
+  /** Where the figures come from: "Prometheus at http://…", "built-in collector". */
+  backend: string;
+  cause: string;
+  staleServers: number;
+}
+
+/**
+ * Opens "Monitoring backend unreachable" (type monitoring_alert, no server) and queues it to the
+ * chosen groups, unless one is open already. Returns the open alert's id and how many
+ * notifications were queued.
+ */
+export async function openBackendAlert(tx: Db, at: Date, facts: BackendAlertFacts): Promise<{ alertId: string; queued: number }> {
+  const open = await tx.execute<{ id: string }>(sql`
+    select id from alerts where server_id is null and type = ${MONITORING_ALERT_TYPE} and subject = ${BACKEND_SUBJECT} and status <> 'resolved' limit 1`);
+  if (open.rows[0]) return { alertId: open.rows[0].id, queued: 0 };
+  const summary = `Opsdeck has no fresh figures: ${facts.cause}`.slice(0, 500);
+  const description =
+    `Opsdeck cannot read fresh figures from its monitoring backend (${facts.backend}). ` +
+    `${facts.staleServers} server(s) show as Stale, and CPU, memory, disk, service and down alerts cannot fire or resolve until figures come back.\n\n` +
+    `Cause: ${facts.cause}`;
+  const inserted = await tx.execute<{ id: string }>(sql`
+    insert into alerts (server_id, rule_id, subject, hostname, instance, alertname, description, type, severity, status, summary, created_at, updated_at)
+    values (null, null, ${BACKEND_SUBJECT}, 'Opsdeck', ${facts.backend.slice(0, 200)}, ${BACKEND_ALERTNAME}, ${description.slice(0, 2000)}, ${MONITORING_ALERT_TYPE}, 'critical', 'firing',
+            ${summary}, ${at.toISOString()}::timestamptz, ${at.toISOString()}::timestamptz)
+    on conflict do nothing
+    returning id`);
+  const alertId = inserted.rows[0]?.id;
+  if (!alertId) {
+    // Another process opened it meanwhile (a takeover): that one's notifications stand.
+    const again = await tx.execute<{ id: string }>(sql`
+      select id from alerts where server_id is null and type = ${MONITORING_ALERT_TYPE} and subject = ${BACKEND_SUBJECT} and status <> 'resolved' limit 1`);
+    return { alertId: again.rows[0]!.id, queued: 0 };
+  }
+  const queued = await fanOut(tx, at, alertId, 'firing', null, await metaAlertGroups(tx));
+  return { alertId, queued };
+}
+
+/** Resolves the open "Monitoring backend unreachable" alert, if any, and queues the resolution to the same groups. */
+export async function resolveBackendAlert(tx: Db, at: Date): Promise<{ alertId: string | null; queued: number }> {
+  const resolved = await tx.execute<{ id: string }>(sql`
+    update alerts set status = 'resolved', resolved_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz, snoozed_until = null
+    where server_id is null and type = ${MONITORING_ALERT_TYPE} and subject = ${BACKEND_SUBJECT} and status <> 'resolved'
+    returning id`);
+  const alertId = resolved.rows[0]?.id;
+  if (!alertId) return { alertId: null, queued: 0 };
+  // Those who were told it fired are told it resolved (the groups of its firing notification).
+  const groups = await tx.execute<{ id: string }>(sql`
+    select distinct o.notification_group_id as id from alert_outbox o
+    where o.alert_id = ${alertId} and o.transition = 'firing' and o.notification_group_id is not null`);
+  const queued = await fanOut(tx, at, alertId, 'resolved', 'Fresh figures are coming in again.', groups.rows.map((r) => r.id));
+  return { alertId, queued };
+}

@@ -1,0 +1,416 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { EscalationStep, OutboxTransition } from '../contract/alerts';
+import type { Matcher, MuteReason } from '../contract/routing';
+import type { Db } from '../db/client';
+import { alertEvents, alertOutbox } from '../db/schema';
+import { chunked } from './lifecycle';
+import { compileAll, type CompiledMatcher, type MatchFacts } from './matchers';
+import { WindowSchedule } from './windows';
+
+/**
+ * The router (issue 14, docs/alerting.md "Routing"): who hears about an open alert, and when.
+ *
+ * Transitions into firing do not send anything themselves: they mark the alert for a look
+ * (`next_action_at = now`). The router then, in the same transaction as the evaluator's tick (or
+ * an operator's change), decides for each alert that is due:
+ *
+ * - **mute**: in a maintenance window, silenced, opened while its host is down, or flapping —
+ *   it notifies nobody, says why, and the timeline records when that starts and ends;
+ * - **firing**: a firing, unacknowledged, unmuted alert not yet notified is queued (unless its
+ *   rule's minimum interval since the last notification of the same rule and subject defers it);
+ * - **escalation and repeat**: the rule's group's steps after N seconds unacknowledged, and the
+ *   repeat interval while firing and unacknowledged;
+ * - **reminder**: the owner of an acknowledgement older than the group's setting hears again;
+ * - and the next time the alert needs a look (`next_action_at`), or none.
+ *
+ * Silences and windows are loaded when they change (a version read each sweep) and held
+ * compiled; when the set in force changes (one starts or ends, or is edited) every open alert is
+ * looked at again. A steady tick costs one statement that finds nothing due.
+ */
+
+export interface RoutingLogger {
+  warn: (obj: object, msg?: string) => void;
+}
+
+interface LoadedSilence {
+  id: string;
+  startsAt: number;
+  endsAt: number;
+  createdBy: string;
+  comment: string;
+  match: CompiledMatcher;
+}
+interface LoadedWindow {
+  id: string;
+  name: string;
+  serverIds: Set<string>;
+  match: CompiledMatcher | null;
+  schedule: WindowSchedule;
+  /** Cached answer of "in force?" and until when it holds. */
+  cache: { active: { end: Date } | null; until: number } | null;
+}
+
+/** One open alert as the router sees it. */
+type Candidate = {
+  id: string;
+  server_id: string | null;
+  rule_id: string | null;
+  subject: string;
+  hostname: string;
+  alertname: string;
+  type: string;
+  severity: string;
+  service: string | null;
+  mountpoint: string | null;
+  status: 'firing' | 'snoozed' | 'resolved';
+  notified_at: Date | string | null;
+  mute: MuteReason | null;
+  mute_ref: string | null;
+  mute_label: string | null;
+  host_down_alert_id: string | null;
+  escalation_step: number;
+  last_sent_at: Date | string | null;
+  ack_at: Date | string | null;
+  ack_user_id: string | null;
+  ack_username: string | null;
+  ack_reminded_at: Date | string | null;
+  created_at: Date | string;
+  labels: Record<string, string> | string | null;
+  suppress_alarm: string;
+  metric: string | null;
+  group_id: string | null;
+  suppress_on_host_down: boolean | null;
+  min_notify_interval_seconds: number | null;
+  flap_window_seconds: number | null;
+  escalation_steps: EscalationStep[] | string | null;
+  repeat_interval_seconds: number | null;
+  ack_reminder_seconds: number | null;
+  flapping_since: Date | string | null;
+  last_transition: Date | string | null;
+  down_id: string | null;
+  down_hostname: string | null;
+  ref_notified: boolean | null;
+  key_last_sent: Date | string | null;
+};
+
+interface Queued {
+  alertId: string;
+  transition: OutboxTransition;
+  groupId: string | null;
+  userIds?: string[];
+  step?: number;
+  reason?: string;
+}
+
+export interface SweepResult {
+  looked: number;
+  queued: number;
+  /** Alerts whose mute started or ended. */
+  muteChanged: number;
+}
+
+const ms = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() : null);
+const utc = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const parseJson = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+
+/** "15m", "2h 30m", "1d" */
+export function shortDuration(seconds: number): string {
+  const parts: string[] = [];
+  let rest = Math.round(seconds);
+  for (const [u, n] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
+    if (rest >= n) {
+      parts.push(`${Math.floor(rest / n)}${u}`);
+      rest %= n;
+    }
+    if (parts.length === 2) break;
+  }
+  return parts.join(' ') || '0s';
+}
+
+/**
+ * What the router reads about each alert: its fields and its server's labels (matchers), its
+ * rule's routing settings, its group's policy (a server rule's or a check rule's group), its flap
+ * state, the server's open instance_down alert (host-down suppression), and for a minimum
+ * interval the last notification of the same rule and subject. Alerts without a server (checks,
+ * Opsdeck's own meta alerts) have no labels, no host and no maintenance switch.
+ */
+const CANDIDATES = sql`
+  select a.id, a.server_id, a.rule_id, a.subject, a.hostname, a.alertname, a.type, a.severity, a.service, a.mountpoint, a.status,
+    a.notified_at, a.mute, a.mute_ref, a.mute_label, a.host_down_alert_id, a.escalation_step, a.last_sent_at,
+    a.ack_at, a.ack_user_id, a.ack_username, a.ack_reminded_at, a.created_at,
+    coalesce(s.labels, '{}'::jsonb) as labels, coalesce(s.suppress_alarm, 'no') as suppress_alarm, r.metric,
+    coalesce(r.notification_group_id, cr.notification_group_id) as group_id, r.suppress_on_host_down,
+    r.min_notify_interval_seconds, r.flap_window_seconds,
+    g.escalation_steps, g.repeat_interval_seconds, g.ack_reminder_seconds,
+    f.flapping_since, (select max(x) from unnest(f.transitions) x) as last_transition,
+    d.id as down_id, d.hostname as down_hostname,
+    (select rn.notified_at is not null from alerts rn where rn.id = a.host_down_alert_id) as ref_notified,
+    case when r.min_notify_interval_seconds is not null then (
+      select max(o.last_sent_at) from alerts o where o.server_id = a.server_id and o.rule_id = a.rule_id and o.subject = a.subject and o.id <> a.id
+    ) end as key_last_sent
+  from alerts a
+  left join servers s on s.id = a.server_id
+  left join alert_rules r on r.id = a.rule_id
+  left join check_rules cr on cr.id = a.check_rule_id
+  left join notification_groups g on g.id = coalesce(r.notification_group_id, cr.notification_group_id)
+  left join alert_flaps f on f.rule_id = a.rule_id and f.subject = a.subject
+  left join lateral (
+    select d.id, d.hostname from alerts d join alert_rules dr on dr.id = d.rule_id
+    where a.server_id is not null and d.server_id = a.server_id and d.status <> 'resolved' and dr.metric = 'instance_down' and d.id <> a.id
+      and coalesce(r.metric, '') <> 'instance_down' and coalesce(r.suppress_on_host_down, true)
+    limit 1
+  ) d on true`;
+
+export class Router {
+  private version: string | null = null;
+  private silences: LoadedSilence[] = [];
+  private windows: LoadedWindow[] = [];
+  /** Which silences and windows were in force at the last sweep ("" before the first). */
+  private inForce: string | null = null;
+
+  constructor(private readonly log: RoutingLogger) {}
+
+  /** Forget what was loaded (a new leader, a restart): the next sweep looks at every open alert. */
+  reset(): void {
+    this.version = null;
+    this.inForce = null;
+  }
+
+  /**
+   * One cheap statement every sweep: the silences' and windows' version, and the alerts due now
+   * (a partial index). Reloads the silences and windows when their version changed.
+   */
+  private async look(tx: Db, at: Date): Promise<{ reloaded: boolean; due: string[] }> {
+    const now = sql`${at.toISOString()}::timestamptz`;
+    const [row] = (
+      await tx.execute<{ v: string; due: string[] | string | null }>(sql`
+        select (select count(*) || ':' || coalesce(max(updated_at)::text, '') from silences where ends_at > ${now} - interval '1 day')
+          || '/' || (select count(*) || ':' || coalesce(max(updated_at)::text, '') from maintenance_windows) as v,
+          array(select id from alerts where next_action_at <= ${now} limit 5000) as due`)
+    ).rows;
+    const due = typeof row?.due === 'string' ? row.due.replace(/[{}]/g, '').split(',').filter(Boolean) : (row?.due ?? []);
+    if (row?.v === this.version) return { reloaded: false, due };
+    await this.load(tx, at);
+    this.version = row?.v ?? '';
+    return { reloaded: true, due };
+  }
+
+  private async load(tx: Db, at: Date): Promise<void> {
+    const silences = await tx.execute<{ id: string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; created_by_name: string; comment: string }>(
+      sql`select id, matchers, starts_at, ends_at, created_by_name, comment from silences where ends_at > ${at.toISOString()}::timestamptz`,
+    );
+    const windows = await tx.execute<{ id: string; name: string; server_ids: string[] | string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; timezone: string; rrule: string | null }>(
+      sql`select id, name, server_ids, matchers, starts_at, ends_at, timezone, rrule from maintenance_windows`,
+    );
+    this.silences = silences.rows.flatMap((s) => {
+      try {
+        return [{ id: s.id, startsAt: ms(s.starts_at)!, endsAt: ms(s.ends_at)!, createdBy: s.created_by_name, comment: s.comment, match: compileAll(parseJson(s.matchers) ?? []) }];
+      } catch (err) {
+        this.log.warn({ err, silenceId: s.id }, 'A silence could not be compiled; it is ignored');
+        return [];
+      }
+    });
+    this.windows = windows.rows.flatMap((w) => {
+      try {
+        const matchers = parseJson(w.matchers) ?? [];
+        const ids = typeof w.server_ids === 'string' ? w.server_ids.replace(/[{}]/g, '').split(',').filter(Boolean) : w.server_ids;
+        return [
+          {
+            id: w.id,
+            name: w.name,
+            serverIds: new Set(ids),
+            match: matchers.length ? compileAll(matchers) : null,
+            schedule: new WindowSchedule({ startsAt: new Date(w.starts_at), endsAt: new Date(w.ends_at), timezone: w.timezone, rrule: w.rrule }),
+            cache: null,
+          },
+        ];
+      } catch (err) {
+        this.log.warn({ err, windowId: w.id }, 'A maintenance window could not be read; it is ignored');
+        return [];
+      }
+    });
+  }
+
+  private windowActive(w: LoadedWindow, at: Date): { end: Date } | null {
+    const t = at.getTime();
+    if (!w.cache || t >= w.cache.until) {
+      const active = w.schedule.activeAt(at);
+      const until = active ? active.end.getTime() : (w.schedule.nextBoundary(at)?.getTime() ?? Number.POSITIVE_INFINITY);
+      w.cache = { active: active ? { end: active.end } : null, until };
+    }
+    return w.cache.active;
+  }
+
+  /** The silences and windows in force at `at`. */
+  private rulesAt(at: Date) {
+    const t = at.getTime();
+    const silences = this.silences.filter((s) => s.startsAt <= t && t < s.endsAt);
+    const windows = this.windows.flatMap((w) => {
+      const active = this.windowActive(w, at);
+      return active ? [{ w, end: active.end }] : [];
+    });
+    return { silences, windows, key: [...silences.map((s) => s.id), ...windows.map((x) => x.w.id)].join(',') };
+  }
+
+  /**
+   * Looks at the alerts that are due and, when the silences or windows in force changed, at every
+   * open alert: mutes, queues what is to be sent and schedules the next look. With `only`, looks
+   * at those alerts alone (an operator's change, answered at once; the evaluator's tick does the
+   * rest). Call inside the transaction that changed the alerts.
+   */
+  async sweep(tx: Db, at: Date, only?: readonly string[]): Promise<SweepResult> {
+    const { reloaded, due } = await this.look(tx, at);
+    const rules = this.rulesAt(at);
+    let where;
+    if (only) where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...only])}::uuid[])`;
+    else {
+      const all = reloaded || rules.key !== this.inForce;
+      this.inForce = rules.key;
+      if (!all && !due.length) return { looked: 0, queued: 0, muteChanged: 0 };
+      where = all ? sql`a.status <> 'resolved'` : sql`a.status <> 'resolved' and a.id = any(${sql.param(due)}::uuid[])`;
+    }
+    if (reloaded && only) this.inForce = null;
+    const rows = (await tx.execute<Candidate>(sql`${CANDIDATES} where ${where} for update of a`)).rows;
+    const result: SweepResult = { looked: rows.length, queued: 0, muteChanged: 0 };
+    if (!rows.length) return result;
+
+    const updates: { id: string; mute: MuteReason | null; muteRef: string | null; muteLabel: string | null; hostDown: string | null; notifiedAt: number | null; lastSentAt: number | null; step: number; reminded: number | null; next: number | null }[] = [];
+    const events: { alertId: string; note: string }[] = [];
+    const queued: Queued[] = [];
+    const t = at.getTime();
+
+    for (const c of rows) {
+      const facts: MatchFacts = { hostname: c.hostname, alertname: c.alertname, type: c.type, severity: c.severity, service: c.service, mountpoint: c.mountpoint, labels: parseJson(c.labels) ?? {} };
+      let notifiedAt = ms(c.notified_at);
+      let lastSentAt = ms(c.last_sent_at);
+      let step = c.escalation_step;
+      let reminded = ms(c.ack_reminded_at);
+      let hostDown = c.host_down_alert_id;
+      const nexts: number[] = [];
+
+      // 1. Why it notifies nobody now, if it does not: a window, then a silence, then its host
+      //    being down (only before it was ever sent), then flapping.
+      let mute: { reason: MuteReason; ref: string | null; label: string; enter: string } | null = null;
+      const window = rules.windows.find(({ w }) => (c.server_id !== null && w.serverIds.has(c.server_id)) || (w.match !== null && w.match(facts)));
+      const silence = window ? undefined : rules.silences.find((s) => s.match(facts));
+      const flapEnd = c.flapping_since && c.flap_window_seconds ? ms(c.last_transition ?? c.flapping_since)! + c.flap_window_seconds * 1000 : null;
+      if (window) mute = { reason: 'maintenance', ref: window.w.id, label: `In maintenance: ${window.w.name}`, enter: `In maintenance (window “${window.w.name}”, until ${utc(window.end.getTime())}): nobody is notified.` };
+      else if (silence)
+        mute = { reason: 'silenced', ref: silence.id, label: `Silenced by ${silence.createdBy}`, enter: `Silenced by ${silence.createdBy} until ${utc(silence.endsAt)} (“${silence.comment}”): nobody is notified.` };
+      else if (c.down_id && (notifiedAt === null || c.mute === 'host_down')) {
+        hostDown = c.down_id;
+        mute = { reason: 'host_down', ref: c.down_id, label: 'Suppressed: host down', enter: `Suppressed: host down (instance_down is firing on ${c.down_hostname ?? c.hostname}): nobody is notified; the host's recovery message will list it.` };
+      } else if (flapEnd !== null && flapEnd > t) {
+        mute = { reason: 'flapping', ref: null, label: 'Flapping', enter: 'Flapping: notifications pause until it is stable.' };
+        nexts.push(flapEnd);
+      }
+      const wasMuted = c.mute;
+      if ((mute?.reason ?? null) !== wasMuted || (mute && mute.ref !== c.mute_ref)) {
+        result.muteChanged++;
+        if (mute) events.push({ alertId: c.id, note: mute.enter });
+        else if (wasMuted) events.push({ alertId: c.id, note: leaveNote(wasMuted, c) });
+      }
+
+      // 2. What to send now. Snoozed and acknowledged alerts are not sent (snooze and "I'm on it").
+      const firing = c.status === 'firing';
+      const acked = c.ack_at !== null;
+      if (firing && !acked && !mute && c.suppress_alarm === 'no') {
+        if (notifiedAt === null) {
+          if (wasMuted === 'host_down' && c.ref_notified) {
+            // Listed in the host's recovery message ("still firing"): that was its notification.
+            notifiedAt = lastSentAt = t;
+            step = 0;
+          } else {
+            const minGap = c.min_notify_interval_seconds ? c.min_notify_interval_seconds * 1000 : 0;
+            const lastOfKey = ms(c.key_last_sent);
+            if (minGap && lastOfKey !== null && lastOfKey + minGap > t) {
+              // Looked at once when it opens and once when the gap has passed: one note.
+              nexts.push(lastOfKey + minGap);
+              events.push({ alertId: c.id, note: `Held back: this rule sends at most one notification every ${shortDuration(c.min_notify_interval_seconds!)}; it goes out at ${utc(lastOfKey + minGap)} if still firing.` });
+            } else {
+              queued.push({ alertId: c.id, transition: 'firing', groupId: c.group_id });
+              notifiedAt = lastSentAt = t;
+              step = 0;
+            }
+          }
+        }
+        if (notifiedAt !== null) {
+          // Escalation: steps in order, each after its time since the first notification.
+          const steps = (parseJson(c.escalation_steps) ?? []).slice().sort((x, y) => x.afterSeconds - y.afterSeconds);
+          while (step < steps.length && notifiedAt + steps[step]!.afterSeconds * 1000 <= t) {
+            const s = steps[step]!;
+            queued.push({ alertId: c.id, transition: 'escalation', groupId: s.groupId, userIds: s.userIds, step: step + 1, reason: `Unacknowledged for ${shortDuration(s.afterSeconds)}: escalation step ${step + 1} of ${steps.length}.` });
+            step++;
+          }
+          if (step < steps.length) nexts.push(notifiedAt + steps[step]!.afterSeconds * 1000);
+          if (c.repeat_interval_seconds) {
+            const due = (lastSentAt ?? notifiedAt) + c.repeat_interval_seconds * 1000;
+            if (due <= t) {
+              queued.push({ alertId: c.id, transition: 'repeat', groupId: c.group_id, reason: `Still firing after ${shortDuration((t - ms(c.created_at)!) / 1000)}, and nobody has acknowledged it.` });
+              lastSentAt = t;
+              nexts.push(t + c.repeat_interval_seconds * 1000);
+            } else nexts.push(due);
+          }
+        }
+      }
+      if (acked && c.status !== 'resolved' && c.ack_reminder_seconds && c.ack_user_id) {
+        const due = (reminded ?? ms(c.ack_at)!) + c.ack_reminder_seconds * 1000;
+        if (due <= t) {
+          queued.push({ alertId: c.id, transition: 'reminder', groupId: null, userIds: [c.ack_user_id], reason: `You acknowledged it ${shortDuration((t - ms(c.ack_at)!) / 1000)} ago and it is still ${c.status === 'snoozed' ? 'snoozed' : 'firing'}.` });
+          reminded = t;
+          nexts.push(t + c.ack_reminder_seconds * 1000);
+        } else nexts.push(due);
+      }
+      // A deferral or a window that ends: looked at again then (windows and silences also by the
+      // "in force" key, which catches their ends whatever this says).
+      const next = nexts.length ? Math.min(...nexts) : null;
+      updates.push({ id: c.id, mute: mute?.reason ?? null, muteRef: mute?.ref ?? null, muteLabel: mute?.label ?? null, hostDown, notifiedAt, lastSentAt, step, reminded, next });
+    }
+
+    for (const part of chunked(updates, 500)) {
+      await tx.execute(sql`
+        update alerts a set mute = u.mute, mute_ref = u.mute_ref, mute_label = u.mute_label, host_down_alert_id = u.host_down,
+          notified_at = u.notified_at, last_sent_at = u.last_sent_at, escalation_step = u.step, ack_reminded_at = u.reminded, next_action_at = u.next
+        from (
+          select * from unnest(
+            ${sql.param(part.map((u) => u.id))}::uuid[], ${sql.param(part.map((u) => u.mute))}::text[], ${sql.param(part.map((u) => u.muteRef))}::uuid[],
+            ${sql.param(part.map((u) => u.muteLabel))}::text[], ${sql.param(part.map((u) => u.hostDown))}::uuid[],
+            ${sql.param(part.map((u) => (u.notifiedAt === null ? null : new Date(u.notifiedAt).toISOString())))}::timestamptz[],
+            ${sql.param(part.map((u) => (u.lastSentAt === null ? null : new Date(u.lastSentAt).toISOString())))}::timestamptz[],
+            ${sql.param(part.map((u) => u.step))}::int[],
+            ${sql.param(part.map((u) => (u.reminded === null ? null : new Date(u.reminded).toISOString())))}::timestamptz[],
+            ${sql.param(part.map((u) => (u.next === null ? null : new Date(u.next).toISOString())))}::timestamptz[]
+          ) as x(id, mute, mute_ref, mute_label, host_down, notified_at, last_sent_at, step, reminded, next)
+        ) u
+        where a.id = u.id`);
+    }
+    if (events.length) for (const part of chunked(events, 1000)) await tx.insert(alertEvents).values(part.map((e) => ({ id: randomUUID(), alertId: e.alertId, type: 'playbook_action' as const, at, note: e.note })));
+    if (queued.length) await queueOutbox(tx, at, queued);
+    result.queued = queued.length;
+    return result;
+  }
+}
+
+function leaveNote(reason: MuteReason, c: Candidate): string {
+  const then = c.status === 'firing' && c.ack_at === null ? ' Notifying now if it still fires.' : '';
+  switch (reason) {
+    case 'maintenance':
+      return `Out of maintenance (${c.mute_label?.replace(/^In maintenance: /, '“') ?? 'the window'}${c.mute_label ? '”' : ''} ended).${then}`;
+    case 'silenced':
+      return `No longer silenced (the silence ended or no longer matches).${then}`;
+    case 'host_down':
+      return c.ref_notified ? 'The host is back: its recovery message lists this alert.' : `The host is back.${then}`;
+    case 'flapping':
+      return `Stable again: no longer flapping.${then}`;
+  }
+}
+
+/** Outbox rows the router queues (no timeline event of their own: the delivery log records them). */
+export async function queueOutbox(tx: Db, at: Date, items: readonly Queued[]): Promise<void> {
+  for (const part of chunked(items, 1000)) {
+    await tx.insert(alertOutbox).values(
+      part.map((q) => ({ alertId: q.alertId, eventId: null, transition: q.transition, notificationGroupId: q.groupId, userIds: q.userIds ?? [], step: q.step ?? null, reason: q.reason ?? null, createdAt: at })),
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { str } from './common';
+
+/**
+ * GET /api/monitoring/health: whether Opsdeck's figures are fresh (issue 12 "never blind").
+ * ok: fresh; blind: they stopped (cause says why); unknown: no leader reported lately; off: this
+ * console runs without monitoring.
+ */
+export const monitoringHealthSchema = z.object({
+  status: z.enum(['ok', 'blind', 'unknown', 'off']),
+  cause: str().nullable(),
+  since: str().nullable(),
+  lastFreshAt: str().nullable(),
+  staleServers: z.number(),
+  mode: z.enum(['builtin', 'prometheus']),
+  backend: str(),
+  checkedAt: str(),
+  checkedBy: str(),
+  alertId: str().nullable(),
+});
+export type MonitoringHealth = z.infer<typeof monitoringHealthSchema>;
+
+/** The groups "Monitoring backend unreachable" goes to: chosen ones, or (null) every group with email on. */
+export const monitoringAlertGroupsSchema = z
+  .object({
+    groupIds: z.array(z.uuid('Each group id must be a UUID')).max(100, 'At most 100 groups').nullable(),
+  })
+  .strict();
+export type MonitoringAlertGroups = z.infer<typeof monitoringAlertGroupsSchema>;

@@ -1,0 +1,1 @@
+ALTER TABLE "command_history" ADD COLUMN "undo_of" uuid;

@@ -1,0 +1,408 @@
+import { and, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  checkHistoryQuerySchema,
+  checkInputProblem,
+  checkRuleKinds,
+  checkRuleNames,
+  checkTarget,
+  createCheckSchema,
+  updateCheckSchema,
+  type Check,
+  type CheckHeaderInput,
+  type CheckRuleInput,
+  type CheckRuleKind,
+  type CheckSettings,
+} from '../contract/checks';
+import type { Db } from '../db/client';
+import { checkRules, checks, notificationGroups } from '../db/schema';
+import { badRequest, conflict, fromZod, notFound } from '../http/errors';
+import { requirePermission } from '../http/session';
+import type { Monitoring } from '../monitoring/monitoring';
+import { audited, auditTarget } from '../audit/trail';
+import { registerResource, UUID } from './resource';
+
+type CheckRow = typeof checks.$inferSelect;
+type RuleRow = typeof checkRules.$inferSelect;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+const DAY_MS = 86_400_000;
+
+/** Header values that are credentials: stored and sent, never shown back. */
+const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|key|pass|auth/i;
+
+/** The rules a new check starts with; cert_expiry is on for checks that see a certificate. */
+export function defaultCheckRules(kind: CheckSettings['kind'], url: string | null): Record<CheckRuleKind, Required<Omit<CheckRuleInput, 'notificationGroup'>> & { notificationGroup: string | null }> {
+  const tls = kind === 'tls' || (kind === 'http' && !!url?.toLowerCase().startsWith('https:'));
+  return {
+    down: { enabled: true, timeLimit: 60, threshold: null, severity: 'critical', notificationGroup: null },
+    latency: { enabled: false, timeLimit: 300, threshold: 2000, severity: 'warning', notificationGroup: null },
+    cert_expiry: { enabled: tls, timeLimit: 0, threshold: 14, severity: 'warning', notificationGroup: null },
+  };
+}
+
+export function checkToApi(row: CheckRow): Check {
+  return {
+    _id: row.id,
+    name: row.name,
+    kind: row.kind,
+    target: row.target,
+    url: row.url,
+    host: row.host,
+    port: row.port,
+    method: row.method as Check['method'],
+    expectedStatus: row.expectedStatus,
+    keyword: row.keyword,
+    keywordMode: row.keywordMode,
+    headers: row.headers.map((h) => (SECRET_HEADER.test(h.name) ? { name: h.name, value: null, redacted: true } : { name: h.name, value: h.value, redacted: false })),
+    followRedirects: row.followRedirects,
+    ignoreTlsErrors: row.ignoreTlsErrors,
+    recordType: row.recordType as Check['recordType'],
+    expectedAnswer: row.expectedAnswer,
+    resolver: row.resolver,
+    intervalSeconds: row.intervalS,
+    timeoutSeconds: row.timeoutS,
+    paused: row.paused,
+    state: row.state,
+    stateChangedAt: iso(row.stateChangedAt),
+    lastCheckedAt: iso(row.lastCheckedAt),
+    lastError: row.lastError,
+    latencyMs: row.latencyMs,
+    statusCode: row.statusCode,
+    certExpiresAt: iso(row.certExpiresAt),
+    certDaysLeft: row.certExpiresAt ? Math.round(((row.certExpiresAt.getTime() - Date.now()) / DAY_MS) * 10) / 10 : null,
+    certProblem: row.certProblem,
+    rules: [],
+    uptime24h: null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+const ruleToApi = (r: RuleRow) => ({
+  _id: r.id,
+  kind: r.kind,
+  name: checkRuleNames[r.kind],
+  enabled: r.enabled,
+  timeLimit: r.timeLimit,
+  threshold: r.threshold,
+  severity: r.severity,
+  notificationGroup: r.notificationGroupId,
+});
+
+function settingsOf(row: CheckRow): CheckSettings {
+  return {
+    kind: row.kind,
+    url: row.url,
+    host: row.host,
+    port: row.port,
+    method: row.method as CheckSettings['method'],
+    expectedStatus: row.expectedStatus,
+    keyword: row.keyword,
+    keywordMode: row.keywordMode,
+    headers: row.headers,
+    followRedirects: row.followRedirects,
+    ignoreTlsErrors: row.ignoreTlsErrors,
+    recordType: row.recordType as CheckSettings['recordType'],
+    expectedAnswer: row.expectedAnswer,
+    resolver: row.resolver,
+    intervalSeconds: row.intervalS,
+    timeoutSeconds: row.timeoutS,
+  };
+}
+
+async function nameTaken(db: Db, name: string, exceptId?: string): Promise<boolean> {
+  const where = and(sql`${checks.nameLc} = ${name.toLowerCase()}`, exceptId ? ne(checks.id, exceptId) : undefined);
+  return (await db.select({ id: checks.id }).from(checks).where(where).limit(1)).length > 0;
+}
+
+/** Headers of an update: a header given without a value keeps the stored value of that name (a redacted credential). */
+function mergeHeaders(input: CheckHeaderInput[], stored: { name: string; value: string }[]): { name: string; value: string }[] {
+  const names = new Set<string>();
+  return input.map((h, i) => {
+    const lower = h.name.toLowerCase();
+    if (names.has(lower)) throw badRequest(`headers.${i}.name: the header ${h.name} is given twice`, `headers.${i}.name`);
+    names.add(lower);
+    if (h.value !== undefined) return { name: h.name, value: h.value };
+    const old = stored.find((s) => s.name.toLowerCase() === lower);
+    if (!old) throw badRequest(`headers.${i}.value: is required`, `headers.${i}.value`);
+    return { name: h.name, value: old.value };
+  });
+}
+
+/**
+ * SPEC-style resource `checks` (issue 16): list, many, one, create, update, delete on the shared
+ * resource machinery, plus run-now, results history and uptime. docs/checks.md.
+ */
+export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitoring): void {
+  const runner = monitoring.checks;
+  const minInterval = monitoring.settings.checks.minIntervalS;
+
+  /** Kind rules, the minimum interval and "not Opsdeck itself": a 400 naming the field. */
+  async function validate(s: CheckSettings): Promise<void> {
+    const problem = checkInputProblem(s);
+    if (problem) throw badRequest(problem[1], problem[0]);
+    if (s.intervalSeconds < minInterval) throw badRequest(`intervalSeconds: a check runs at most every ${minInterval} seconds`, 'intervalSeconds');
+    const guard = runner.guard;
+    if (!guard) return;
+    if (s.kind === 'http') {
+      const u = new URL(s.url!);
+      const refused = await guard(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port) || (u.protocol === 'https:' ? 443 : 80));
+      if (refused) throw badRequest(`url: ${refused}`, 'url');
+    } else if (s.kind !== 'dns') {
+      const refused = await guard(s.host!, s.port!);
+      if (refused) throw badRequest(`host: ${refused}`, 'host');
+    }
+  }
+
+  /** Group ids of rule input must name groups; returns them checked. */
+  async function checkGroups(rules: Partial<Record<CheckRuleKind, CheckRuleInput>> | undefined): Promise<void> {
+    for (const kind of checkRuleKinds) {
+      const g = rules?.[kind]?.notificationGroup;
+      if (g === undefined || g === null) continue;
+      const found = UUID.test(g) ? await db.select({ id: notificationGroups.id }).from(notificationGroups).where(eq(notificationGroups.id, g)).limit(1) : [];
+      if (!found.length) throw badRequest(`rules.${kind}.notificationGroup: no notification group with id "${g}"`, `rules.${kind}.notificationGroup`);
+    }
+    const latency = rules?.latency;
+    if (latency && latency.threshold === null) throw badRequest('rules.latency.threshold: a latency rule needs a threshold in milliseconds', 'rules.latency.threshold');
+    const cert = rules?.cert_expiry;
+    if (cert && cert.threshold === null) throw badRequest('rules.cert_expiry.threshold: a certificate rule needs a number of days', 'rules.cert_expiry.threshold');
+    if (cert?.threshold != null && cert.threshold > 365) throw badRequest('rules.cert_expiry.threshold: at most 365 days', 'rules.cert_expiry.threshold');
+  }
+
+  /** Writes the rule changes (insert or update per kind); groups deleted meanwhile fall back to none. */
+  async function writeRules(tx: Db, checkId: string, rules: Partial<Record<CheckRuleKind, CheckRuleInput>>, defaults: ReturnType<typeof defaultCheckRules> | null): Promise<void> {
+    const existing = await tx.select().from(checkRules).where(eq(checkRules.checkId, checkId));
+    for (const kind of checkRuleKinds) {
+      const given = rules[kind];
+      const old = existing.find((r) => r.kind === kind);
+      if (!given && old) continue;
+      const base = old
+        ? { enabled: old.enabled, timeLimit: old.timeLimit, threshold: old.threshold, severity: old.severity, notificationGroup: old.notificationGroupId }
+        : (defaults ?? defaultCheckRules('http', null))[kind];
+      const v = { ...base, ...given };
+      const threshold = kind === 'down' ? null : v.threshold;
+      const group = v.notificationGroup ? sql`(select id from notification_groups where id = ${v.notificationGroup}::uuid)` : sql`null`;
+      await tx.execute(sql`
+        insert into check_rules (check_id, kind, enabled, time_limit, threshold, severity, notification_group_id, updated_at)
+        values (${checkId}::uuid, ${kind}, ${v.enabled}, ${v.timeLimit}, ${threshold}, ${v.severity}, ${group}, now())
+        on conflict (check_id, kind) do update set enabled = excluded.enabled, time_limit = excluded.time_limit, threshold = excluded.threshold,
+          severity = excluded.severity, notification_group_id = excluded.notification_group_id, updated_at = now()`);
+    }
+  }
+
+  async function enrich(items: Check[]): Promise<Check[]> {
+    const ids = items.map((c) => c._id);
+    const [rules, uptime] = await Promise.all([db.select().from(checkRules).where(inArray(checkRules.checkId, ids)), runner.store.uptime24h(ids, Date.now())]);
+    return items.map((c) => ({
+      ...c,
+      rules: rules
+        .filter((r) => r.checkId === c._id)
+        .sort((a, b) => checkRuleKinds.indexOf(a.kind) - checkRuleKinds.indexOf(b.kind))
+        .map(ruleToApi),
+      uptime24h: uptime.get(c._id) ?? null,
+    }));
+  }
+
+  registerResource<CheckRow, Check>(app, db, {
+    name: 'checks',
+    table: checks,
+    id: checks.id,
+    toApi: checkToApi,
+    enrich,
+    read: 'read',
+    target: (row) => ({ kind: 'check', id: row.id, name: row.name }),
+    conflicts: { checks_name_lc_idx: { field: 'name', message: 'A check with this name already exists' } },
+    sortable: {
+      createdAt: checks.createdAt,
+      name: checks.nameLc as never,
+      kind: checks.kind,
+      state: checks.state,
+      latencyMs: checks.latencyMs,
+      lastCheckedAt: checks.lastCheckedAt,
+      certExpiresAt: checks.certExpiresAt,
+    },
+    filterable: {
+      name: { column: checks.name, lower: checks.nameLc as never, ops: ['contains', 'eq'] },
+      target: { column: checks.target, lower: checks.targetLc as never, ops: ['contains', 'eq'] },
+      kind: { column: checks.kind, ops: ['eq', 'in'] },
+      state: { column: checks.state, ops: ['eq', 'in'] },
+      paused: { column: checks.paused, ops: ['eq'], kind: 'boolean' },
+      createdAt: { column: checks.createdAt, ops: ['between'], kind: 'date' },
+    },
+    search: [checks.nameLc as never, checks.targetLc as never],
+    defaultSort: { by: 'createdAt', direction: 'desc' },
+    create: {
+      permission: 'checks.write',
+      schema: createCheckSchema,
+      // Checked before the change's transaction opens: the guard may resolve a hostname.
+      async prepare(input: z.output<typeof createCheckSchema>) {
+        const headers = mergeHeaders(input.headers ?? [], []);
+        const s: CheckSettings = {
+          kind: input.kind,
+          url: input.kind === 'http' ? (input.url ?? null) : null,
+          host: input.kind === 'http' ? null : (input.host ?? null),
+          port: input.kind === 'tcp' || input.kind === 'tls' ? (input.port ?? null) : null,
+          method: input.method ?? 'GET',
+          expectedStatus: input.expectedStatus?.replace(/\s+/g, '') ?? '200-299',
+          keyword: input.keyword || null,
+          keywordMode: input.keywordMode ?? 'contains',
+          headers,
+          followRedirects: input.followRedirects ?? true,
+          ignoreTlsErrors: input.ignoreTlsErrors ?? false,
+          recordType: input.kind === 'dns' ? (input.recordType ?? 'A') : null,
+          expectedAnswer: input.kind === 'dns' ? input.expectedAnswer || null : null,
+          resolver: input.kind === 'dns' ? input.resolver || null : null,
+          intervalSeconds: input.intervalSeconds ?? 60,
+          timeoutSeconds: input.timeoutSeconds ?? Math.min(10, input.intervalSeconds ?? 60),
+        };
+        await validate(s);
+        await checkGroups(input.rules);
+        return { input, s };
+      },
+      async toRow({ input, s }: { input: z.output<typeof createCheckSchema>; s: CheckSettings }, { db: tx, user }) {
+        if (await nameTaken(tx, input.name)) throw conflict(`A check named "${input.name}" already exists`, 'name');
+        return {
+          name: input.name,
+          ...rowFields(s),
+          paused: input.paused ?? false,
+          createdBy: user._id,
+        };
+      },
+      async after(created, { db: tx, request, afterCommit }) {
+        const input = (request.body ?? {}) as { rules?: Partial<Record<CheckRuleKind, CheckRuleInput>> };
+        await writeRules(tx, created.id, input.rules ?? {}, defaultCheckRules(created.kind, created.url));
+        afterCommit(() => void runner.reload());
+      },
+    },
+    update: {
+      permission: 'checks.write',
+      schema: updateCheckSchema,
+      async prepare(input: z.output<typeof updateCheckSchema>, existing: CheckRow) {
+        const old = settingsOf(existing);
+        const s: CheckSettings = {
+          ...old,
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.host !== undefined ? { host: input.host } : {}),
+          ...(input.port !== undefined ? { port: input.port } : {}),
+          ...(input.method !== undefined ? { method: input.method } : {}),
+          ...(input.expectedStatus !== undefined ? { expectedStatus: input.expectedStatus.replace(/\s+/g, '') } : {}),
+          ...(input.keyword !== undefined ? { keyword: input.keyword || null } : {}),
+          ...(input.keywordMode !== undefined ? { keywordMode: input.keywordMode } : {}),
+          ...(input.headers !== undefined ? { headers: mergeHeaders(input.headers, old.headers) } : {}),
+          ...(input.followRedirects !== undefined ? { followRedirects: input.followRedirects } : {}),
+          ...(input.ignoreTlsErrors !== undefined ? { ignoreTlsErrors: input.ignoreTlsErrors } : {}),
+          ...(input.recordType !== undefined ? { recordType: input.recordType } : {}),
+          ...(input.expectedAnswer !== undefined ? { expectedAnswer: input.expectedAnswer || null } : {}),
+          ...(input.resolver !== undefined ? { resolver: input.resolver || null } : {}),
+          ...(input.intervalSeconds !== undefined ? { intervalSeconds: input.intervalSeconds } : {}),
+          ...(input.timeoutSeconds !== undefined ? { timeoutSeconds: input.timeoutSeconds } : {}),
+        };
+        // A field of another kind (a port on an HTTP check) is refused rather than stored unused.
+        const foreign = (['url', 'host', 'port', 'recordType', 'expectedAnswer', 'resolver'] as const).find((f) => input[f] !== undefined && !appliesTo(f, s.kind));
+        if (foreign) throw badRequest(`${foreign}: does not apply to a ${s.kind} check`, foreign);
+        await validate(s);
+        await checkGroups(input.rules);
+        return { input, s };
+      },
+      async toRow({ input, s }: { input: z.output<typeof updateCheckSchema>; s: CheckSettings }, existing, { db: tx }) {
+        if (input.name !== undefined && (await nameTaken(tx, input.name, existing.id))) throw conflict(`A check named "${input.name}" already exists`, 'name');
+        const targetChanged = checkTarget(s) !== existing.target;
+        return {
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...rowFields(s),
+          ...(input.paused !== undefined ? { paused: input.paused } : {}),
+          // Another target: the last result (and certificate) were about the old one.
+          ...(targetChanged ? { state: 'unknown', stateChangedAt: null, lastError: null, latencyMs: null, statusCode: null, certExpiresAt: null, certProblem: null } : {}),
+          updatedAt: new Date(),
+        };
+      },
+      async after(updated, { input }: { input: z.output<typeof updateCheckSchema> }, { db: tx, afterCommit }) {
+        if (input.rules) await writeRules(tx, updated.id, input.rules, null);
+        afterCommit(() => void runner.reload());
+      },
+    },
+    remove: {
+      permission: 'checks.write',
+      async after(removed, { afterCommit }) {
+        // Results, rollups, rules and alerts go by cascade.
+        afterCommit(() => runner.forget(removed.id));
+      },
+    },
+  });
+
+  const findCheck = async (id: string): Promise<CheckRow> => {
+    const row = UUID.test(id) ? (await db.select().from(checks).where(eq(checks.id, id)).limit(1))[0] : undefined;
+    if (!row) throw notFound(`No check with id "${id}"`);
+    return row;
+  };
+  const one = async (row: CheckRow) => (await enrich([checkToApi(row)]))[0]!;
+
+  /** check.run-now: run at once (also a paused check) and answer the result with the updated check. */
+  app.post<{ Params: { id: string } }>('/api/checks/run-now/:id', { preHandler: requirePermission('checks.write') }, async (request) => {
+    const row = await findCheck(request.params.id);
+    auditTarget(request, { kind: 'check', id: row.id, name: row.name });
+    const result = await runner.runNow(row.id);
+    if (!result) throw notFound(`No check with id "${request.params.id}"`);
+    // The runner writes its result itself; the record of who ran it follows in its own transaction.
+    await audited(request, db, async () => undefined);
+    const after = await findCheck(row.id);
+    return {
+      result: await one(after),
+      run: { up: result.up, latencyMs: result.latencyMs, statusCode: result.statusCode, error: result.error, certExpiresAt: iso(result.certExpiresAt), certProblem: result.certProblem },
+    };
+  });
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/api/checks/history/:id', { preHandler: requirePermission('read') }, async (request) => {
+    const parsed = checkHistoryQuerySchema.safeParse(request.query);
+    if (!parsed.success) throw fromZod(parsed.error);
+    const q = parsed.data;
+    const row = await findCheck(request.params.id);
+    const spanS = (q.to - q.from) / 1000;
+    // About 300 points; beyond the raw retention (or from 12 h up) whole hours from the hourly sums.
+    let step = q.step ?? Math.max(row.intervalS, Math.ceil(spanS / 300));
+    const rawSince = Date.now() - monitoring.settings.checks.retentionHours * 3_600_000;
+    if (q.from < rawSince || step >= 3600) step = Math.max(3600, Math.ceil(step / 3600) * 3600);
+    if (spanS / step > 11_000) throw badRequest('Too many points: use a larger step (at most 11,000 points)', 'step');
+    return { result: await runner.store.history(row.id, q.from, q.to, step) };
+  });
+
+  app.get<{ Params: { id: string }; Querystring: Record<string, string> }>('/api/checks/results/:id', { preHandler: requirePermission('read') }, async (request) => {
+    const parsed = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict().safeParse(request.query);
+    if (!parsed.success) throw fromZod(parsed.error);
+    const row = await findCheck(request.params.id);
+    return { result: await runner.store.recent(row.id, parsed.data.limit) };
+  });
+
+  app.get<{ Params: { id: string } }>('/api/checks/uptime/:id', { preHandler: requirePermission('read') }, async (request) => {
+    const row = await findCheck(request.params.id);
+    return { result: (await runner.store.uptime([row.id], Date.now())).get(row.id)! };
+  });
+}
+
+const appliesTo = (field: 'url' | 'host' | 'port' | 'recordType' | 'expectedAnswer' | 'resolver', kind: CheckSettings['kind']) =>
+  field === 'url' ? kind === 'http' : field === 'host' ? kind !== 'http' : field === 'port' ? kind === 'tcp' || kind === 'tls' : kind === 'dns';
+
+/** The columns a check's settings are stored in. */
+function rowFields(s: CheckSettings) {
+  return {
+    kind: s.kind,
+    target: checkTarget(s),
+    url: s.url,
+    host: s.host,
+    port: s.port,
+    method: s.method,
+    expectedStatus: s.expectedStatus,
+    keyword: s.keyword,
+    keywordMode: s.keywordMode,
+    headers: s.headers,
+    followRedirects: s.followRedirects,
+    ignoreTlsErrors: s.ignoreTlsErrors,
+    recordType: s.recordType,
+    expectedAnswer: s.expectedAnswer,
+    resolver: s.resolver,
+    intervalS: s.intervalSeconds,
+    timeoutS: s.timeoutSeconds,
+  };
+}

@@ -1,0 +1,383 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import type { CommandInput } from '../../../commands';
+import { CheckFieldError, REDACTED, type CheckFields } from '../../../commands/check/check-fields';
+import { severities } from '../../../server/contract/alerts';
+import { checkKindLabels, checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckKind } from '../../../server/contract/checks';
+import { checkQueryOptions } from '../../api/checks';
+import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
+import { FormDrawer } from '../../components/ui/drawer';
+import { Select } from '../../components/ui/select';
+import { Switch } from '../../components/ui/switch';
+import { TextArea } from '../../components/ui/text-area';
+import { TextField } from '../../components/ui/text-field';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
+import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
+
+const listRoute = getRouteApi('/app/checks');
+const editRoute = getRouteApi('/app/checks/edit/$id');
+
+type Severity = (typeof severities)[number];
+interface Values {
+  name: string;
+  kind: CheckKind;
+  url: string;
+  host: string;
+  port: string;
+  method: (typeof httpMethods)[number];
+  status: string;
+  keywordMode: 'contains' | 'lacks';
+  keyword: string;
+  headers: string;
+  followRedirects: boolean;
+  ignoreTls: boolean;
+  record: (typeof dnsRecordTypes)[number];
+  expect: string;
+  resolver: string;
+  interval: string;
+  timeout: string;
+  downGrace: string;
+  downSeverity: Severity;
+  latencyOn: boolean;
+  latencyMs: string;
+  latencySeverity: Severity;
+  certOn: boolean;
+  certDays: string;
+  certSeverity: Severity;
+  group: string;
+}
+
+const blank: Values = {
+  name: '',
+  kind: 'http',
+  url: '',
+  host: '',
+  port: '',
+  method: 'GET',
+  status: '200-299',
+  keywordMode: 'contains',
+  keyword: '',
+  headers: '',
+  followRedirects: true,
+  ignoreTls: false,
+  record: 'A',
+  expect: '',
+  resolver: '',
+  interval: '60',
+  timeout: '10',
+  downGrace: '60',
+  downSeverity: 'critical',
+  latencyOn: false,
+  latencyMs: '2000',
+  latencySeverity: 'warning',
+  certOn: true,
+  certDays: '14',
+  certSeverity: 'warning',
+  group: 'none',
+};
+
+function fromCheck(c: Check): Values {
+  const rule = (k: string) => c.rules.find((r) => r.kind === k);
+  const down = rule('down');
+  const latency = rule('latency');
+  const cert = rule('cert_expiry');
+  return {
+    name: c.name,
+    kind: c.kind,
+    url: c.url ?? '',
+    host: c.host ?? '',
+    port: c.port === null ? '' : String(c.port),
+    method: c.method,
+    status: c.expectedStatus,
+    keywordMode: c.keywordMode === 'absent' ? 'lacks' : 'contains',
+    keyword: c.keyword ?? '',
+    headers: c.headers.map((h) => `${h.name}: ${h.redacted ? REDACTED : h.value}`).join('\n'),
+    followRedirects: c.followRedirects,
+    ignoreTls: c.ignoreTlsErrors,
+    record: c.recordType ?? 'A',
+    expect: c.expectedAnswer ?? '',
+    resolver: c.resolver ?? '',
+    interval: String(c.intervalSeconds),
+    timeout: String(c.timeoutSeconds),
+    downGrace: String(down?.timeLimit ?? 60),
+    downSeverity: down?.severity ?? 'critical',
+    latencyOn: latency?.enabled ?? false,
+    latencyMs: String(latency?.threshold ?? 2000),
+    latencySeverity: latency?.severity ?? 'warning',
+    certOn: cert?.enabled ?? false,
+    certDays: String(cert?.threshold ?? 14),
+    certSeverity: cert?.severity ?? 'warning',
+    group: down?.notificationGroup ?? 'none',
+  };
+}
+
+const num = (v: string) => (v.trim() === '' ? undefined : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN);
+
+/** The form as the command's flags (only what differs from `before` when editing). */
+function toFields(v: Values, before: Values | null): { fields: CheckFields & { name?: string }; errors: Record<string, string> } {
+  const errors: Record<string, string> = {};
+  const f: Record<string, unknown> = {};
+  const changed = (k: keyof Values) => !before || v[k] !== before[k];
+  const numberField = (k: keyof Values, flag: string, label: string) => {
+    if (!changed(k)) return;
+    const n = num(v[k] as string);
+    if (n === undefined) return;
+    if (Number.isNaN(n)) errors[flag] = `${label} must be a whole number`;
+    else f[flag] = n;
+  };
+  if (changed('name')) f.name = v.name;
+  if (!before) f.kind = v.kind;
+  if (v.kind === 'http') {
+    if (changed('url')) f.url = v.url;
+    if (changed('method')) f.method = v.method;
+    if (changed('status')) f.status = v.status;
+    if (changed('keyword') || changed('keywordMode')) f[v.keywordMode] = v.keyword;
+    if (changed('headers')) f.headers = v.headers;
+    if (changed('followRedirects')) f.followRedirects = v.followRedirects;
+  } else {
+    if (changed('host')) f.host = v.host;
+  }
+  if ((v.kind === 'http' || v.kind === 'tls') && changed('ignoreTls')) f.ignoreTls = v.ignoreTls;
+  if (v.kind === 'tcp' || v.kind === 'tls') numberField('port', 'port', 'Port');
+  if (v.kind === 'dns') {
+    if (changed('record')) f.record = v.record;
+    if (changed('expect')) f.expect = v.expect;
+    if (changed('resolver')) f.resolver = v.resolver;
+  }
+  numberField('interval', 'interval', 'Interval');
+  numberField('timeout', 'timeout', 'Timeout');
+  numberField('downGrace', 'downGrace', 'Grace period');
+  if (changed('downSeverity')) f.downSeverity = v.downSeverity;
+  if (changed('latencyOn') || changed('latencyMs')) {
+    const n = v.latencyOn ? num(v.latencyMs) : 0;
+    if (n === undefined || Number.isNaN(n) || (v.latencyOn && n === 0)) errors.latencyMs = 'Give the response time in milliseconds';
+    else f.latencyMs = n;
+  }
+  if (changed('latencySeverity')) f.latencySeverity = v.latencySeverity;
+  if ((v.kind === 'http' || v.kind === 'tls') && (changed('certOn') || changed('certDays'))) {
+    const n = v.certOn ? num(v.certDays) : 0;
+    if (n === undefined || Number.isNaN(n) || (v.certOn && n === 0)) errors.certDays = 'Give a number of days';
+    else f.certDays = n;
+  }
+  if (changed('certSeverity')) f.certSeverity = v.certSeverity;
+  if (changed('group')) f.group = v.group;
+  return { fields: f as CheckFields & { name?: string }, errors };
+}
+
+/** The API's field names (in a 400) mapped onto the form's inputs. */
+const apiToForm: Record<string, keyof Values> = {
+  name: 'name',
+  url: 'url',
+  host: 'host',
+  port: 'port',
+  expectedStatus: 'status',
+  keyword: 'keyword',
+  intervalSeconds: 'interval',
+  timeoutSeconds: 'timeout',
+  resolver: 'resolver',
+  expectedAnswer: 'expect',
+  'rules.down.timeLimit': 'downGrace',
+  'rules.latency.threshold': 'latencyMs',
+  'rules.cert_expiry.threshold': 'certDays',
+  contains: 'keyword',
+};
+const formField = (apiField: string | undefined): keyof Values | undefined =>
+  apiField ? (apiToForm[apiField] ?? (apiField.startsWith('headers') ? 'headers' : undefined)) : undefined;
+
+/** /checks/create: a drawer over the list. */
+export function CreateCheckRoute() {
+  const navigate = listRoute.useNavigate();
+  const runner = useCommandRunner();
+  const allowed = useLeaveUnlessAllowed('check.create', () => void navigate({ to: '/checks', search: (s) => s, replace: true, ignoreBlocker: true }));
+  if (!allowed) return null;
+  return (
+    <CheckFormDrawer
+      mode="create"
+      initial={blank}
+      onClose={(ignoreBlocker) => void navigate({ to: '/checks', search: (s) => s, ignoreBlocker })}
+      onSubmit={async (fields) => {
+        const result = await runner.runOrThrow('check.create', fields as CommandInput<'check.create'>);
+        const created = result.data as Check;
+        toast('success', `Created check ${created.name}`);
+        void navigate({ to: '/checks/show/$id', params: { id: created._id }, ignoreBlocker: true });
+      }}
+    />
+  );
+}
+
+/** /checks/edit/$id: the same drawer, filled with the check; a failed load returns to the list. */
+export function EditCheckRoute() {
+  const { id } = editRoute.useParams();
+  const navigate = listRoute.useNavigate();
+  const runner = useCommandRunner();
+  const close = (ignoreBlocker = false) => void navigate({ to: '/checks', search: (s) => s, ignoreBlocker });
+  const allowed = useLeaveUnlessAllowed('check.edit', () => close(true));
+  const query = useQuery({ ...checkQueryOptions(id), enabled: allowed });
+  useEffect(() => {
+    if (query.isError) {
+      toast('error', `Could not load the check: ${query.error.message}`);
+      close(true);
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.isError]);
+  const check = query.data?.result;
+  if (!allowed) return null;
+  return (
+    <CheckFormDrawer
+      mode="edit"
+      initial={check ? fromCheck(check) : null}
+      onClose={close}
+      onSubmit={async (fields) => {
+        if (!check) return;
+        if (Object.keys(fields).length) {
+          await runner.runOrThrow('check.edit', { check: check._id, ...fields });
+          toast('success', `Updated check ${fields.name ?? check.name}`);
+        }
+        close(true);
+      }}
+    />
+  );
+}
+
+function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' | 'edit'; initial: Values | null; onClose: (ignoreBlocker?: boolean) => void; onSubmit: (fields: Record<string, unknown>) => Promise<void> }) {
+  const [values, setValues] = useState<Values | null>(initial);
+  if (values === null && initial !== null) setValues(initial);
+  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const groups = useQuery(notificationGroupOptionsQueryOptions(''));
+  const dirty = !done && !!values && !!initial && (Object.keys(values) as (keyof Values)[]).some((k) => values[k] !== initial[k]);
+  useUnsavedChanges(dirty);
+
+  const formId = `check-${mode}-form`;
+  const set = <K extends keyof Values>(k: K) => (v: Values[K]) => {
+    setValues((prev) => (prev ? { ...prev, [k]: v } : prev));
+    setErrors((prev) => ({ ...prev, [k]: undefined }));
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!values || busy) return;
+    const { fields, errors: found } = toFields(values, mode === 'edit' ? initial : null);
+    const mapped: Partial<Record<keyof Values, string>> = {};
+    for (const [k, m] of Object.entries(found)) mapped[(formField(k) ?? k) as keyof Values] = m;
+    setErrors(mapped);
+    setFormError(null);
+    if (Object.keys(found).length) return;
+    setBusy(true);
+    try {
+      await onSubmit(fields);
+      setDone(true);
+    } catch (err) {
+      const field = err instanceof CheckFieldError ? formField(err.field) : undefined;
+      if (field) setErrors({ [field]: err instanceof Error ? err.message : String(err) });
+      else setFormError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const groupOptions = [{ value: 'none', label: 'None' }, ...(groups.data?.result.data ?? []).map((g) => ({ value: g._id, label: g.name }))];
+  const severityOptions = severities.map((s) => ({ value: s, label: s }));
+  const v = values;
+  return (
+    <FormDrawer title={mode === 'create' ? 'Create Check' : 'Update Check'} formId={formId} mode={mode} busy={busy} loading={!v} onClose={onClose}>
+      {v && (
+        <form id={formId} onSubmit={submit} className="max-w-xl space-y-4" noValidate>
+          <TextField label="Name" placeholder="e.g. Shop front" value={v.name} onChange={set('name')} isRequired errorMessage={errors.name} autoFocus />
+          {mode === 'create' ? (
+            <Select label="Kind" options={checkKinds.map((k) => ({ value: k, label: checkKindLabels[k] }))} value={v.kind} onChange={set('kind')} />
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">Kind: {checkKindLabels[v.kind]}</p>
+          )}
+          {v.kind === 'http' && (
+            <>
+              <TextField label="URL" placeholder="https://shop.example.com/health" value={v.url} onChange={set('url')} isRequired errorMessage={errors.url} />
+              <div className="grid grid-cols-2 gap-3">
+                <Select label="Method" options={httpMethods.map((m) => ({ value: m, label: m }))} value={v.method} onChange={set('method')} />
+                <TextField label="Expected status codes" value={v.status} onChange={set('status')} errorMessage={errors.status} />
+              </div>
+              <div className="grid grid-cols-[12rem_1fr] gap-3">
+                <Select
+                  label="Keyword"
+                  options={[
+                    { value: 'contains', label: 'must appear' },
+                    { value: 'lacks', label: 'must not appear' },
+                  ]}
+                  value={v.keywordMode}
+                  onChange={set('keywordMode')}
+                />
+                <TextField label="Keyword text" placeholder="optional" value={v.keyword} onChange={set('keyword')} errorMessage={errors.keyword} />
+              </div>
+              <TextArea label="Headers" placeholder="Name: value (one per line)" rows={3} value={v.headers} onChange={set('headers')} errorMessage={errors.headers} />
+              <Switch isSelected={v.followRedirects} onChange={set('followRedirects')}>
+                Follow redirects
+              </Switch>
+            </>
+          )}
+          {v.kind !== 'http' && (
+            <div className="grid grid-cols-[1fr_8rem] gap-3">
+              <TextField label={v.kind === 'dns' ? 'Name to resolve' : 'Host'} value={v.host} onChange={set('host')} isRequired errorMessage={errors.host} />
+              {v.kind !== 'dns' && <TextField label="Port" inputMode="numeric" value={v.port} onChange={set('port')} isRequired errorMessage={errors.port} />}
+            </div>
+          )}
+          {v.kind === 'dns' && (
+            <div className="grid grid-cols-3 gap-3">
+              <Select label="Record type" options={dnsRecordTypes.map((r) => ({ value: r, label: r }))} value={v.record} onChange={set('record')} />
+              <TextField label="Expected answer" placeholder="optional" value={v.expect} onChange={set('expect')} errorMessage={errors.expect} />
+              <TextField label="Resolver" placeholder="system" value={v.resolver} onChange={set('resolver')} errorMessage={errors.resolver} />
+            </div>
+          )}
+          {(v.kind === 'http' || v.kind === 'tls') && (
+            <Switch isSelected={v.ignoreTls} onChange={set('ignoreTls')}>
+              Ignore TLS errors (self-signed, wrong name); expiry is still watched
+            </Switch>
+          )}
+          <div className="grid grid-cols-2 gap-3">
+            <TextField label="Interval (seconds)" inputMode="numeric" value={v.interval} onChange={set('interval')} errorMessage={errors.interval} />
+            <TextField label="Timeout (seconds)" inputMode="numeric" value={v.timeout} onChange={set('timeout')} errorMessage={errors.timeout} />
+          </div>
+          <fieldset className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700">
+            <legend className="px-1 text-sm font-semibold">Alert rules (Website Alert)</legend>
+            <div className="grid grid-cols-2 gap-3">
+              <TextField label="Down for (seconds) before alerting" inputMode="numeric" value={v.downGrace} onChange={set('downGrace')} errorMessage={errors.downGrace} />
+              <Select label="Severity when down" options={severityOptions} value={v.downSeverity} onChange={set('downSeverity')} />
+            </div>
+            <Switch isSelected={v.latencyOn} onChange={set('latencyOn')}>
+              Alert on slow responses
+            </Switch>
+            {v.latencyOn && (
+              <div className="grid grid-cols-2 gap-3">
+                <TextField label="Slower than (ms)" inputMode="numeric" value={v.latencyMs} onChange={set('latencyMs')} errorMessage={errors.latencyMs} />
+                <Select label="Severity when slow" options={severityOptions} value={v.latencySeverity} onChange={set('latencySeverity')} />
+              </div>
+            )}
+            {(v.kind === 'http' || v.kind === 'tls') && (
+              <>
+                <Switch isSelected={v.certOn} onChange={set('certOn')}>
+                  Alert when the certificate expires soon
+                </Switch>
+                {v.certOn && (
+                  <div className="grid grid-cols-2 gap-3">
+                    <TextField label="Within (days)" inputMode="numeric" value={v.certDays} onChange={set('certDays')} errorMessage={errors.certDays} />
+                    <Select label="Severity when expiring" options={severityOptions} value={v.certSeverity} onChange={set('certSeverity')} />
+                  </div>
+                )}
+              </>
+            )}
+            <Select label="Notification Group" options={groupOptions} value={v.group} onChange={set('group')} />
+          </fieldset>
+          {formError && (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {formError}
+            </p>
+          )}
+        </form>
+      )}
+    </FormDrawer>
+  );
+}

@@ -1,0 +1,206 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { getRouteApi, Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { CommandId, CommandInput } from '../../../commands';
+import { checkKindLabels, type Check } from '../../../server/contract/checks';
+import { checksListQueryOptions } from '../../api/checks';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { DataTable } from '../../components/ui/data-table';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchField } from '../../components/ui/search-field';
+import { Segmented } from '../../components/ui/segmented';
+import { formatCertDays, formatLatency } from '../../lib/check-format';
+import { formatRelativeTime } from '../../lib/format';
+import { useCommandRunner } from '../../lib/run-command';
+import { CheckStateBadge, UptimeText } from './check-display';
+import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
+
+const route = getRouteApi('/app/checks');
+const features = tableFeatures({});
+const REFETCH_MS = 10_000;
+/** Checks are marked by name (Space on a row; check.pause, check.run-now … then apply to every marked check). */
+const checkMarks = { kind: 'check', label: (c: Check) => c.name };
+
+const linkButton = (primary: boolean, disabled = false) =>
+  cx(
+    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
+    disabled && 'pointer-events-none opacity-50',
+  );
+
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
+}
+
+const stateOptions = [
+  { value: 'all', label: 'All' },
+  { value: 'up', label: 'Up' },
+  { value: 'down', label: 'Down' },
+  { value: 'paused', label: 'Paused' },
+] as const;
+
+/** Checks list (issue 16), in the servers list's style: URL state, search, sort, page, refresh, actions as commands. */
+export function ChecksPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const goTo = useNavigate();
+  const runner = useCommandRunner();
+  const now = useNow(30_000);
+  const query = useQuery({ ...checksListQueryOptions(checksListQuery(search)), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
+  const canWrite = runner.check('check.create');
+  const [busy, setBusy] = useState<string | null>(null);
+
+  const setSearch = useCallback(
+    (patch: Partial<ChecksSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
+    [navigate],
+  );
+  const sortBy = (by: CheckSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
+  const run = <K extends CommandId>(key: string, id: K, input: CommandInput<K>) => {
+    setBusy(key);
+    void runner.run(id, input).finally(() => setBusy(null));
+  };
+
+  const checks = query.data?.result.data ?? [];
+  const total = query.data?.result.count ?? 0;
+  const filtered = !!search.q?.trim() || !!search.state;
+
+  const sortHeader = (label: string, by: CheckSortField) => (
+    <button type="button" className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500" onClick={() => sortBy(by)} aria-label={`Sort by ${label}`}>
+      {label}
+      <span aria-hidden className="text-xs text-slate-400">
+        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+      </span>
+    </button>
+  );
+
+  const columns = useMemo<ColumnDef<typeof features, Check>[]>(
+    () => [
+      {
+        id: 'name',
+        header: () => sortHeader('Name', 'name'),
+        cell: ({ row }) => (
+          <div className="min-w-0">
+            <Link to="/checks/show/$id" params={{ id: row.original._id }} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
+              {row.original.name}
+            </Link>
+            <div className="max-w-xs truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={row.original.target}>
+              {row.original.target}
+            </div>
+          </div>
+        ),
+      },
+      { id: 'kind', header: () => sortHeader('Kind', 'kind'), cell: ({ row }) => <span className="whitespace-nowrap">{checkKindLabels[row.original.kind]}</span> },
+      { id: 'state', header: () => sortHeader('State', 'state'), cell: ({ row }) => <CheckStateBadge check={row.original} /> },
+      { id: 'latency', header: () => sortHeader('Response time', 'latencyMs'), cell: ({ row }) => <span className="tabular-nums whitespace-nowrap">{formatLatency(row.original.latencyMs)}</span> },
+      { id: 'uptime', header: () => <span className="font-semibold">Uptime (24 h)</span>, cell: ({ row }) => <UptimeText value={row.original.uptime24h} /> },
+      {
+        id: 'checked',
+        header: () => sortHeader('Last checked', 'lastCheckedAt'),
+        cell: ({ row }) => (
+          <span className="whitespace-nowrap" title={row.original.lastError ?? undefined}>
+            {formatRelativeTime(row.original.lastCheckedAt, now)}
+          </span>
+        ),
+      },
+      { id: 'cert', header: () => sortHeader('Certificate', 'certExpiresAt'), cell: ({ row }) => <span className="whitespace-nowrap">{formatCertDays(row.original.certDaysLeft)}</span> },
+      {
+        id: 'actions',
+        header: () => <span className="font-semibold">Actions</span>,
+        cell: ({ row }) => {
+          const c = row.original;
+          const reason = canWrite === true ? false : canWrite;
+          return (
+            <div className="flex items-center gap-1">
+              <Button variant="ghost" size="sm" disabledReason={reason} isDisabled={busy === `run:${c._id}`} onPress={() => run(`run:${c._id}`, 'check.run-now', { check: c._id })} aria-label={`Run ${c.name} now`}>
+                Run now
+              </Button>
+              <Button variant="ghost" size="sm" disabledReason={reason} isDisabled={busy === `pause:${c._id}`} onPress={() => run(`pause:${c._id}`, c.paused ? 'check.resume' : 'check.pause', { check: c._id })} aria-label={`${c.paused ? 'Resume' : 'Pause'} ${c.name}`}>
+                {c.paused ? 'Resume' : 'Pause'}
+              </Button>
+              <Button variant="ghost" size="sm" disabledReason={reason} onPress={() => void navigate({ to: '/checks/edit/$id', params: { id: c._id }, search: (prev) => prev })} aria-label={`Edit ${c.name}`}>
+                Edit
+              </Button>
+              <Button variant="danger-ghost" size="sm" disabledReason={reason} onPress={() => run(`delete:${c._id}`, 'check.delete', { check: c._id })} aria-label={`Delete ${c.name}`}>
+                Delete
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [search, canWrite, busy, now],
+  );
+  const table = useTable({ features, columns, data: checks, getRowId: (c) => c._id });
+
+  const empty = filtered ? (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <p className="text-sm text-slate-600 dark:text-slate-400">No checks match.</p>
+      <Button onPress={() => setSearch({ q: undefined, state: undefined })}>Clear filters</Button>
+    </div>
+  ) : (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <h2 className="text-lg font-semibold">No checks yet</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">Watch a website, a TCP port, a DNS name or a TLS certificate from Opsdeck.</p>
+      {canWrite === true && (
+        <Link to="/checks/create" search={true} className={linkButton(true)}>
+          Add check
+        </Link>
+      )}
+    </div>
+  );
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Checks</h1>
+        <SearchField aria-label="Search by name or target" placeholder="Search by name or target" value={search.q ?? ''} onChange={(v) => setSearch({ q: v || undefined })} className="w-60" />
+        <Segmented
+          aria-label="State"
+          options={stateOptions}
+          value={search.state ?? 'all'}
+          onChange={(v) => setSearch({ state: v === 'all' ? undefined : v })}
+        />
+        <Button onPress={() => run('refresh', 'check.refresh', {})} isDisabled={busy === 'refresh' || query.isPending} aria-label="Refresh">
+          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
+            ⟳
+          </span>
+          Refresh
+        </Button>
+        <span title={canWrite === true ? undefined : canWrite}>
+          <Link to="/checks/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
+            Add check
+          </Link>
+        </span>
+      </div>
+      {query.isError && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          <span className="mr-auto">
+            <strong>Could not load checks.</strong> {query.error.message}
+          </span>
+          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+            Retry
+          </Button>
+        </div>
+      )}
+      <DataTable
+        table={table}
+        label="Checks"
+        loading={query.isPending}
+        sort={{ by: search.sortBy, dir: search.sortDir }}
+        onRowClick={(c) => void goTo({ to: '/checks/show/$id', params: { id: c._id } })}
+        empty={empty}
+        marks={checkMarks}
+      />
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ChecksSearch['pageSize'] }, false)} />
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import { useState } from 'react';
+import type { AlertDetail } from '../../../server/contract/alerts';
+import { Button } from '../../components/ui/button';
+import { Select } from '../../components/ui/select';
+import { TextField } from '../../components/ui/text-field';
+import { toast } from '../../components/ui/toast';
+import { useCommandRunner } from '../../lib/run-command';
+import { AckLine } from './alert-display';
+
+const forOptions = [
+  { value: 'until', label: 'Until it resolves' },
+  { value: '1800', label: '30 minutes' },
+  { value: '3600', label: '1 hour' },
+  { value: '14400', label: '4 hours' },
+  { value: '86400', label: '1 day' },
+] as const;
+type ForChoice = (typeof forOptions)[number]['value'];
+
+/**
+ * Issue 14 on the drawer's Action tab: Acknowledge ("I'm on it", an optional note and how long)
+ * or Release, through `alert.ack` / `alert.unack` like the palette and the command line.
+ */
+export function AckSection({ alert, onSaved }: { alert: AlertDetail; onSaved: () => void }) {
+  const runner = useCommandRunner();
+  const [note, setNote] = useState('');
+  const [forChoice, setForChoice] = useState<ForChoice>('until');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const allowed = runner.check('alert.ack');
+  if (alert.status === 'resolved') return null;
+  const ack = alert.acknowledgement;
+
+  const run = async (id: 'alert.ack' | 'alert.unack') => {
+    setBusy(true);
+    setError(null);
+    try {
+      const base = { alert: alert._id, ...(note.trim() ? { note } : {}) };
+      const r = id === 'alert.ack' ? await runner.runOrThrow('alert.ack', { ...base, ...(forChoice !== 'until' ? { for: Number(forChoice) } : {}) }) : await runner.runOrThrow('alert.unack', base);
+      toast('success', (r.message ?? 'Saved').replace(/\*\*/g, ''));
+      setNote('');
+      setForChoice('until');
+      onSaved();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section aria-labelledby="ack-heading" className="flex max-w-lg flex-col gap-3 border-b border-slate-200 pb-6 dark:border-slate-800">
+      <h3 id="ack-heading" className="text-sm font-semibold">
+        Acknowledgement
+      </h3>
+      {ack ? <AckLine ack={ack} withNote /> : <p className="text-sm text-slate-600 dark:text-slate-400">Nobody has acknowledged this alert. Acknowledging stops repeats and escalation; it stays Active.</p>}
+      <TextField label="Acknowledgement note" placeholder="Optional: what you are doing" value={note} onChange={setNote} />
+      {!ack && <Select<ForChoice> label="Acknowledge for" options={forOptions} value={forChoice} onChange={setForChoice} />}
+      {error && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Button variant="primary" isDisabled={busy} disabledReason={allowed === true ? false : allowed} onPress={() => void run('alert.ack')}>
+          {ack ? 'Take over' : 'Acknowledge'}
+        </Button>
+        {ack && (
+          <Button isDisabled={busy} disabledReason={allowed === true ? false : allowed} onPress={() => void run('alert.unack')}>
+            Release
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,62 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { MatchPreview as Preview } from '../../../server/contract/routing';
+import { ApiError } from '../../api/client';
+
+/**
+ * Before saving: what a silence or window matches now (issue 14 §2, §3). `load` is asked again
+ * 400 ms after the last change; a warning when nothing matches; a bad regex shows the server's
+ * message (which names the matcher).
+ */
+export function MatchPreview({ queryKey, load, enabled, what }: { queryKey: readonly unknown[]; load: () => Promise<{ result: Preview }>; enabled: boolean; what: string }) {
+  const [key, setKey] = useState(queryKey);
+  const serialized = JSON.stringify(queryKey);
+  useEffect(() => {
+    const t = setTimeout(() => setKey(JSON.parse(serialized) as readonly unknown[]), 400);
+    return () => clearTimeout(t);
+  }, [serialized]);
+  const query = useQuery({ queryKey: ['match-preview', ...key], queryFn: load, enabled, retry: false, placeholderData: keepPreviousData });
+  const p = query.data?.result;
+  return (
+    <section aria-label="Preview" aria-live="polite" aria-busy={query.isFetching || undefined} className="space-y-2 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">
+      <h3 className="font-semibold">Matches now</h3>
+      {!enabled ? (
+        <p className="text-slate-600 dark:text-slate-400">Fill in {what} to see what it matches.</p>
+      ) : query.isError ? (
+        <p role="alert" className="text-red-600 dark:text-red-400">
+          {query.error instanceof ApiError ? query.error.message : 'Could not preview.'}
+        </p>
+      ) : !p ? (
+        <p className="text-slate-600 dark:text-slate-400">Looking…</p>
+      ) : (
+        <>
+          <p data-testid="preview-counts">
+            {p.alertCount} open alert{p.alertCount === 1 ? '' : 's'} on {p.serverCount} server{p.serverCount === 1 ? '' : 's'}
+          </p>
+          {p.warning && (
+            <p role="alert" className="rounded bg-amber-50 p-2 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200">
+              ⚠ {p.warning}
+            </p>
+          )}
+          {p.alerts.length > 0 && (
+            <ul aria-label="Matching alerts" className="list-disc pl-5">
+              {p.alerts.map((a) => (
+                <li key={a._id}>
+                  {a.alertname.replace(/_/g, ' ')} on {a.hostname}
+                  {a.service ? ` (${a.service})` : a.mountpoint ? ` (${a.mountpoint})` : ''}
+                </li>
+              ))}
+              {p.alertCount > p.alerts.length && <li>… and {p.alertCount - p.alerts.length} more</li>}
+            </ul>
+          )}
+          {p.servers.length > 0 && (
+            <p className="text-slate-600 dark:text-slate-400">
+              Servers: {p.servers.map((s) => s.hostname).join(', ')}
+              {p.serverCount > p.servers.length ? `, … ${p.serverCount - p.servers.length} more` : ''}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,94 @@
+import { useQuery } from '@tanstack/react-query';
+import { getRouteApi } from '@tanstack/react-router';
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { matcherText, silenceStateLabels, type Silence } from '../../../server/contract/routing';
+import { silencesListQueryOptions } from '../../api/silences';
+import { Button } from '../../components/ui/button';
+import { DataTable } from '../../components/ui/data-table';
+import { NotificationsTabs } from '../../components/ui/link-tabs';
+import { Segmented } from '../../components/ui/segmented';
+import { useCommandRunner } from '../../lib/run-command';
+import { SilenceDrawer } from './silence-drawer';
+
+const route = getRouteApi('/app/notifications/silences');
+const features = tableFeatures({});
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** Issue 14 §2: Notifications › Silences — list, create, edit and expire, each through its command. */
+export function SilencesPage() {
+  const search = route.useSearch();
+  const navigate = route.useNavigate();
+  const runner = useCommandRunner();
+  const state = search.state ?? 'current';
+  const query = useQuery({ ...silencesListQueryOptions(state), refetchInterval: 30_000 });
+  const canWrite = runner.check('silence.create');
+  const open = (edit: string | undefined) => void navigate({ search: (s) => ({ ...s, edit }) });
+
+  const columns = useMemo<ColumnDef<typeof features, Silence>[]>(
+    () => [
+      { id: 'state', header: 'State', cell: ({ row }) => <span className="whitespace-nowrap">{silenceStateLabels[row.original.state]}</span> },
+      { id: 'matchers', header: 'Matchers', cell: ({ row }) => <code className="text-xs break-all">{row.original.matchers.map(matcherText).join(', ')}</code> },
+      { id: 'startsAt', header: 'Starts', cell: ({ row }) => <span className="whitespace-nowrap">{when(row.original.startsAt)}</span> },
+      { id: 'endsAt', header: 'Ends', cell: ({ row }) => <span className="whitespace-nowrap">{when(row.original.endsAt)}</span> },
+      { id: 'createdBy', header: 'Created by', cell: ({ row }) => row.original.createdBy.username },
+      { id: 'comment', header: 'Comment', cell: ({ row }) => <span className="line-clamp-2 max-w-xs">{row.original.comment}</span> },
+      {
+        id: 'actions',
+        header: 'Actions',
+        cell: ({ row }) => {
+          const s = row.original;
+          if (s.state === 'expired') return null;
+          const name = s.matchers.map(matcherText).join(', ');
+          return (
+            <div className="flex gap-1">
+              <Button variant="ghost" size="sm" aria-label={`Edit silence ${name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => open(s._id)}>
+                Edit
+              </Button>
+              <Button variant="danger-ghost" size="sm" aria-label={`Expire silence ${name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => void runner.run('silence.expire', { silence: s._id })}>
+                Expire
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [canWrite, runner],
+  );
+  const table = useTable({ features, columns, data: query.data?.result.data ?? [], getRowId: (s) => s._id });
+
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold">Notifications</h1>
+      <NotificationsTabs current="silences" />
+      <div className="flex flex-wrap items-center gap-2">
+        <Segmented<'current' | 'expired'>
+          aria-label="Which silences"
+          options={[
+            { value: 'current', label: 'Active & pending' },
+            { value: 'expired', label: 'Expired' },
+          ]}
+          value={state}
+          onChange={(v) => void navigate({ search: (s) => ({ ...s, state: v }) })}
+        />
+        <span className="mr-auto" />
+        <Button variant="primary" disabledReason={canWrite === true ? false : canWrite} onPress={() => open('new')}>
+          New silence
+        </Button>
+      </div>
+      {query.isError && (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          Could not load silences: {query.error.message}
+        </p>
+      )}
+      <DataTable
+        table={table}
+        label="Silences"
+        loading={query.isPending}
+        empty={<p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">{state === 'expired' ? 'No expired silences.' : 'No active or pending silences. Silence alerts that match for a while with New silence.'}</p>}
+      />
+      {search.edit && <SilenceDrawer id={search.edit === 'new' ? null : search.edit} onClose={() => open(undefined)} />}
+    </div>
+  );
+}

@@ -1,0 +1,51 @@
+import { useState, type ReactNode } from 'react';
+import type { CommandId, CommandInput } from '../../commands';
+import type { CommandResult } from '../../commands/define-command';
+import { Button, type ButtonProps } from '../components/ui/button';
+import { ariaKeyshortcuts } from './hotkeys';
+import { useCommandRunner, type RunUiOptions } from './run-command';
+
+export interface CommandButtonProps<K extends CommandId> extends Omit<ButtonProps, 'onPress' | 'children' | 'disabledReason'> {
+  /** The command this button runs: its title, shortcut, and whether (and why not) it can run now. */
+  command: K;
+  input: CommandInput<K>;
+  /** The visible text where SPEC names one ("Delete"); otherwise the command's title. */
+  children?: ReactNode;
+  /** Called with the result after a successful run (failures are reported by the runner). */
+  onDone?: (result: CommandResult) => void;
+  /** A screen's own reason on top of the registry's (e.g. "Nothing to save"). */
+  disabledReason?: string | false;
+  source?: RunUiOptions['source'];
+}
+
+/**
+ * A button bound to one command, as VS Code's menus are: the label, the shortcut hint, the
+ * disabled state and its reason all come from the registry for the command it runs, so a Delete
+ * button cannot ask another command whether it may delete. It is busy while its run is in flight.
+ */
+export function CommandButton<K extends CommandId>({ command, input, children, onDone, disabledReason, source, ...props }: CommandButtonProps<K>) {
+  const runner = useCommandRunner();
+  const [busy, setBusy] = useState(false);
+  const def = runner.get(command);
+  const allowed = runner.check(command);
+  const reason = allowed !== true ? allowed : disabledReason;
+  return (
+    <Button
+      {...props}
+      isDisabled={props.isDisabled || busy}
+      disabledReason={reason}
+      aria-keyshortcuts={ariaKeyshortcuts(def?.shortcut)}
+      onPress={async () => {
+        setBusy(true);
+        try {
+          const result = await runner.run(command, input, { source });
+          if (result) onDone?.(result);
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      {children ?? def?.title ?? command}
+    </Button>
+  );
+}
