@@ -70,6 +70,11 @@ export interface ReportData {
   /** How many matched in all; more than listed when the report was cut short. */
   totalAlerts: number;
   totalCommands: number;
+  /**
+   * Set when the window starts before the alert retention cutoff (ALERT_RETENTION_DAYS): alerts
+   * resolved before `cutoff` have been deleted with their timelines, so the report says so.
+   */
+  retention?: { days: number; cutoff: Date } | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -227,6 +232,12 @@ export function buildIncidentMarkdown(data: ReportData): string {
   out.push(`- **People involved:** ${people.size ? [...people].sort().map(escapeInline).join(', ') : 'none'}`, '');
   if (data.totalAlerts > data.alerts.length) out.push(`_Only the first ${data.alerts.length} of ${data.totalAlerts} alerts are listed; choose a shorter window or one server to see the rest._`, '');
   if (data.totalCommands > data.commands.length) out.push(`_Only the first ${data.commands.length} of ${data.totalCommands} commands are listed; choose a shorter window or one server to see the rest._`, '');
+  if (data.retention) {
+    out.push(
+      `_Alerts are kept for ${data.retention.days} days after they resolve: alerts resolved before ${formatUtc(data.retention.cutoff)} UTC, and their timelines, have been deleted, so this window may miss some._`,
+      '',
+    );
+  }
 
   // Alerts -------------------------------------------------------------------------------------
   out.push('## Alerts', '');
