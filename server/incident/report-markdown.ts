@@ -74,6 +74,11 @@ export interface ReportData {
   totalCommands: number;
   /** Occurrences of maintenance windows overlapping the window, oldest first (issue 14 §3). */
   plannedWindows?: { name: string; start: Date; end: Date; covers: string }[];
+  /**
+   * Set when the window starts before the alert retention cutoff (ALERT_RETENTION_DAYS): alerts
+   * resolved before `cutoff` have been deleted with their timelines, so the report says so.
+   */
+  retention?: { days: number; cutoff: Date } | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -239,6 +244,12 @@ export function buildIncidentMarkdown(data: ReportData): string {
   out.push('');
   if (data.totalAlerts > data.alerts.length) out.push(`_Only the first ${data.alerts.length} of ${data.totalAlerts} alerts are listed; choose a shorter window or one server to see the rest._`, '');
   if (data.totalCommands > data.commands.length) out.push(`_Only the first ${data.commands.length} of ${data.totalCommands} commands are listed; choose a shorter window or one server to see the rest._`, '');
+  if (data.retention) {
+    out.push(
+      `_Alerts are kept for ${data.retention.days} days after they resolve: alerts resolved before ${formatUtc(data.retention.cutoff)} UTC, and their timelines, have been deleted, so this window may miss some._`,
+      '',
+    );
+  }
 
   // Planned downtime ---------------------------------------------------------------------------
   if (windows.length) {

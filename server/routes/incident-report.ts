@@ -10,13 +10,14 @@ import { buildIncidentMarkdown, type ReportAlert, type ReportCommand } from '../
 import { historyInWindow } from '../audit/export';
 import { plannedDowntime } from '../incident/planned-downtime';
 import type { AuditTarget } from '../contract/command-history';
+import { alertRetentionCutoff } from '../alerting/retention';
 
 /**
  * `GET /api/incident-report?from&to[&serverId]` (issue 5 §4). Built on the server because it
  * needs the timeline of every alert in the window and may cover a large command history: three
  * queries whatever the window holds (alerts, their events, commands), never one per alert.
  */
-export function registerIncidentReport(app: FastifyInstance, db: Db): void {
+export function registerIncidentReport(app: FastifyInstance, db: Db, alertRetentionDays = 0): void {
   app.get('/api/incident-report', { preHandler: requirePermission('read') }, async (request): Promise<{ result: IncidentReport }> => {
     const parsed = incidentReportQuerySchema.safeParse(request.query ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
@@ -99,11 +100,15 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       actorLabel: row.actorLabel,
     }));
 
+    const generatedAt = new Date();
+    const cutoff = alertRetentionCutoff(alertRetentionDays, generatedAt);
     const markdown = buildIncidentMarkdown({
       from,
       to,
+      // A window reaching back past the retention cutoff may miss alerts deleted since: say so.
+      retention: cutoff && from.getTime() < cutoff.getTime() ? { days: alertRetentionDays, cutoff } : null,
       server,
-      generatedAt: new Date(),
+      generatedAt,
       alerts: reportAlerts,
       commands,
       totalAlerts: alertRows[0]?.total ?? 0,
