@@ -28,6 +28,7 @@ import { registerIncidentReport } from './routes/incident-report';
 import { AlertRetention } from './alerting/retention';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
+import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
@@ -213,6 +214,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
   registerAgentDownloads(app);
+  registerOpenApi(app);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
