@@ -54,6 +54,7 @@ export const configSchema = z.object({
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+  ALERT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   METRICS_ENABLED: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
 });
@@ -103,6 +104,18 @@ export interface AlertingSettings {
   autoDefaults: boolean;
   /** Figures scraped longer ago than this neither open nor resolve alerts. */
   staleAfterS: number;
+}
+
+/** Deleting old alerts (server/alerting/retention.ts, docs/alerting.md "Retention"). */
+export interface AlertRetentionSettings {
+  /** Resolved alerts (and their timelines) resolved longer ago than this are deleted; 0 keeps everything. */
+  days: number;
+  /** Alerts deleted per statement (each its own short transaction). */
+  batchSize: number;
+  /** Pause between two batches, so scrapes, ticks and requests get their turn. */
+  pauseMs: number;
+  /** Minutes between two passes (the first comes this long after the start, minus startup). */
+  everyMinutes: number;
 }
 
 /** Sending alert notifications (server/alerting/delivery.ts, docs/alerting.md "Delivery"). */
@@ -178,6 +191,7 @@ export interface Config {
   publicUrl?: string;
   /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
   historyRetentionDays: number;
+  alertRetention: AlertRetentionSettings;
 }
 
 /**
@@ -272,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
   };
 }
 
