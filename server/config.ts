@@ -42,6 +42,7 @@ export const configSchema = z.object({
   DEMO_FLEET: z.string().optional(),
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  DEMO_PAYLOAD: z.enum(['real', 'light']).default('real'),
   ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   ALERT_EVALUATION: z.string().optional(),
   SMTP_URL: z
@@ -92,6 +93,8 @@ export interface DemoSettings {
   enabled: boolean;
   size: number;
   port: number;
+  /** real: hosts serve as many samples as real exporters; light: only what the console reads (server/demo/ballast.ts). */
+  payload: 'real' | 'light';
 }
 
 /** Alert evaluation (server/alerting, docs/alerting.md). */
@@ -269,7 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
       checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS },
     },
-    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
+    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT, payload: e.DEMO_PAYLOAD },
     alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
     delivery: {
       enabled: true,
