@@ -8,6 +8,7 @@ import { fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { buildIncidentMarkdown, type ReportAlert, type ReportCommand } from '../incident/report-markdown';
 import { historyInWindow } from '../audit/export';
+import { plannedDowntime } from '../incident/planned-downtime';
 import type { AuditTarget } from '../contract/command-history';
 import { alertRetentionCutoff } from '../alerting/retention';
 
@@ -68,6 +69,14 @@ export function registerIncidentReport(app: FastifyInstance, db: Db, alertRetent
       resolvedAt: row.resolvedAt,
       timeline: timelines.get(row.id) ?? [],
     }));
+    // Issue 14 §3: maintenance windows in the report's window, and which alerts they planned.
+    const planned = await plannedDowntime(
+      db,
+      { from, to },
+      server,
+      alertRows.map(({ row }) => ({ ...row, timeline: timelines.get(row.id) ?? [] })),
+    );
+    for (const a of reportAlerts) a.plannedDowntime = planned.byAlert.get(a.id) ?? null;
 
     // For one server, the records that name it or one of its alerts in the report among their
     // targets (and older or client records whose input names it).
@@ -104,6 +113,7 @@ export function registerIncidentReport(app: FastifyInstance, db: Db, alertRetent
       commands,
       totalAlerts: alertRows[0]?.total ?? 0,
       totalCommands: commandRows[0]?.total ?? 0,
+      plannedWindows: planned.windows,
     });
     return { result: { markdown, alerts: reportAlerts.length, commands: commands.length } };
   });
