@@ -91,7 +91,7 @@ describe('Copy as curl', () => {
     token = (await t.call('POST', '/api/auth/tokens', { cookie, body: { name: 'curl' } })).body.result.token;
     admin = { _id: a._id, username: 'curl-admin', email: a.email, role: 'admin' };
     serverId = (await t.call('POST', '/api/servers', { cookie, body: { hostname: 'curl-web', ipaddress: '10.94.0.1', operating_system: 'linux' } })).body.result._id;
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => t.close());
 
   it('alert.resolve: the printed curl resolves the alert as the command does, recorded as the person with the token under the command', async () => {
