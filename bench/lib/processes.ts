@@ -124,10 +124,13 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The demo fleet in its own process (server/demo/cli.ts), so serving /metrics costs the measured process nothing. */
-export async function spawnFleet(count: number): Promise<Child & { hosts: DemoHost[] }> {
+/**
+ * The demo fleet in its own process (server/demo/cli.ts), so serving /metrics costs the measured
+ * process nothing. Real-sized payloads unless asked (issue 17 §1: light hosts flatter the scraper).
+ */
+export async function spawnFleet(count: number, payload: 'real' | 'light' = 'real'): Promise<Child & { hosts: DemoHost[] }> {
   // node --import tsx rather than npx: the pid is the fleet itself, and no npm wrapper stays around.
-  const proc = run(process.execPath, ['--import', 'tsx', 'server/demo/cli.ts', '--count', String(count), '--port', '0']);
+  const proc = run(process.execPath, ['--import', 'tsx', 'server/demo/cli.ts', '--count', String(count), '--port', '0', '--payload', payload]);
   const line = await orStop(proc, () =>
     waitFor(
       `the demo fleet of ${count} hosts`,
