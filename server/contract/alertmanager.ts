@@ -43,3 +43,32 @@ export const amReceiveResultSchema = z.object({
   alertIds: z.array(z.string()),
 });
 export type AmReceiveResult = z.infer<typeof amReceiveResultSchema>;
+
+/** POST /api/integrations/alertmanager/token: the token, shown this once. */
+export const receiverTokenSchema = z.object({ token: z.string(), prefix: z.string(), createdAt: z.string() });
+
+const instanceStatusSchema = z.object({ url: z.string(), ok: z.boolean().nullable(), lastOkAt: z.string().nullable(), lastError: z.string().nullable() });
+/** GET /api/integrations/alertmanager. */
+export const integrationsStatusSchema = z.object({
+  push: z.object({
+    urls: z.array(z.string()),
+    running: z.boolean(),
+    lastPushAt: z.string().nullable(),
+    lastFullAt: z.string().nullable(),
+    instances: z.array(instanceStatusSchema),
+    silences: z
+      .object({
+        lastSyncAt: z.string().nullable(),
+        lastError: z.string().nullable(),
+        mirrored: z.record(z.string(), z.string()),
+        skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+      })
+      .nullable(),
+  }),
+  receiver: z.object({
+    enabled: z.boolean(),
+    fromEnvironment: z.boolean(),
+    token: z.object({ prefix: z.string(), createdAt: z.string(), createdBy: z.string() }).nullable(),
+  }),
+});
+export type IntegrationsStatus = z.infer<typeof integrationsStatusSchema>;
