@@ -196,7 +196,7 @@ describe('widget.move, widget.resize', () => {
     expect((await failure(run(ctx, 'widget.move', { widget: 'Right', x: -1, y: 0 })))?.message).toMatch(/^x must be between 0 and 8/);
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left', y: -1 })))?.message).toBe('y must be 0 or more: row 0 is the top of the grid.');
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 1.5 })))?.outcome).toBe('refused');
-    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 'two' })))?.message).toMatch(/x must be a whole number of grid cells/);
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 'two' })))?.message).toMatch(/Column \(0 is the left edge\) must be a whole number of grid cells/);
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left' })))?.message).toBe('Give an --x or a --y to move to.');
     expect((await failure(run(ctx, 'widget.move', { widget: 'Middle', x: 1 })))?.message).toMatch(/^No pinned widget is called "Middle"/);
     expect(raw()).toBe(before);

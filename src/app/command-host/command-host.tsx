@@ -204,6 +204,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         isOpen={confirmRequest !== null}
         title={confirmRequest?.title ?? ''}
         message={confirmRequest?.message ?? ''}
+        target={confirmRequest?.target}
         confirmLabel={confirmRequest?.confirmLabel}
         cancelLabel={confirmRequest?.cancelLabel}
         onAnswer={(ok) => {
