@@ -85,6 +85,17 @@ describe('widget.pin', () => {
     expect(parseWidgets(raw()!)[0]).toMatchObject({ title: 'Uplink', panelId: 11 });
   });
 
+  it('names a missing or wrong argument in words with its choices (issue 13: "panel: Invalid input")', async () => {
+    const { ctx, raw } = context();
+    const line = (text: string) => {
+      const parsed = parseCommandLine(text, registry.get);
+      return failure(run(ctx, parsed.id, parsed.input));
+    };
+    expect((await line('widget.pin web-01 memory'))?.message).toMatch(/^Pin widget: Widget is required\. Choose one of: .*16 \(RAM Used\), /);
+    expect((await line('widget.pin web-01 ram "RAM Used"'))?.message).toMatch(/^Pin widget: Widget Type: “ram” is not one of the choices\. Choose one of: .*memory/);
+    expect(raw()).toBeUndefined();
+  });
+
   it('refuses servers the drawer would not list: no agent, suspended, unknown', async () => {
     const { ctx, raw } = context();
     expect((await failure(run(ctx, 'widget.pin', { server: 'new-01', type: 'cpu', panel: 77 })))?.message).toMatch(/no configured agent/);

@@ -126,10 +126,11 @@ describe('command craft (issue 13 defects)', () => {
   it('names a refused argument in words and lists its valid choices', async () => {
     const { page } = b;
     const out = page.getByRole('dialog', { name: 'Command line' });
+    const lastError = () => out.locator('.text-red-400').last().textContent();
     await commandLine(page, `widget.pin ${HOST_B} memory`);
-    await shown(out.getByText(/^Pin widget: Widget is required\. Choose one of: .*RAM Used/));
+    await expect.poll(lastError, { timeout: 15_000 }).toMatch(/^Pin widget: Widget is required\. Choose one of: .*16 \(RAM Used\)/);
     await commandLine(page, `widget.pin ${HOST_B} ram "RAM Used"`);
-    await shown(out.getByText(/^Pin widget: Widget Type: “ram” is not one of the choices\. Choose one of: .*memory \(Memory\)/));
+    await expect.poll(lastError, { timeout: 15_000 }).toMatch(/^Pin widget: Widget Type: “ram” is not one of the choices\. Choose one of: .*memory \(Memory\)/);
     await page.keyboard.press('Escape');
   });
 });
