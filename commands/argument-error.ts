@@ -50,7 +50,7 @@ export function argumentError(def: AnyCommand, error: z.ZodError, rawInput: unkn
 
   if (!GENERIC.test(issue.message)) {
     // The command's own message: name the argument in words when the message names it by key.
-    const message = issue.message.startsWith(`${name} `) ? `${label}${issue.message.slice(name.length)}` : `${label}: ${issue.message}`;
+    const message = issue.message.startsWith(`${label} `) ? issue.message : issue.message.startsWith(`${name} `) ? `${label}${issue.message.slice(name.length)}` : `${label}: ${issue.message}`;
     return `${message}${/[.!?]$/.test(message) ? '' : '.'}${missing || issue.code === 'invalid_value' ? choose : ''}`;
   }
   if (missing) return `${label} is required.${choose}`;

@@ -87,6 +87,8 @@ export interface CommandContext {
    * this one, and whether that can be done now. Absent outside the app.
    */
   views?: { go: (move: 'back' | 'forward' | 'previous') => void; can: (move: 'back' | 'forward' | 'previous') => true | string };
+  /** Puts text on the clipboard (server.copy-ip). Absent outside the app: commands print the text instead. */
+  copy?: (text: string) => Promise<void>;
   /** The registry's commands by id, for commands about commands (alias.set checks its line, history re-run reads a recorded line back). Absent outside the app. */
   lookup?: (id: string) => AnyCommand | undefined;
 }

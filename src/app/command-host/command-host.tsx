@@ -77,6 +77,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         drafts: appDrafts,
         storage: browserStore,
         download: downloadUrl,
+        copy: (text) => navigator.clipboard.writeText(text),
         lookup: (id) => registry.get(id),
         views,
         undo: {
