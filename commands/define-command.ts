@@ -33,7 +33,8 @@ export interface CommandContext {
   api: Api;
   /** The signed-in user, or null on public pages. */
   user: { _id: string; username: string; email: string; role: Role } | null;
-  navigate: (to: string) => void;
+  /** `replace`: change the current history entry (a list's search as it is typed), as the screens' own controls do. */
+  navigate: (to: string, options?: { replace?: boolean }) => void;
   /** Refresh cached data after a change; keys come from the query-key factories in src/api. */
   invalidate: (queryKey: readonly unknown[]) => Promise<void>;
   /** Ask a person to confirm a destructive command; resolves false when they decline. */

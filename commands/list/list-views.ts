@@ -17,6 +17,8 @@ export interface ListView {
   searchLabel: string;
   /** Whether the screen has a card / table switch. */
   views: boolean;
+  /** SPEC §2 Notifications: switching between cards and table clears the filters (the page size stays). */
+  viewClearsFilters?: boolean;
   /** Columns it sorts by (URL `sortBy`/`sortDir`), with the names its headers show; none: the list has one order. */
   sort: readonly { value: string; label: string }[];
 }
@@ -32,7 +34,7 @@ const label = (field: string) =>
 
 export const listViews: readonly ListView[] = [
   { key: 'servers', name: 'Servers', path: '/servers', searchKey: 'hostname', searchLabel: 'hostname', views: true, sort: serverSortFields.map((f) => ({ value: f, label: label(f) })) },
-  { key: 'alerts', name: 'Notifications', path: '/notifications', searchKey: 'hostname', searchLabel: 'hostname', views: true, sort: [] },
+  { key: 'alerts', name: 'Notifications', path: '/notifications', searchKey: 'hostname', searchLabel: 'hostname', views: true, viewClearsFilters: true, sort: [] },
   { key: 'users', name: 'Users', path: '/users', searchKey: 'search', searchLabel: 'username, email or phone', views: true, sort: userSortFields.map((f) => ({ value: f, label: label(f) })) },
   { key: 'groups', name: 'Notification Groups', path: '/notification-groups', searchKey: 'name', searchLabel: 'name', views: false, sort: groupSortFields.map((f) => ({ value: f, label: label(f) })) },
 ];
@@ -62,9 +64,11 @@ export function needsList(which: (l: ListView) => boolean) {
 
 /** Navigates to the list's path with the search changed by `patch` (undefined removes a key); page 1 unless the patch says. */
 export function changeList(ctx: CommandContext, list: ListView, search: Record<string, unknown>, patch: Record<string, unknown>): void {
-  const onList = openList(ctx)?.list.key === list.key;
-  // From a drawer of the list (/users/show/…), back to the list itself with its state.
-  ctx.navigate(searchHref(list.path, { ...(onList ? search : {}), page: undefined, ...patch }));
+  const open = openList(ctx);
+  const onList = open?.list.key === list.key;
+  // From a drawer of the list (/users/show/…), back to the list itself with its state. On the
+  // list, the entry is replaced as the screen's controls do: typing a search adds no history.
+  ctx.navigate(searchHref(list.path, { ...(onList ? search : {}), page: undefined, ...patch }), { replace: onList && ctx.location?.().pathname === list.path });
 }
 
 export const listByKey = (key: ListView['key']) => listViews.find((l) => l.key === key)!;

@@ -28,6 +28,10 @@ function viewCommand<const Id extends 'view.table' | 'view.cards'>(id: Id, view:
     history: false,
     run(_input, ctx) {
       const { list, search } = current(ctx, withViews);
+      if (list.viewClearsFilters) {
+        changeList(ctx, list, {}, { view, pageSize: search.pageSize });
+        return { message: `${list.name} as **${view}**; filters cleared.` };
+      }
       changeList(ctx, list, search, { view, page: search.page });
       return { message: `${list.name} as **${view}**.` };
     },

@@ -36,10 +36,17 @@ describe('list-view commands (issue 13: every list action a command)', () => {
   it('switch the open list to table or cards, keeping its other state', async () => {
     const { ctx, navigate } = context('/servers', { page: 3, pageSize: 50, hostname: 'web' });
     await line(ctx, 'view.table');
-    expect(navigate).toHaveBeenLastCalledWith('/servers?page=3&pageSize=50&hostname=web&view=table');
+    expect(navigate.mock.lastCall?.[0]).toBe('/servers?page=3&pageSize=50&hostname=web&view=table');
     const users = context('/users/show/abc', { view: 'table', search: 'ann' });
     await line(users.ctx, 'view.cards');
-    expect(users.navigate).toHaveBeenLastCalledWith('/users?view=cards&search=ann');
+    expect(users.navigate.mock.lastCall?.[0]).toBe('/users?view=cards&search=ann');
+    // On the list the entry is replaced (as the screen's own controls do); from a drawer it is a new one.
+    expect(navigate.mock.lastCall?.[1]).toEqual({ replace: true });
+    expect(users.navigate.mock.lastCall?.[1]).toEqual({ replace: false });
+    // SPEC §2 Notifications: switching view clears the filters, the page size stays.
+    const alerts = context('/notifications', { alertStatus: 'firing', hostname: 'db', pageSize: 50, view: 'cards' });
+    await line(alerts.ctx, 'view.table');
+    expect(alerts.navigate.mock.lastCall?.[0]).toBe('/notifications?view=table&pageSize=50');
   });
 
   it('are refused with the lists they work on elsewhere', async () => {
@@ -51,14 +58,14 @@ describe('list-view commands (issue 13: every list action a command)', () => {
   it('search, page size and sort write the keys the screens read, from page 1', async () => {
     const groups = context('/notification-groups', { page: 2, sortBy: 'name', sortDir: 'asc' });
     await line(groups.ctx, 'list.search "data team"');
-    expect(groups.navigate).toHaveBeenLastCalledWith('/notification-groups?sortBy=name&sortDir=asc&name=data+team');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=asc&name=data+team');
     await line(groups.ctx, 'list.page-size 75');
-    expect(groups.navigate).toHaveBeenLastCalledWith('/notification-groups?sortBy=name&sortDir=asc&pageSize=75');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=asc&pageSize=75');
     // The same column again flips it, as a header click does.
     await line(groups.ctx, 'list.sort name');
-    expect(groups.navigate).toHaveBeenLastCalledWith('/notification-groups?sortBy=name&sortDir=desc');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=desc');
     await line(groups.ctx, 'list.sort Updated asc');
-    expect(groups.navigate).toHaveBeenLastCalledWith('/notification-groups?sortBy=updatedAt&sortDir=asc');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=updatedAt&sortDir=asc');
     await expect(line(groups.ctx, 'list.sort cpu')).rejects.toThrow('Column: “cpu” is not a column Notification Groups sorts by. Choose one of: createdAt (Created), updatedAt (Updated), name.');
     await expect(line(groups.ctx, 'list.page-size 30')).rejects.toThrow(/Page size: “30” is not one of the choices\. Choose one of: 25 \(25 \/ page\)/);
   });
@@ -66,17 +73,17 @@ describe('list-view commands (issue 13: every list action a command)', () => {
   it('servers.search and alerts.filter open their list from anywhere', async () => {
     const { ctx, navigate } = context('/');
     await line(ctx, 'servers.search web');
-    expect(navigate).toHaveBeenLastCalledWith('/servers?hostname=web');
+    expect(navigate.mock.lastCall?.[0]).toBe('/servers?hostname=web');
     const now = new Date();
     await line(ctx, 'alerts.filter --status firing --from -1h --host db');
-    expect(navigate).toHaveBeenLastCalledWith(`/notifications?alertStatus=firing&hostname=db&since=${dayOf('-1h', now)}`);
+    expect(navigate.mock.lastCall?.[0]).toBe(`/notifications?alertStatus=firing&hostname=db&since=${dayOf('-1h', now)}`);
     await expect(line(ctx, 'alerts.filter --from lately')).rejects.toThrow('Filter alerts: From must be a day (2026-11-24), today, yesterday, now or a time ago like -1h, -7d.');
     // On the list, given filters change and the others stay; none clears all.
     const open = context('/notifications', { alertStatus: 'firing', hostname: 'db', view: 'table' });
     await line(open.ctx, 'alerts.filter --status all');
-    expect(open.navigate).toHaveBeenLastCalledWith('/notifications?hostname=db&view=table');
+    expect(open.navigate.mock.lastCall?.[0]).toBe('/notifications?hostname=db&view=table');
     await line(open.ctx, 'alerts.filter');
-    expect(open.navigate).toHaveBeenLastCalledWith('/notifications?view=table');
+    expect(open.navigate.mock.lastCall?.[0]).toBe('/notifications?view=table');
   });
 
   it('reads days as the date filter does', () => {

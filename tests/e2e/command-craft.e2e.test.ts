@@ -53,7 +53,7 @@ describe('command craft (issue 13 defects)', () => {
     zed = created.body.result._id;
     b = await openBrowser(server.url);
     await signIn(b.page);
-  });
+  }, 300_000);
   afterAll(async () => {
     await b?.close();
     await server?.stop();
@@ -121,6 +121,40 @@ describe('command craft (issue 13 defects)', () => {
     await page.keyboard.press('Enter');
     await confirm.waitFor({ state: 'hidden' });
     expect((await admin.call('GET', `users/${zed}`)).status).toBe(200);
+  });
+
+  it('list actions are commands: the palette finds them, the command line runs them, the screens show their state', async () => {
+    const { page } = b;
+    await page.goto('/servers');
+    await shown(page.getByRole('heading', { name: 'Servers List' }));
+    const input = await openPalette(page);
+    await input.fill('show as table');
+    await shown(palette(page).getByRole('option', { name: /Show as table/ }));
+    await input.press('Enter');
+    await page.waitForURL((u) => u.pathname === '/servers' && u.searchParams.get('view') === 'table');
+    await shown(page.getByRole('table'));
+
+    await commandLine(page, 'servers.search b02');
+    await page.waitForURL((u) => u.searchParams.get('hostname') === 'b02' && u.searchParams.get('view') === 'table');
+    await expect.poll(() => page.getByPlaceholder('Search by Hostname').inputValue()).toBe('b02');
+    await expect.poll(() => page.getByRole('table').getByRole('row').filter({ hasText: LONG }).count()).toBe(1);
+    await commandLine(page, 'list.sort ipaddress desc');
+    await page.waitForURL((u) => u.searchParams.get('sortBy') === 'ipaddress' && u.searchParams.get('sortDir') === 'desc');
+
+    await b.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    await commandLine(page, `server.copy-ip ${HOST_A}`);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe('10.252.0.1');
+
+    await commandLine(page, 'alerts.filter --status firing --from -1h');
+    await page.waitForURL((u) => u.pathname === '/notifications' && u.searchParams.get('alertStatus') === 'firing' && /^\d{4}-\d{2}-\d{2}$/.test(u.searchParams.get('since') ?? ''));
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('article').filter({ hasText: 'pal-frontend' }).count(), { timeout: 15_000 }).toBe(2);
+    await commandLine(page, 'list.page-size 50');
+    await page.waitForURL((u) => u.searchParams.get('pageSize') === '50' && u.searchParams.get('alertStatus') === 'firing');
+    // The screen's own control runs the same command: the status filter keeps the other filters.
+    await page.keyboard.press('Escape');
+    await page.getByRole('radio', { name: 'Resolved' }).click();
+    await page.waitForURL((u) => u.searchParams.get('alertStatus') === 'resolved' && u.searchParams.get('pageSize') === '50' && !!u.searchParams.get('since'));
   });
 
   it('names a refused argument in words and lists its valid choices', async () => {

@@ -57,7 +57,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         api,
         user,
         // `href`, not `to`: command paths may carry a query string (`?view=calendar`), which `to` would keep in the path.
-        navigate: (to) => void navigate({ href: to }),
+        navigate: (to, options) => void navigate({ href: to, ...(options?.replace ? { replace: true } : {}) }),
         invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
         confirm: (request) => new Promise<boolean>((resolve) => setConfirmRequest({ ...request, resolve })),
         ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
