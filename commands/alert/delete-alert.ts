@@ -24,7 +24,6 @@ export const deleteAlert = defineCommand({
     const found = await resolveAlert(ctx.api, alert);
     return { alert: found._id, target: `${found.alertname} @ ${found.hostname} · ${alertStatusLabels[found.status]} · ${found.severity}` } as Prepared;
   },
-  apiCall: ({ alert }) => ({ method: 'DELETE', path: `/api/alerts/${alert}` }),
   async run({ alert }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     await deleteAlertCall(ctx.api, found._id);

@@ -22,7 +22,6 @@ export const deleteGroup = defineCommand({
     const found = await resolveGroup(ctx.api, group);
     return { group: found._id, target: `${found.name} · ${found.emailList.length} email${found.emailList.length === 1 ? '' : 's'}` } as Prepared;
   },
-  apiCall: ({ group }) => ({ method: 'DELETE', path: `/api/notification-groups/${group}` }),
   async run({ group }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     await deleteNotificationGroup(ctx.api, found._id);

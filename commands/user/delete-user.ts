@@ -21,7 +21,6 @@ export const deleteUser = defineCommand({
     const found = await resolveUser(ctx.api, user);
     return { user: found._id, target: `${found.username} · ${found.email} · ${found.role}` } as Prepared;
   },
-  apiCall: ({ user }) => ({ method: 'DELETE', path: `/api/users/${user}` }),
   async run({ user }, ctx) {
     const found = await resolveUser(ctx.api, user);
     await deleteUserCall(ctx.api, found._id);
