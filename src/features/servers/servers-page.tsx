@@ -86,6 +86,7 @@ export function ServersPage() {
     return [...seen.values()];
   }, [query.data]);
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const loading = query.isPending;
   const markable = useMemo(() => servers.map((s) => ({ id: s._id, label: s.hostname })), [servers]);
   const markCard = useMarkableRows('server', markable, { open: (id) => void navigate({ to: '/servers/show/$id', params: { id } }) });
@@ -197,6 +198,7 @@ export function ServersPage() {
           page={search.page}
           pageSize={search.pageSize}
           total={total}
+          estimated={estimated}
           onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as ServersSearch['pageSize'] }) : setSearch({ page }, false))}
         />
       )}
