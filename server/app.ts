@@ -29,6 +29,7 @@ import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
+import { registerStatusPages } from './routes/status-pages';
 import { registerUsers } from './routes/users';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
@@ -203,6 +204,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.alerting.onQueued = () => delivery.wake();
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
+  registerStatusPages(app, database, monitoring);
   registerIncidentReport(app, db);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
