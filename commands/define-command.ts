@@ -21,7 +21,7 @@ export interface ArgSpec<N extends string = string> {
   placeholder?: string;
 }
 
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window';
+export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page';
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {
