@@ -25,8 +25,10 @@ import { registerChecks } from './routes/checks';
 import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
+import { AlertRetention } from './alerting/retention';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
+import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerStatusPages } from './routes/status-pages';
@@ -48,6 +50,7 @@ declare module 'fastify' {
     freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    alertRetention: AlertRetention;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
   }
@@ -130,6 +133,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
   const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
   leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });
+  // Resolved alerts older than ALERT_RETENTION_DAYS, in small batches (issue 17 §5).
+  const alertRetention = new AlertRetention(database, config.alertRetention, app.log.child({ module: 'alert-retention' }));
+  app.decorate('alertRetention', alertRetention);
+  leader.add({ name: 'alert-retention', start: () => alertRetention.start(), stop: () => alertRetention.stop() });
   app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
@@ -205,10 +212,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring);
-  registerIncidentReport(app, db);
+  registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
   registerAgentDownloads(app);
+  registerOpenApi(app);
 
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));

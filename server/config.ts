@@ -40,6 +40,7 @@ export const configSchema = z.object({
   DEMO_FLEET: z.string().optional(),
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  DEMO_PAYLOAD: z.enum(['real', 'light']).default('real'),
   ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   ALERT_EVALUATION: z.string().optional(),
   SMTP_URL: z
@@ -52,6 +53,7 @@ export const configSchema = z.object({
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+  ALERT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   METRICS_ENABLED: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
 });
@@ -89,6 +91,8 @@ export interface DemoSettings {
   enabled: boolean;
   size: number;
   port: number;
+  /** real: hosts serve as many samples as real exporters; light: only what the console reads (server/demo/ballast.ts). */
+  payload: 'real' | 'light';
 }
 
 /** Alert evaluation (server/alerting, docs/alerting.md). */
@@ -101,6 +105,18 @@ export interface AlertingSettings {
   autoDefaults: boolean;
   /** Figures scraped longer ago than this neither open nor resolve alerts. */
   staleAfterS: number;
+}
+
+/** Deleting old alerts (server/alerting/retention.ts, docs/alerting.md "Retention"). */
+export interface AlertRetentionSettings {
+  /** Resolved alerts (and their timelines) resolved longer ago than this are deleted; 0 keeps everything. */
+  days: number;
+  /** Alerts deleted per statement (each its own short transaction). */
+  batchSize: number;
+  /** Pause between two batches, so scrapes, ticks and requests get their turn. */
+  pauseMs: number;
+  /** Minutes between two passes (the first comes this long after the start, minus startup). */
+  everyMinutes: number;
 }
 
 /** Sending alert notifications (server/alerting/delivery.ts, docs/alerting.md "Delivery"). */
@@ -172,6 +188,7 @@ export interface Config {
   publicUrl?: string;
   /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
   historyRetentionDays: number;
+  alertRetention: AlertRetentionSettings;
 }
 
 /**
@@ -248,7 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
       checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS },
     },
-    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
+    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT, payload: e.DEMO_PAYLOAD },
     alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
     delivery: {
       enabled: true,
@@ -265,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
   };
 }
 

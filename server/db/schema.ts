@@ -466,7 +466,13 @@ export const alertOutbox = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     processedAt: at('processed_at'),
   },
-  (t) => [index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`)],
+  (t) => [
+    index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`),
+    // Deleting an alert or an event (alert retention, a server's removal) cascades here: without
+    // these, each deleted row was a pass over the whole outbox (migration 0020).
+    index('alert_outbox_alert_idx').on(t.alertId),
+    index('alert_outbox_event_idx').on(t.eventId),
+  ],
 );
 
 /**
