@@ -156,3 +156,11 @@ export function titleOf(body: string): string {
     .trim();
   return (plain || 'Incident').slice(0, 120);
 }
+
+/** What status.post and status.resolve answer: the incident (and the post made). */
+export const postedIncidentSchema = z.object({
+  incident: z.object({ title: str(), startedAt: str(), resolvedAt: str().nullable() }),
+  post: z.object({ at: str(), body: str() }).optional(),
+  opened: z.boolean().optional(),
+});
+export type PostedIncident = z.infer<typeof postedIncidentSchema>;

@@ -1,16 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
-import type { CreateStatusPage, PublicStatus, StatusPage, StatusPostInput, StatusResolveInput, UpdateStatusPage } from '../../server/contract/status-pages';
+import type { CreateStatusPage, PostedIncident, PublicStatus, StatusPage, StatusPostInput, StatusResolveInput, UpdateStatusPage } from '../../server/contract/status-pages';
 import { api as defaultApi, type Api } from './client';
 import { queryKeys } from './query-keys';
 
 const id = (s: string) => encodeURIComponent(s);
-
-export interface PostedIncident {
-  incident: { title: string; startedAt: string; resolvedAt: string | null };
-  post?: { at: string; body: string };
-  opened?: boolean;
-}
 
 /** Issue 16 status pages: the generic resource calls, incident posts, and the public view (no sign-in). */
 export const listStatusPages = (api: Api, q: ListQuery) => api.post<ListResult<StatusPage>>('status-pages/all', q);
