@@ -35,6 +35,7 @@ import { registerStatusPages } from './routes/status-pages';
 import { registerUsers } from './routes/users';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
+import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { selfTargetGuard } from './monitoring/checks/self-target';
 import { metricsRegistry } from './ops/metrics';
@@ -50,6 +51,8 @@ declare module 'fastify' {
     freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    /** Seals and opens channel targets' secrets (issue 15). */
+    secretBox: SecretBox;
     alertRetention: AlertRetention;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
@@ -119,7 +122,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     return { ports: address && typeof address === 'object' ? [address.port] : [], publicUrl: config.publicUrl };
   });
   // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
-  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }));
+  const secretBox = openSecretBox(config, database.kind, app.log);
+  app.decorate('secretBox', secretBox);
+  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox);
   app.decorate('delivery', delivery);
   // Background work runs in the leader only (every process on PGlite is its only one); the
   // evaluator adds itself in routes/alerts.ts.
@@ -235,4 +240,18 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   });
 
   return app;
+}
+
+/**
+ * The key for channel secrets (docs/decisions.md): OPSDECK_SECRET_KEY, or else a key generated
+ * once into DATA_DIR/secret.key — right for the embedded (PGlite) instance. Replicas on one
+ * PostgreSQL must share OPSDECK_SECRET_KEY: each would otherwise make its own file and not read
+ * the others' secrets, so that case is warned about.
+ */
+function openSecretBox(config: Config, kind: string, log: FastifyInstance['log']): SecretBox {
+  if (config.secretKey) return new SecretBox(keyFromText(config.secretKey));
+  const { key, created } = keyFromDataDir(config.dataDir);
+  if (kind !== 'pglite') log.warn({ file: `${config.dataDir}/secret.key` }, 'OPSDECK_SECRET_KEY is not set: channel secrets are encrypted with a key in DATA_DIR; every replica must be given the same OPSDECK_SECRET_KEY');
+  else if (created) log.info({ file: `${config.dataDir}/secret.key` }, 'Generated the key that encrypts channel secrets (set OPSDECK_SECRET_KEY to choose it)');
+  return new SecretBox(key);
 }

@@ -14,6 +14,8 @@ export const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** Encrypts channel secrets at rest (issue 15); unset: a key generated into DATA_DIR/secret.key. */
+  OPSDECK_SECRET_KEY: z.string().optional(),
   ADMIN_EMAIL: z.string().default('admin@opsdeck.local'),
   ADMIN_PASSWORD: z.string().default('opsdeck-admin'),
   ADMIN_USERNAME: z.string().default('admin'),
@@ -133,8 +135,10 @@ export interface DeliverySettings {
   slackApiUrl: string;
   /** Where the console is reached; links in messages start with it. */
   publicUrl: string;
-  /** Wait before each retry of a failed channel; one more failure than this list is long gives up. */
+  /** Wait before each retry of a failed channel; one more failure than this list is long gives up. A peer's Retry-After replaces the wait (issue 15). */
   retryDelaysS: number[];
+  /** How long a channel target (webhook, Teams, PagerDuty, Telegram, ntfy) may take to answer; default 10 s. */
+  channelTimeoutMs?: number;
 }
 
 /** GET /metrics, Opsdeck's own metrics (routes/self-metrics.ts, docs/self-monitoring.md). */
@@ -170,6 +174,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** OPSDECK_SECRET_KEY (server/channels/secret-box.ts); unset: DATA_DIR/secret.key. */
+  secretKey?: string;
   databaseUrl?: string;
   admin: { email: string; password: string; username: string };
   sessionTtlMs: number;
@@ -244,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    secretKey: e.OPSDECK_SECRET_KEY || undefined,
     databaseUrl: e.DATABASE_URL || undefined,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, username: e.ADMIN_USERNAME },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
@@ -297,6 +304,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demo: { ...base.demo, enabled: false },
     alerting: { ...base.alerting, enabled: false },
     delivery: { ...base.delivery, enabled: false },
+    // Tests never write a key file into ./data.
+    secretKey: 'opsdeck-test-secret-key-not-for-production',
     ...overrides,
   };
 }

@@ -13,6 +13,7 @@ import {
   updateNotificationGroupSchema,
 } from './alerts';
 import { aliasNameSchema, aliasSchema, putAliasSchema } from './aliases';
+import { channelInputSchema, channelTestResultSchema, deliveryLogEntrySchema, notificationChannelSchema, testGroupSchema } from './channels';
 import {
   alertsSummaryResultSchema,
   cpuUsageResultSchema,
@@ -185,6 +186,11 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) },
   { method: 'PATCH', path: '/api/alert-config/reset-alert-rules/:id', summary: "Put a server's alert rules back to the defaults", tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema) },
   ...resource({ name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
+  { method: 'GET', path: '/api/notification-groups/:id/channels', summary: "A group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy), secrets masked", tag: 'Notification groups', access: 'read', response: one(z.array(notificationChannelSchema)) },
+  { method: 'POST', path: '/api/notification-groups/:id/channels', summary: 'Add a channel target to a group', tag: 'Notification groups', access: 'groups.write', body: channelInputSchema, response: one(notificationChannelSchema), status: 201 },
+  { method: 'DELETE', path: '/api/notification-groups/:id/channels/:channel', summary: 'Remove a channel target (by id or name)', tag: 'Notification groups', access: 'groups.write', response: one(notificationChannelSchema) },
+  { method: 'POST', path: '/api/notification-groups/:id/test', summary: "Send a test notification to a group's channels (or one of them)", tag: 'Notification groups', access: 'groups.write', body: testGroupSchema, response: one(z.array(channelTestResultSchema)) },
+  { method: 'GET', path: '/api/alerts/:id/deliveries', summary: "An alert's delivery log: every attempt on every channel", tag: 'Alerts', access: 'read', response: one(z.array(deliveryLogEntrySchema)) },
   ...resource({ name: 'silences', tag: 'Silences', noun: 'silence', entity: silenceSchema, read: 'read', create: { body: createSilenceSchema, access: 'alerts.triage' }, update: { body: updateSilenceSchema, access: 'alerts.triage' } }),
   { method: 'POST', path: '/api/silences/:id/expire', summary: 'End a silence now', tag: 'Silences', access: 'alerts.triage', response: one(silenceSchema) },
   { method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) },
