@@ -20,7 +20,6 @@ export const removeGroupChannel_ = defineCommand({
   permission: 'groups.write',
   destructive: { title: 'Remove Channel', message: (i) => `Remove channel "${i.channel}"? Its secrets are deleted; adding it back needs them again.`, confirmLabel: 'Remove', cancelLabel: 'Cancel' },
   prepare: async ({ group, channel }, ctx) => ({ group: (await resolveGroup(ctx.api, group))._id, channel }),
-  apiCall: ({ group, channel }) => ({ method: 'DELETE', path: `/api/notification-groups/${group}/channels/${encodeURIComponent(channel)}` }),
   async run({ group, channel }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     try {
