@@ -25,7 +25,6 @@ export const createStatusPage = defineCommand({
     itemsArg,
   ],
   permission: 'status.write',
-  apiCall: ({ slug, title }) => ({ method: 'POST', path: '/api/status-pages', body: { slug, title } }),
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
     return id ? { id: 'status.delete', input: { page: id } } : null;

@@ -21,7 +21,6 @@ export const deleteStatusPage = defineCommand({
     message: ({ page, label }) => `Delete the status page “${label ?? page}” and its incident posts? Its public address stops working. This cannot be undone.`,
     confirmLabel: 'Delete',
   },
-  apiCall: ({ page }) => ({ method: 'DELETE', path: `/api/status-pages/${page}` }),
   async run({ page }, ctx) {
     const found = await resolveStatusPage(ctx.api, page);
     await deleteCall(ctx.api, found._id);

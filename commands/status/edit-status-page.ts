@@ -22,7 +22,6 @@ export const editStatusPage = defineCommand({
   }),
   args: [pageArg, { name: 'slug', label: 'New slug', kind: 'text', optional: true }, { name: 'title', label: 'Title', kind: 'text', optional: true }, { name: 'description', label: 'Description', kind: 'text', optional: true }, itemsArg],
   permission: 'status.write',
-  apiCall: ({ page }) => ({ method: 'PATCH', path: `/api/status-pages/${page}` }),
   async run({ page, slug, title, description, items, groups }, ctx) {
     const found = await resolveStatusPage(ctx.api, page);
     const body: UpdateStatusPage = {};

@@ -15,7 +15,6 @@ export const postStatus = defineCommand({
   input: z.object({ page: z.string().trim().min(1, 'page is required'), body: markdown.min(1, 'body is required: the update to post'), title: z.string().trim().min(1).max(120).optional() }),
   args: [pageArg, { name: 'body', label: 'Update (markdown)', kind: 'text', positional: true, placeholder: 'We are investigating failed payments.' }, { name: 'title', label: 'Incident title', kind: 'text', optional: true }],
   permission: 'status.post',
-  apiCall: ({ page }) => ({ method: 'POST', path: `/api/status-pages/post/${page}` }),
   async run({ page, body, title }, ctx) {
     const found = await resolveStatusPage(ctx.api, page);
     const { result } = await postStatusUpdate(ctx.api, found._id, { body, ...(title ? { title } : {}) });
@@ -34,7 +33,6 @@ export const resolveStatus = defineCommand({
   input: z.object({ page: z.string().trim().min(1, 'page is required'), body: markdown.optional() }),
   args: [pageArg, { name: 'body', label: 'Last update (markdown)', kind: 'text', positional: true, optional: true, placeholder: 'This incident has been resolved.' }],
   permission: 'status.post',
-  apiCall: ({ page }) => ({ method: 'POST', path: `/api/status-pages/resolve/${page}` }),
   async run({ page, body }, ctx) {
     const found = await resolveStatusPage(ctx.api, page);
     const { result } = await resolveStatusIncident(ctx.api, found._id, body ? { body } : {});
