@@ -53,7 +53,7 @@ export async function seedAlerts(database: Database): Promise<void> {
               $1::timestamptz - make_interval(secs => (180 * 86400) * power(g::float8 / ${ALERTS}, 2) + (g % 600)) as created_at,
               (array['nginx','redis-server','postgresql@15-main','w3svc','mssqlserver','docker'])[1 + (g / 6) % 6] as service
        from generate_series(1, ${ALERTS}) g
-       join numbered s on s.n = (g * 7919) % ${SERVERS}
+       join numbered s on s.n = (g::bigint * 7919) % ${SERVERS}
        join alert_rules r on r.server_id = s.id and r.position = g % 6
      )
      insert into alerts (server_id, rule_id, subject, hostname, instance, alertname, description, type, severity, status, summary, mountpoint, service, value, created_at, updated_at, resolved_at, snoozed_until)

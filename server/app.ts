@@ -27,13 +27,16 @@ import { registerChecks } from './routes/checks';
 import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
+import { AlertRetention } from './alerting/retention';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
+import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
+import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { selfTargetGuard } from './monitoring/checks/self-target';
 import { metricsRegistry } from './ops/metrics';
@@ -49,6 +52,9 @@ declare module 'fastify' {
     freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    /** Seals and opens channel targets' secrets (issue 15). */
+    secretBox: SecretBox;
+    alertRetention: AlertRetention;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
   }
@@ -118,7 +124,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     return { ports: address && typeof address === 'object' ? [address.port] : [], publicUrl: config.publicUrl };
   });
   // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
-  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }));
+  const secretBox = openSecretBox(config, database.kind, app.log);
+  app.decorate('secretBox', secretBox);
+  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox);
   app.decorate('delivery', delivery);
   // Background work runs in the leader only (every process on PGlite is its only one); the
   // evaluator adds itself in routes/alerts.ts.
@@ -132,6 +140,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
   const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
   leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });
+  // Resolved alerts older than ALERT_RETENTION_DAYS, in small batches (issue 17 §5).
+  const alertRetention = new AlertRetention(database, config.alertRetention, app.log.child({ module: 'alert-retention' }));
+  app.decorate('alertRetention', alertRetention);
+  leader.add({ name: 'alert-retention', start: () => alertRetention.start(), stop: () => alertRetention.stop() });
   app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
@@ -210,10 +222,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.alerting.onQueued = () => delivery.wake();
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
-  registerIncidentReport(app, db);
+  registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
   registerAgentDownloads(app);
+  registerOpenApi(app);
 
   if (serveUi) {
     // Brotli and gzip copies written at build time are sent when the browser takes them.
@@ -233,4 +246,18 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   });
 
   return app;
+}
+
+/**
+ * The key for channel secrets (docs/decisions.md): OPSDECK_SECRET_KEY, or else a key generated
+ * once into DATA_DIR/secret.key — right for the embedded (PGlite) instance. Replicas on one
+ * PostgreSQL must share OPSDECK_SECRET_KEY: each would otherwise make its own file and not read
+ * the others' secrets, so that case is warned about.
+ */
+function openSecretBox(config: Config, kind: string, log: FastifyInstance['log']): SecretBox {
+  if (config.secretKey) return new SecretBox(keyFromText(config.secretKey));
+  const { key, created } = keyFromDataDir(config.dataDir);
+  if (kind !== 'pglite') log.warn({ file: `${config.dataDir}/secret.key` }, 'OPSDECK_SECRET_KEY is not set: channel secrets are encrypted with a key in DATA_DIR; every replica must be given the same OPSDECK_SECRET_KEY');
+  else if (created) log.info({ file: `${config.dataDir}/secret.key` }, 'Generated the key that encrypts channel secrets (set OPSDECK_SECRET_KEY to choose it)');
+  return new SecretBox(key);
 }

@@ -15,6 +15,8 @@ export const configSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  /** Encrypts channel secrets at rest (issue 15); unset: a key generated into DATA_DIR/secret.key. */
+  OPSDECK_SECRET_KEY: z.string().optional(),
   ADMIN_EMAIL: z.string().default('admin@opsdeck.local'),
   ADMIN_PASSWORD: z.string().default('opsdeck-admin'),
   ADMIN_USERNAME: z.string().default('admin'),
@@ -42,6 +44,7 @@ export const configSchema = z.object({
   DEMO_FLEET: z.string().optional(),
   DEMO_FLEET_SIZE: z.coerce.number().int().min(1).max(5000).default(12),
   DEMO_FLEET_PORT: z.coerce.number().int().min(0).max(65535).default(9100),
+  DEMO_PAYLOAD: z.enum(['real', 'light']).default('real'),
   ALERT_EVAL_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   ALERT_EVALUATION: z.string().optional(),
   SMTP_URL: z
@@ -54,6 +57,7 @@ export const configSchema = z.object({
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+  ALERT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   METRICS_ENABLED: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
 });
@@ -91,6 +95,8 @@ export interface DemoSettings {
   enabled: boolean;
   size: number;
   port: number;
+  /** real: hosts serve as many samples as real exporters; light: only what the console reads (server/demo/ballast.ts). */
+  payload: 'real' | 'light';
 }
 
 /** Alert evaluation (server/alerting, docs/alerting.md). */
@@ -103,6 +109,18 @@ export interface AlertingSettings {
   autoDefaults: boolean;
   /** Figures scraped longer ago than this neither open nor resolve alerts. */
   staleAfterS: number;
+}
+
+/** Deleting old alerts (server/alerting/retention.ts, docs/alerting.md "Retention"). */
+export interface AlertRetentionSettings {
+  /** Resolved alerts (and their timelines) resolved longer ago than this are deleted; 0 keeps everything. */
+  days: number;
+  /** Alerts deleted per statement (each its own short transaction). */
+  batchSize: number;
+  /** Pause between two batches, so scrapes, ticks and requests get their turn. */
+  pauseMs: number;
+  /** Minutes between two passes (the first comes this long after the start, minus startup). */
+  everyMinutes: number;
 }
 
 /** Sending alert notifications (server/alerting/delivery.ts, docs/alerting.md "Delivery"). */
@@ -119,8 +137,10 @@ export interface DeliverySettings {
   slackApiUrl: string;
   /** Where the console is reached; links in messages start with it. */
   publicUrl: string;
-  /** Wait before each retry of a failed channel; one more failure than this list is long gives up. */
+  /** Wait before each retry of a failed channel; one more failure than this list is long gives up. A peer's Retry-After replaces the wait (issue 15). */
   retryDelaysS: number[];
+  /** How long a channel target (webhook, Teams, PagerDuty, Telegram, ntfy) may take to answer; default 10 s. */
+  channelTimeoutMs?: number;
 }
 
 /** GET /metrics, Opsdeck's own metrics (routes/self-metrics.ts, docs/self-monitoring.md). */
@@ -156,6 +176,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** OPSDECK_SECRET_KEY (server/channels/secret-box.ts); unset: DATA_DIR/secret.key. */
+  secretKey?: string;
   databaseUrl?: string;
   admin: { email: string; password: string; username: string };
   sessionTtlMs: number;
@@ -179,6 +201,7 @@ export interface Config {
   publicUrl?: string;
   /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
   historyRetentionDays: number;
+  alertRetention: AlertRetentionSettings;
 }
 
 /**
@@ -234,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    secretKey: e.OPSDECK_SECRET_KEY || undefined,
     databaseUrl: e.DATABASE_URL || undefined,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, username: e.ADMIN_USERNAME },
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
@@ -257,7 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       enabled: true,
       checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS },
     },
-    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT },
+    demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT, payload: e.DEMO_PAYLOAD },
     alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
     delivery: {
       enabled: true,
@@ -274,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
   };
 }
 
@@ -288,6 +313,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     demo: { ...base.demo, enabled: false },
     alerting: { ...base.alerting, enabled: false },
     delivery: { ...base.delivery, enabled: false },
+    // Tests never write a key file into ./data.
+    secretKey: 'opsdeck-test-secret-key-not-for-production',
     ...overrides,
   };
 }

@@ -54,7 +54,7 @@ export async function serve(config: Config, options: ServeOptions = {}): Promise
   let fleet: DemoFleet | undefined;
   let demoLine = 'Demo fleet: off (DEMO_FLEET=0)';
   if (config.demo.enabled) {
-    fleet = await startDemoFleet({ count: config.demo.size, port: config.demo.port });
+    fleet = await startDemoFleet({ count: config.demo.size, port: config.demo.port, payload: config.demo.payload });
     const { created } = await registerDemoFleet(database, fleet.hosts);
     demoLine = `Demo fleet: ${fleet.hosts.length} simulated hosts on loopback${created ? ` (registered ${created} servers)` : ''}`;
   }

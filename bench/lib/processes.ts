@@ -18,19 +18,58 @@ const CLOCK_TICKS = 100;
 export interface Child {
   child: ChildProcess;
   pid: number;
+  /** The last 50 KB of stdout and stderr (for error messages). */
   output: () => string;
+  /** The first complete line starting with `prefix`, however long it is and however much came after it. */
+  line: (prefix: string) => string | undefined;
   stop: () => Promise<void>;
 }
 
+/** Every child still running: killed when the benchmark exits, however it exits. */
+const live = new Set<ChildProcess>();
+let reaperInstalled = false;
+function installReaper(): void {
+  if (reaperInstalled) return;
+  reaperInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const child of live) child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
+}
+
+const TAIL_BYTES = 50_000;
+/** Lines kept whole for line(): the ready lines children print at start (a fleet's host list). */
+const KEPT_LINES = 200;
+
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Child {
-  let out = '';
+  installReaper();
+  let tail = '';
+  // Lines are assembled per stream, so a long line split over many chunks stays one line and
+  // the fleet's ready line (a JSON list of every host: megabytes at 1,000 hosts) is never cut.
+  const lines: string[] = [];
+  const partial = { stdout: '', stderr: '' };
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
-  child.stdout!.on('data', (d) => (out = (out + d).slice(-50_000)));
-  child.stderr!.on('data', (d) => (out = (out + d).slice(-50_000)));
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  const take = (stream: 'stdout' | 'stderr') => (d: Buffer) => {
+    const text = d.toString();
+    tail = (tail + text).slice(-TAIL_BYTES);
+    const parts = (partial[stream] + text).split('\n');
+    partial[stream] = parts.pop()!;
+    for (const l of parts) if (lines.length < KEPT_LINES) lines.push(l);
+  };
+  child.stdout!.on('data', take('stdout'));
+  child.stderr!.on('data', take('stderr'));
   return {
     child,
     pid: child.pid!,
-    output: () => out,
+    output: () => tail,
+    line: (prefix) => lines.find((l) => l.startsWith(prefix)),
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode) return resolve();
@@ -42,6 +81,16 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env):
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** Runs `ready`; if it throws (a timeout, an early exit), the child is stopped before the error goes on. */
+async function orStop<T>(proc: Child, ready: () => Promise<T>): Promise<T> {
+  try {
+    return await ready();
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
@@ -75,18 +124,23 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The demo fleet in its own process (server/demo/cli.ts), so serving /metrics costs the measured process nothing. */
-export async function spawnFleet(count: number): Promise<Child & { hosts: DemoHost[] }> {
+/**
+ * The demo fleet in its own process (server/demo/cli.ts), so serving /metrics costs the measured
+ * process nothing. Real-sized payloads unless asked (issue 17 §1: light hosts flatter the scraper).
+ */
+export async function spawnFleet(count: number, payload: 'real' | 'light' = 'real'): Promise<Child & { hosts: DemoHost[] }> {
   // node --import tsx rather than npx: the pid is the fleet itself, and no npm wrapper stays around.
-  const proc = run(process.execPath, ['--import', 'tsx', 'server/demo/cli.ts', '--count', String(count), '--port', '0']);
-  const line = await waitFor(
-    `the demo fleet of ${count} hosts`,
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`the fleet exited: ${proc.output()}`);
-      return proc.output().split('\n').find((l) => l.startsWith('{"hosts"'));
-    },
-    60_000,
-    100,
+  const proc = run(process.execPath, ['--import', 'tsx', 'server/demo/cli.ts', '--count', String(count), '--port', '0', '--payload', payload]);
+  const line = await orStop(proc, () =>
+    waitFor(
+      `the demo fleet of ${count} hosts`,
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`the fleet exited: ${proc.output()}`);
+        return proc.line('{"hosts"');
+      },
+      120_000,
+      100,
+    ),
   );
   return { ...proc, hosts: (JSON.parse(line) as { hosts: DemoHost[] }).hosts };
 }
@@ -114,7 +168,10 @@ scrape_configs:
     '--log.level=warn',
   ]);
   const url = `http://127.0.0.1:${port}`;
-  await waitFor('Prometheus to be ready', async () => (await fetch(`${url}/-/ready`)).ok, 30_000);
+  await orStop(proc, () => waitFor('Prometheus to be ready', async () => (await fetch(`${url}/-/ready`)).ok, 30_000)).catch((error: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     ...proc,
     url,
@@ -157,13 +214,15 @@ export async function spawnConsole(dataDir: string, env: Record<string, string>)
     ...env,
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(
-    'the console to answer /api/health',
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`the console exited: ${proc.output()}`);
-      return (await fetch(`${url}/api/health`)).ok;
-    },
-    120_000,
+  await orStop(proc, () =>
+    waitFor(
+      'the console to answer /api/health',
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`the console exited: ${proc.output()}`);
+        return (await fetch(`${url}/api/health`)).ok;
+      },
+      120_000,
+    ),
   );
   return { ...proc, url };
 }

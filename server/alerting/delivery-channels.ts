@@ -1,5 +1,7 @@
 import nodemailer from 'nodemailer';
 import type { EmailMessage, SlackMessage } from './delivery-messages';
+import { parseRetryAfter } from '../channels/http';
+import { ChannelError } from '../channels/types';
 
 /** What the SMTP server said about each recipient of one message. */
 export interface EmailResult {
@@ -56,9 +58,11 @@ export interface SlackTarget {
 
 /**
  * Slack Web API chat.postMessage. Slack answers HTTP 200 with `{ok: false, error}` when it
- * refuses (channel_not_found, not_in_channel, invalid_auth …): that is a failure too.
+ * refuses (channel_not_found, not_in_channel, invalid_auth …): that is a failure too, retried
+ * (inviting the bot fixes it). HTTP 429 and 5xx carry Slack's Retry-After (issue 15); another
+ * HTTP error status is a refusal of the request itself: it fails once.
  */
-export async function postSlack(target: SlackTarget, message: SlackMessage, timeoutMs = 10_000): Promise<void> {
+export async function postSlack(target: SlackTarget, message: SlackMessage, timeoutMs = 10_000): Promise<number> {
   let res: Response;
   try {
     res = await fetch(`${target.apiUrl}/chat.postMessage`, {
@@ -69,15 +73,20 @@ export async function postSlack(target: SlackTarget, message: SlackMessage, time
     });
   } catch (error) {
     const cause = (error as { cause?: unknown }).cause;
-    throw new Error(`Slack could not be reached: ${describeError(cause ?? error)}`);
+    throw new ChannelError(`Slack could not be reached: ${describeError(cause ?? error)}`);
   }
   const body = await res.text().catch(() => '');
-  if (!res.ok) throw new Error(`Slack answered HTTP ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`);
+  if (!res.ok) {
+    const what = `Slack answered HTTP ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}`;
+    const temporary = res.status === 408 || res.status === 429 || res.status >= 500;
+    throw new ChannelError(what, res.status, !temporary, temporary ? parseRetryAfter(res.headers.get('retry-after')) : null);
+  }
   let parsed: { ok?: boolean; error?: string } = {};
   try {
     parsed = JSON.parse(body);
   } catch {
-    throw new Error(`Slack answered something that is not JSON: ${body.slice(0, 200)}`);
+    throw new ChannelError(`Slack answered something that is not JSON: ${body.slice(0, 200)}`, res.status);
   }
-  if (parsed.ok !== true) throw new Error(`Slack refused the message: ${parsed.error ?? 'no reason given'}`);
+  if (parsed.ok !== true) throw new ChannelError(`Slack refused the message: ${parsed.error ?? 'no reason given'}`, res.status);
+  return res.status;
 }

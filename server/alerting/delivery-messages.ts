@@ -39,9 +39,9 @@ export function alertLink(publicUrl: string, alertId: string): string {
 }
 
 const LABELS: Record<Transition, string> = { firing: 'FIRING', resolved: 'RESOLVED', repeat: 'STILL FIRING', escalation: 'ESCALATED', reminder: 'ACK REMINDER', flapping: 'FLAPPING' };
-const label = (t: Transition) => LABELS[t];
+export const label = (t: Transition) => LABELS[t];
 /** Kinds about an alert that is (still) firing: their subject carries the severity. */
-const firingKind = (t: Transition) => t === 'firing' || t === 'repeat' || t === 'escalation';
+export const firingKind = (t: Transition) => t === 'firing' || t === 'repeat' || t === 'escalation';
 
 function recoveryLines(r: NonNullable<MessageExtra['recovery']>): string[] {
   if (!r.recovered.length && !r.stillFiring.length) return [];
@@ -50,7 +50,7 @@ function recoveryLines(r: NonNullable<MessageExtra['recovery']>): string[] {
 }
 const utc = (d: Date) => `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 
-function facts(alert: AlertForMessage, transition: Transition): [string, string][] {
+export function facts(alert: AlertForMessage, transition: Transition): [string, string][] {
   const rows: [string, string][] = [
     ['Host', `${alert.hostname} (${alert.instance})`],
     ['Alert', alert.alertname],

@@ -7,6 +7,12 @@ import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
 import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
 import { describeError, postSlack, smtpMailer, type Mailer } from './delivery-channels';
+import { pluginFor } from '../channels/index';
+import { redact } from '../channels/mask';
+import { ephemeralBox, type SecretBox } from '../channels/secret-box';
+import { listChannels, openChannel, targetLine, type OpenedChannel } from '../channels/store';
+import { ChannelError, type ChannelMessage } from '../channels/types';
+import type { ChannelTestResult, ChannelType } from '../contract/channels';
 import { alertLink, emailMessage, slackMessage, type MessageExtra, type Transition } from './delivery-messages';
 import type { EvaluatorLogger } from './evaluator';
 import { OutageNotice } from '../ops/outage';
@@ -97,6 +103,8 @@ export class DeliveryWorker {
     private readonly log: EvaluatorLogger,
     /** The clock; tests move it by hand. */
     private readonly now: () => number = Date.now,
+    /** Opens channel targets' secrets (issue 15); app.ts gives the one keyed by OPSDECK_SECRET_KEY. */
+    readonly box: SecretBox = ephemeralBox(),
   ) {
     this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : null;
     this.outage = new OutageNotice(log, 'Alert delivery', settings.pollIntervalS * 1000);
@@ -226,26 +234,65 @@ export class DeliveryWorker {
     const { db } = this.database;
     const [alert] = await db.select().from(alerts).where(eq(alerts.id, row.alert_id));
     if (!alert) return true;
-    // Email and Slack carry firing and resolved messages; an acknowledgement is for channels
-    // with an incident state of their own (PagerDuty, issue 15): nothing to send or log here.
-    if (!isMessage(row.transition)) return true;
     // No group (the rule has none, or it was deleted since) and no named user: nothing to send,
     // nothing to log.
     const [group] = row.notification_group_id ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, row.notification_group_id)) : [];
     const userIds = (typeof row.user_ids === 'string' ? row.user_ids.replace(/[{}]/g, '').split(',') : (row.user_ids ?? [])).filter(Boolean);
     const userEmails = userIds.length ? (await db.select({ email: users.email }).from(users).where(inArray(users.id, userIds))).map((u) => u.email) : [];
+    // Issue 15: the group's channel targets that hear about this kind of transition.
+    const targets = group ? (await listChannels(db, group.id)).map((r) => openChannel(this.box, r)).filter((c) => pluginFor(c.row.type as ChannelType)?.sends(row.transition)) : [];
     if (!group && !userEmails.length) return true;
-    const emailList = uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]);
     const extra: MessageExtra = { reason: row.reason, recovery: row.transition === 'resolved' ? await this.recovery(alert.id) : null };
     const log = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
     const link = alertLink(this.settings.publicUrl, alert.id);
+    const tasks: Promise<boolean>[] = [];
+    // Email and Slack carry firing and resolved messages; an acknowledgement is for channels
+    // with an incident state of their own (PagerDuty): nothing to send or log for them.
+    if (isMessage(row.transition)) tasks.push(this.sendEmailAndSlack(row, row.transition, alert, group, userEmails, extra, link, log, result));
+    // Each target on its own: one that hangs or refuses never holds up or loses another's message.
+    for (const target of targets) {
+      const previous = log.filter((d) => d.channelId === target.row.id);
+      if (finished(previous)) continue;
+      const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
+      tasks.push(this.sendToTarget(row, target, attempt, { alert, transition: row.transition, link, publicUrl: this.settings.publicUrl, extra }, result));
+    }
+    const waiting = await Promise.all(tasks);
+    return !waiting.some(Boolean);
+  }
+
+  private async sendToTarget(row: OutboxRow, opened: OpenedChannel, attempt: number, message: ChannelMessage, result: DeliverResult): Promise<boolean> {
+    const base = { channel: opened.row.type, channelId: opened.row.id, attempt };
+    if (!opened.target) return this.record(row, { ...base, outcome: 'failed', target: opened.row.name, error: opened.error, permanent: true }, result);
+    const target = targetLine(opened.target);
+    try {
+      const sent = await pluginFor(opened.target.type).send(opened.target as never, message, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000 });
+      return this.record(row, { ...base, outcome: 'sent', target, responseCode: sent.status }, result);
+    } catch (error) {
+      const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
+      return this.record(row, { ...base, outcome: 'failed', target, error: redact(e.message, opened.secretValues), responseCode: e.status, permanent: e.permanent, retryAfterS: e.retryAfterS }, result);
+    }
+  }
+
+  /** SPEC's channels: the group's email list (and named users) and its Slack channel, one after the other. */
+  private async sendEmailAndSlack(
+    row: OutboxRow,
+    transition: Transition,
+    alert: typeof alerts.$inferSelect,
+    group: typeof notificationGroups.$inferSelect | undefined,
+    userEmails: string[],
+    extra: MessageExtra,
+    link: string,
+    log: DeliveryRow[],
+    result: DeliverResult,
+  ): Promise<boolean> {
+    const emailList = uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]);
     let waiting = false;
     const channels: Channel[] = [...(group?.emailEnabled || userEmails.length ? (['email'] as const) : []), ...(group?.slackEnabled ? (['slack'] as const) : [])];
     for (const channel of channels) {
-      const previous = log.filter((d) => d.channel === channel);
+      const previous = log.filter((d) => d.channel === channel && !d.channelId);
       if (finished(previous)) continue;
       const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
-      const record = (outcome: DeliveryRow['outcome'], target: string, error: string | null = null) => this.record(row, channel, attempt, outcome, target, error, result);
+      const record = (outcome: DeliveryRow['outcome'], target: string, error: string | null = null, more: Partial<Attempt> = {}) => this.record(row, { channel, channelId: null, attempt, outcome, target, error, ...more }, result);
       if (channel === 'email') {
         const sentTo = new Set(previous.filter((d) => d.outcome === 'sent').flatMap((d) => splitTargets(d.target).map((a) => a.toLowerCase())));
         const to = emailList.filter((a) => !sentTo.has(a.toLowerCase()));
@@ -253,7 +300,7 @@ export class DeliveryWorker {
         else if (!emailList.length) await record('skipped', '', 'The notification group has no email addresses.');
         else if (to.length) {
           try {
-            const sent = await this.mailer.send(to, emailMessage(alert, row.transition, link, extra));
+            const sent = await this.mailer.send(to, emailMessage(alert, transition, link, extra));
             if (sent.accepted.length) await record('sent', sent.accepted.join(', '));
             if (sent.rejected.length) waiting = (await record('failed', sent.rejected.map((r) => r.address).join(', '), sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; '))) || waiting;
           } catch (error) {
@@ -266,15 +313,97 @@ export class DeliveryWorker {
         else if (!target) await record('skipped', '', 'The notification group has no Slack channel.');
         else {
           try {
-            await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, row.transition, link, extra));
-            await record('sent', target);
+            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, transition, link, extra));
+            await record('sent', target, null, { responseCode: status });
           } catch (error) {
-            waiting = (await record('failed', target, describeError(error))) || waiting;
+            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
+            waiting = (await record('failed', target, redact(e.message, [this.settings.slackBotToken]), { responseCode: e.status, permanent: e.permanent, retryAfterS: e.retryAfterS })) || waiting;
           }
         }
       }
     }
-    return !waiting;
+    return waiting;
+  }
+
+  /**
+   * "Send test notification" (issue 15 §1, `group.test`): a test message on each of the group's
+   * channels, or on the one named (a target's name or id, `email`, `slack`), now, outside the
+   * outbox. Every channel answers for itself: a failure is a result with the peer's reason,
+   * never an exception, and never stops the others.
+   */
+  async sendTest(group: typeof notificationGroups.$inferSelect, only?: string): Promise<ChannelTestResult[]> {
+    const ref = only?.trim().toLowerCase();
+    const now = new Date(this.now());
+    const alert = {
+      id: '00000000-0000-4000-8000-000000000000',
+      hostname: 'opsdeck-test',
+      instance: 'opsdeck-test',
+      alertname: 'opsdeck_test',
+      severity: 'info' as const,
+      summary: 'Test notification from Opsdeck: nothing is wrong',
+      description: `Sent by the test of notification group ${group.name}.`,
+      mountpoint: null,
+      volume: null,
+      service: null,
+      createdAt: now,
+      resolvedAt: null,
+      serverId: null,
+      type: 'test',
+    };
+    const link = this.settings.publicUrl;
+    const tasks: Promise<ChannelTestResult>[] = [];
+    const wants = (name: string, id?: string) => !ref || ref === name.toLowerCase() || ref === id;
+    if (group.emailEnabled && wants('email')) {
+      tasks.push(
+        (async (): Promise<ChannelTestResult> => {
+          const base = { channel: 'email', name: 'Email', target: group.emailList.join(', ') };
+          if (!this.mailer) return { ...base, ok: false, status: null, error: 'SMTP_URL is not set, so Opsdeck sends no email.' };
+          if (!group.emailList.length) return { ...base, ok: false, status: null, error: 'The notification group has no email addresses.' };
+          try {
+            const sent = await this.mailer.send(group.emailList, emailMessage(alert, 'firing', link, {}));
+            const refused = sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; ');
+            return { ...base, ok: !sent.rejected.length, status: null, error: refused || null };
+          } catch (error) {
+            return { ...base, ok: false, status: null, error: describeError(error) };
+          }
+        })(),
+      );
+    }
+    if (group.slackEnabled && wants('slack')) {
+      tasks.push(
+        (async (): Promise<ChannelTestResult> => {
+          const base = { channel: 'slack', name: 'Slack', target: group.slackChannel ?? '' };
+          if (!this.settings.slackBotToken) return { ...base, ok: false, status: null, error: 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.' };
+          try {
+            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: base.target }, slackMessage(alert, 'firing', link, { reason: 'This is a test notification.' }));
+            return { ...base, ok: true, status, error: null };
+          } catch (error) {
+            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
+            return { ...base, ok: false, status: e.status, error: redact(e.message, [this.settings.slackBotToken]) };
+          }
+        })(),
+      );
+    }
+    for (const opened of (await listChannels(this.database.db, group.id)).map((r) => openChannel(this.box, r))) {
+      if (!wants(opened.row.name, opened.row.id)) continue;
+      tasks.push(
+        (async (): Promise<ChannelTestResult> => {
+          const base = { channel: opened.row.type, name: opened.row.name };
+          if (!opened.target) return { ...base, target: opened.row.name, ok: false, status: null, error: opened.error };
+          const target = targetLine(opened.target);
+          try {
+            const sent = await pluginFor(opened.target.type).send(opened.target as never, { alert, transition: 'firing', link, publicUrl: this.settings.publicUrl, extra: {}, test: true }, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000 });
+            return { ...base, target, ok: true, status: sent.status, error: null };
+          } catch (error) {
+            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
+            const message = redact(e.message, opened.secretValues);
+            this.log.warn({ groupId: group.id, channel: opened.row.type, target, status: e.status, error: message }, 'Test notification failed');
+            return { ...base, target, ok: false, status: e.status, error: message };
+          }
+        })(),
+      );
+    }
+    return Promise.all(tasks);
   }
 
   /**
@@ -294,28 +423,50 @@ export class DeliveryWorker {
 
   /**
    * Logs one attempt and puts it on the alert's timeline, together. Returns true when a failed
-   * attempt will be retried.
+   * attempt will be retried: not after a permanent refusal, and at the peer's Retry-After when
+   * it gave one (issue 15), else on the schedule.
    */
-  private async record(row: OutboxRow, channel: Channel, attempt: number, outcome: DeliveryRow['outcome'], target: string, error: string | null, result: DeliverResult): Promise<boolean> {
+  private async record(row: OutboxRow, a: Attempt, result: DeliverResult): Promise<boolean> {
     const at = new Date(this.now());
     const delays = this.settings.retryDelaysS;
-    const retry = outcome === 'failed' && attempt <= delays.length;
-    const retryAt = retry ? new Date(at.getTime() + delays[attempt - 1]! * 1000) : null;
-    result[outcome]++;
-    notificationsTotal.inc({ channel, outcome });
-    if (outcome === 'sent') notificationLatency.observe({ channel }, Math.max(0, at.getTime() - new Date(row.created_at).getTime()) / 1000);
-    const note = timelineNote({ channel, transition: row.transition, step: row.step, attempt, outcome, target, error, retryAt, maxAttempts: delays.length + 1 });
+    const error = a.error ?? null;
+    const retry = a.outcome === 'failed' && !a.permanent && a.attempt <= delays.length;
+    const waitS = a.retryAfterS ?? delays[a.attempt - 1] ?? 0;
+    const retryAt = retry ? new Date(at.getTime() + waitS * 1000) : null;
+    result[a.outcome]++;
+    notificationsTotal.inc({ channel: a.channel, outcome: a.outcome });
+    if (a.outcome === 'sent') notificationLatency.observe({ channel: a.channel }, Math.max(0, at.getTime() - new Date(row.created_at).getTime()) / 1000);
+    const note = timelineNote({ ...a, error, transition: row.transition, step: row.step, retryAt, maxAttempts: delays.length + 1 });
     await this.database.db.transaction(async (tx) => {
-      await tx.insert(alertDeliveries).values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel, target, attempt, outcome, error, retryAt, at });
+      await tx
+        .insert(alertDeliveries)
+        .values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel: a.channel, channelId: a.channelId, target: a.target, attempt: a.attempt, outcome: a.outcome, error, responseCode: a.responseCode ?? null, retryAt, at });
       await (tx as unknown as Db).insert(alertEvents).values({ alertId: row.alert_id, type: 'playbook_action', at, note });
     });
-    if (outcome === 'failed') {
-      const fields = { alertId: row.alert_id, channel, target, attempt, error };
+    if (a.outcome === 'failed') {
+      const fields = { alertId: row.alert_id, channel: a.channel, target: a.target, attempt: a.attempt, responseCode: a.responseCode ?? null, error };
       if (retry) this.log.warn({ ...fields, retryAt }, 'Alert notification failed; will retry');
-      else this.log.error(fields, `Alert notification failed ${attempt} times; gave up`);
+      else if (a.permanent) this.log.error(fields, 'Alert notification refused; not retried');
+      else this.log.error(fields, `Alert notification failed ${a.attempt} times; gave up`);
     }
     return retry;
   }
+}
+
+/** One attempt on one channel, as the delivery log keeps it. */
+interface Attempt {
+  /** email, slack, or a channel target's type. */
+  channel: string;
+  channelId: string | null;
+  attempt: number;
+  outcome: DeliveryRow['outcome'];
+  target: string;
+  error?: string | null;
+  responseCode?: number | null;
+  /** The peer refused the request itself (a 4xx): no retry. */
+  permanent?: boolean;
+  /** The peer's Retry-After, in seconds: the retry waits this long instead of the schedule. */
+  retryAfterS?: number | null;
 }
 
 const isMessage = (t: OutboxTransition): t is Transition => t !== 'acknowledged';
@@ -338,6 +489,8 @@ function finished(previous: DeliveryRow[]): boolean {
 /** What the delivery log calls each kind of message. */
 function about(transition: OutboxTransition, step: number | null): string {
   switch (transition) {
+    case 'acknowledged':
+      return 'acknowledgement';
     case 'escalation':
       return `escalation step ${step ?? '?'}`;
     case 'repeat':
@@ -351,24 +504,28 @@ function about(transition: OutboxTransition, step: number | null): string {
   }
 }
 
+const CHANNEL_WORDS: Record<string, string> = { email: 'Email', slack: 'Slack message', webhook: 'Webhook', teams: 'Microsoft Teams message', pagerduty: 'PagerDuty event', telegram: 'Telegram message', ntfy: 'ntfy notification' };
+
 function timelineNote(d: {
-  channel: Channel;
+  channel: string;
   transition: OutboxTransition;
   step: number | null;
   attempt: number;
   outcome: DeliveryRow['outcome'];
   target: string;
   error: string | null;
+  responseCode?: number | null;
+  permanent?: boolean;
   retryAt: Date | null;
   maxAttempts: number;
 }): string {
-  const what = d.channel === 'email' ? 'Email' : 'Slack message';
-  const to = d.target ? ` to ${d.channel === 'email' ? d.target : `Slack ${d.target}`}` : '';
+  const what = CHANNEL_WORDS[d.channel] ?? d.channel;
+  const to = d.target ? ` to ${d.channel === 'email' ? d.target : d.channel === 'slack' ? `Slack ${d.target}` : d.target}` : '';
   const kind = about(d.transition, d.step);
-  // A relay's or Slack's answer is others' text: a code span keeps it literal, backticks and all.
+  // A relay's or a peer's answer is others' text: a code span keeps it literal, backticks and all.
   const code = codeSpan;
   if (d.outcome === 'sent') return `${what} sent${to} (${kind}${d.attempt > 1 ? `, attempt ${d.attempt}` : ''}).`;
   if (d.outcome === 'skipped') return `${what} not sent (${kind}): ${d.error}`;
-  const then = d.retryAt ? `Next try at ${d.retryAt.toISOString()}.` : `Gave up after ${d.attempt} attempts.`;
+  const then = d.retryAt ? `Next try at ${d.retryAt.toISOString()}.` : d.permanent ? 'Not retried: the request itself was refused.' : `Gave up after ${d.attempt} attempts.`;
   return `${what}${to} failed (${kind}, attempt ${d.attempt} of ${d.maxAttempts}): ${code(d.error ?? 'unknown error')}. ${then}`;
 }

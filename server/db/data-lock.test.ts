@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir, LOCK_NAME, PID_NAME } from './data-lock';
+import { DataDirLockedError, lockDataDir, LOCK_NAME, PID_NAME, running } from './data-lock';
 
 /** Another real process holding the lock on `dir` until killed; resolves once it holds it. */
 function holder(dir: string): Promise<ChildProcess> {
@@ -73,4 +73,15 @@ describe('one process per data folder', () => {
     );
     expect(outcomes.sort()).toEqual(['DataDirLockedError', 'DataDirLockedError', 'won']);
   }, 30_000);
+
+  it('a holder left a zombie (killed -9, its parent gone before reaping it) does not count as running', async () => {
+    // `true` exits at once and its parent, exec'd into sleep, never reaps it: a zombie for 30 s.
+    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(parent);
+    const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
+    expect(running(pid)).toBe(false);
+    expect(running(parent.pid!)).toBe(true);
+  });
 });

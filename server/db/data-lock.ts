@@ -46,14 +46,30 @@ function readPid(dataDir: string): number | undefined {
   }
 }
 
-/** A process with this pid runs (EPERM: it runs under another user). Our own pid is a previous life of ours (a container restarted as pid 1). */
-function running(pid: number): boolean {
+/**
+ * A process with this pid runs (EPERM: it runs under another user). Our own pid is a previous life
+ * of ours (a container restarted as pid 1). A zombie does not run: a holder killed with -9 whose
+ * parent died before reaping it stays one for as long as pid 1 does not reap (many container
+ * inits never do), yet signal 0 still reaches it.
+ */
+export function running(pid: number): boolean {
   if (pid === process.pid) return false;
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  return !zombie(pid);
+}
+
+/** Linux: the state letter after the command's closing parenthesis in /proc/PID/stat is Z (zombie) or X (dead). Elsewhere: not known, so not a zombie. */
+function zombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state === 'Z' || state === 'X';
+  } catch {
+    return false;
   }
 }
 

@@ -253,6 +253,29 @@ export const notificationGroups = pgTable(
   (t) => [uniqueIndex('notification_groups_name_lc_idx').on(t.nameLc), index('notification_groups_created_at_idx').on(t.createdAt)],
 );
 
+/**
+ * Issue 15 §1: a group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy) beside its
+ * email list and Slack channel. `secrets` is AES-256-GCM ciphertext bound to the row's id
+ * (server/channels/secret-box.ts); `settings` holds what may be shown.
+ */
+export const notificationChannels = pgTable(
+  'notification_channels',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    groupId: uuid('group_id')
+      .notNull()
+      .references(() => notificationGroups.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    secrets: text('secrets').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${notificationChannels.name})`),
+  },
+  // Names are unique within a group so commands can name a target ("group.remove-channel ops pager").
+  (t) => [uniqueIndex('notification_channels_group_name_idx').on(t.groupId, t.nameLc)],
+);
+
 /** SPEC §3 Alert config: one per server; its rules are rows of alert_rules. */
 export const alertConfigs = pgTable('alert_configs', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -466,7 +489,13 @@ export const alertOutbox = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     processedAt: at('processed_at'),
   },
-  (t) => [index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`)],
+  (t) => [
+    index('alert_outbox_pending_idx').on(t.createdAt).where(sql`${t.processedAt} is null`),
+    // Deleting an alert or an event (alert retention, a server's removal) cascades here: without
+    // these, each deleted row was a pass over the whole outbox (migration 0020).
+    index('alert_outbox_alert_idx').on(t.alertId),
+    index('alert_outbox_event_idx').on(t.eventId),
+  ],
 );
 
 /**
@@ -486,9 +515,14 @@ export const alertDeliveries = pgTable(
       .notNull()
       .references(() => alerts.id, { onDelete: 'cascade' }),
     transition: text('transition', { enum: outboxTransitions }).notNull(),
-    channel: text('channel', { enum: ['email', 'slack'] }).notNull(),
-    /** Email: the addresses of this attempt, comma-separated; Slack: the channel. */
+    /** email, slack, or a channel target's type (issue 15). */
+    channel: text('channel').notNull(),
+    /** The channel target it went to (issue 15); null for email and Slack, or once the target was removed. */
+    channelId: uuid('channel_id').references(() => notificationChannels.id, { onDelete: 'set null' }),
+    /** Email: the addresses of this attempt, comma-separated; Slack: the channel; a target: its name and masked address. */
     target: text('target').notNull(),
+    /** The peer's HTTP status for this attempt, when it answered (issue 15 §4). */
+    responseCode: integer('response_code'),
     /** 1 for the first try of this channel, counting up with each retry. */
     attempt: integer('attempt').notNull(),
     outcome: text('outcome', { enum: ['sent', 'failed', 'skipped'] }).notNull(),

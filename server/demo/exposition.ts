@@ -71,14 +71,15 @@ function labelString(labels: LabelSet): string {
   return flat(['{', names.map((n) => flat([n, '="', escapeLabelValue(labels[n] ?? ''), '"'])).join(','), '}']);
 }
 
-function compareLabelValues(a: LabelSet, b: LabelSet): number {
-  const names = Object.keys(a).sort();
-  for (const n of names) {
-    const x = a[n] ?? '';
-    const y = b[n] ?? '';
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return 0;
+/**
+ * The label values in label-name order, joined by a character no label value sorts below: the
+ * string order of keys is the order of their values, label by label, as client_golang sorts them.
+ */
+function sortKey(labels: LabelSet): string {
+  return Object.keys(labels)
+    .sort()
+    .map((n) => labels[n] ?? '')
+    .join('\u0000');
 }
 
 interface SeriesDef {
@@ -86,6 +87,7 @@ interface SeriesDef {
   /** Suffix appended to the family name, for summaries' _sum and _count rows. */
   suffix: string;
   labels: LabelSet;
+  built?: BuiltSeries;
 }
 
 interface FamilyDef {
@@ -96,8 +98,22 @@ interface FamilyDef {
 
 /** Handle to declare the series of one metric family. */
 export interface Family {
-  /** Declares one sample line and returns the slot its value is written to at each scrape. */
-  series(labels?: LabelSet, suffix?: string): number;
+  /**
+   * Declares one sample line and returns the slot its value is written to at each scrape.
+   * `built` (from seriesLine) skips building the line's text again for every host.
+   */
+  series(labels?: LabelSet, suffix?: string, built?: BuiltSeries): number;
+}
+
+/** A sample line's text up to the value, and its sort key within its family. */
+export interface BuiltSeries {
+  prefix: string;
+  key: string;
+}
+
+/** The text of one series of `name` (no suffix), to be shared by every host that has it. */
+export function seriesLine(name: string, labels: LabelSet): BuiltSeries {
+  return { prefix: intern(flat([name, labelString(labels), ' '])), key: sortKey(labels) };
 }
 
 /**
@@ -115,11 +131,26 @@ export class Exposition {
     if (this.families.has(name)) throw new Error(`duplicate metric family ${name}`);
     const def: FamilyDef = { name, header: intern(flat(['# HELP ', name, ' ', escapeHelp(help), '\n# TYPE ', name, ' ', type, '\n'])), series: [] };
     this.families.set(name, def);
+    return this.handle(def);
+  }
+
+  /** Whether a family of this name is declared (before freeze). */
+  has(name: string): boolean {
+    return this.families.has(name);
+  }
+
+  /** The family of this name, declared now if it is not yet (more series for an existing family). */
+  extend(name: string, type: MetricType, help: string): Family {
+    const def = this.families.get(name);
+    return def ? this.handle(def) : this.family(name, type, help);
+  }
+
+  private handle(def: FamilyDef): Family {
     return {
-      series: (labels: LabelSet = {}, suffix = '') => {
+      series: (labels: LabelSet = {}, suffix = '', built?: BuiltSeries) => {
         if (this.order) throw new Error('Exposition is frozen');
         const id = this.nextId++;
-        def.series.push({ id, suffix, labels });
+        def.series.push({ id, suffix, labels, built });
         return id;
       },
     };
@@ -137,8 +168,12 @@ export class Exposition {
       const def = this.families.get(name)!;
       // Summaries keep quantile rows first, then _sum, then _count, as client_golang writes them.
       const rank = (s: SeriesDef) => (s.suffix === '' ? 0 : s.suffix === '_sum' ? 1 : 2);
-      const sorted = [...def.series].sort((a, b) => rank(a) - rank(b) || compareLabelValues(a.labels, b.labels));
-      for (const s of sorted) this.prefixes[s.id] = intern(flat([name, s.suffix, labelString(s.labels), ' ']));
+      // One sort key per series (its label values in label-name order), not one per comparison:
+      // a real-sized host has families of a thousand series (server/demo/ballast.ts).
+      const keyed = def.series.map((s) => ({ s, rank: rank(s), key: s.built?.key ?? sortKey(s.labels) }));
+      keyed.sort((a, b) => a.rank - b.rank || (a.key === b.key ? 0 : a.key < b.key ? -1 : 1));
+      const sorted = keyed.map((k) => k.s);
+      for (const s of sorted) this.prefixes[s.id] = s.built?.prefix ?? intern(flat([name, s.suffix, labelString(s.labels), ' ']));
       return { header: def.header, ids: sorted.map((s) => s.id) };
     });
     // Only the prefixes are needed from now on; the label objects would cost every host memory.

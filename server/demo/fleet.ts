@@ -5,11 +5,13 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
+import { payloadTarget, type DemoPayload } from './ballast';
 import { defaultFleetSpecs } from './fleet-specs';
 import { createSimulatedHost, type SimulatedHost } from './simulator';
 import type { DemoOs, DemoProfile, HostSpec } from './spec';
 
 export { defaultFleetSpecs } from './fleet-specs';
+export { REAL_SAMPLES, type DemoPayload } from './ballast';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const DEFAULT_PORT = 9100;
@@ -38,6 +40,12 @@ export interface DemoFleetOptions {
   port?: number;
   /** Clock in ms since the epoch; tests pass their own to move simulated time. */
   now?: () => number;
+  /**
+   * `real` (default): each host serves as many samples as a real exporter (REAL_SAMPLES:
+   * node_exporter-sized on Linux, windows_exporter-sized on Windows); `light`: only what the
+   * console reads (DEMO_PAYLOAD, issue 17 §1).
+   */
+  payload?: DemoPayload;
 }
 
 /** The i-th host's loopback address: 127.0.10.1 … 127.0.10.254, then 127.0.11.1 … */
@@ -163,7 +171,7 @@ export async function startDemoFleet(opts: DemoFleetOptions = {}): Promise<DemoF
     specs.map(async (spec, i): Promise<DemoHost> => {
       const base = { key: spec.key, hostname: spec.hostname, os: spec.os, profile: spec.profile };
       if (spec.profile === 'down') return { ...base, ...(await reserveRefusing(demoAddress(i), port)) };
-      const live = await serve(createSimulatedHost(spec, startMs), demoAddress(i), port, now);
+      const live = await serve(createSimulatedHost(spec, startMs, payloadTarget(opts.payload, spec.os)), demoAddress(i), port, now);
       servers.push(live.server);
       return { ...base, ipaddress: live.ipaddress, port: live.port };
     }),

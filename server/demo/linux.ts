@@ -3,6 +3,7 @@
  * metric names, labels and HELP texts of the real exporter so the console parses it like any
  * other target.
  */
+import { addBallast } from './ballast';
 import { counter, createKit, exporterRuntime, gauge, type Kit } from './kit';
 import { network, netstat } from './linux-network';
 import { clamp, FAST, MEDIUM, rate, SLOW, whole, wobble, type Signal } from './signals';
@@ -28,7 +29,7 @@ const SERVICE_TYPES: Record<string, string> = {
   'systemd-journald': 'notify', 'prometheus-node-exporter': 'simple', memcached: 'simple', 'php8.2-fpm': 'notify',
 };
 
-export function renderLinux(spec: HostSpec, startMs: number): (nowMs: number) => string {
+export function renderLinux(spec: HostSpec, startMs: number, samples = 0): (nowMs: number) => string {
   const { kit, finish } = createKit(spec, startMs);
   cpu(kit);
   const paging = memory(kit);
@@ -39,6 +40,8 @@ export function renderLinux(spec: HostSpec, startMs: number): (nowMs: number) =>
   system(kit);
   systemd(kit);
   exporterRuntime(kit, 'go1.19.3', 'linux');
+  // Real-sized payloads (DEMO_PAYLOAD): the families real exporters carry and the console ignores.
+  if (samples > kit.x.size) addBallast(kit, samples);
   return finish();
 }
 

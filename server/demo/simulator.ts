@@ -17,10 +17,14 @@ export interface SimulatedHost {
   render(nowMs: number): string;
 }
 
-export function createSimulatedHost(spec: HostSpec, startMs: number): SimulatedHost {
+/**
+ * `samples`: pad the host to this many samples with the families real exporters also carry
+ * (server/demo/ballast.ts); 0 serves only what the console reads.
+ */
+export function createSimulatedHost(spec: HostSpec, startMs: number, samples = 0): SimulatedHost {
   if (!Number.isInteger(spec.cores) || spec.cores < 1) throw new Error(`${spec.key}: cores must be a positive whole number`);
   if (spec.volumes.length === 0) throw new Error(`${spec.key}: a host needs at least one volume`);
   if (spec.nics.length === 0) throw new Error(`${spec.key}: a host needs at least one network interface`);
-  const render = spec.os === 'linux' ? renderLinux(spec, startMs) : renderWindows(spec, startMs);
+  const render = spec.os === 'linux' ? renderLinux(spec, startMs, samples) : renderWindows(spec, startMs, samples);
   return { spec, startMs, render };
 }

@@ -2,6 +2,7 @@
  * A Windows host as windows_exporter 0.20 exposes it (collectors cpu, cs, logical_disk, memory,
  * net, os, process, service, system, tcp, time), with the real names, labels and HELP texts.
  */
+import { addBallast } from './ballast';
 import { counter, createKit, exporterRuntime, gauge, type Kit } from './kit';
 import { clamp, FAST, MEDIUM, rate, SLOW, whole, wobble } from './signals';
 import { volumeLevel } from './spec';
@@ -18,7 +19,7 @@ const EDITIONS = [
   { product: 'Microsoft Windows Server 2022 Standard', version: '10.0.20348', build: '20348' },
 ] as const;
 
-export function renderWindows(spec: HostSpec, startMs: number): (nowMs: number) => string {
+export function renderWindows(spec: HostSpec, startMs: number, samples = 0): (nowMs: number) => string {
   const { kit, finish } = createKit(spec, startMs);
   const idle = cpu(kit);
   memoryAndOs(kit);
@@ -28,6 +29,8 @@ export function renderWindows(spec: HostSpec, startMs: number): (nowMs: number) 
   services(kit);
   systemAndTime(kit);
   exporterRuntime(kit, 'go1.19.1', 'windows');
+  // Real-sized payloads (DEMO_PAYLOAD): the families real exporters carry and the console ignores.
+  if (samples > kit.x.size) addBallast(kit, samples);
   return finish();
 }
 

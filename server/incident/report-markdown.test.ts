@@ -215,6 +215,38 @@ describe('incident report markdown', () => {
     );
   });
 
+  it('marks planned downtime: the windows, the alerts that opened inside one, and how many alerts were unplanned (issue 14 §3)', () => {
+    const [down, cpu] = dataset.alerts;
+    const md = buildIncidentMarkdown({
+      ...dataset,
+      commands: [],
+      totalCommands: 0,
+      alerts: [{ ...down!, plannedDowntime: { window: 'Patch *night*', start: t('08:45:00'), end: t('09:45:00') } }, cpu!],
+      plannedWindows: [{ name: 'Patch *night*', start: t('08:45:00'), end: t('09:45:00'), covers: 'web-1, label.env=prod' }],
+    });
+    expect(md).toContain(
+      [
+        '- **Planned downtime:** 1 maintenance window; 1 alert opened during planned downtime (not counted as incidents)',
+        '- **Unplanned alerts:** 1',
+        '',
+        '## Planned downtime',
+        '',
+        '- 2026-11-23 08:45:00 UTC to 2026-11-23 09:45:00 UTC: maintenance window “Patch \\*night\\*” (1h; web-1, label.env=prod)',
+        '',
+        '## Alerts',
+        '',
+        '### instance\\_down on web-1 (planned downtime)',
+        '',
+        '- **Host:** web-1 (10.0.0.5)',
+        '- **Planned downtime:** opened inside maintenance window “Patch \\*night\\*” (2026-11-23 08:45:00 UTC to 2026-11-23 09:45:00 UTC)',
+      ].join('\n'),
+    );
+    expect(md).toContain('### high\\_cpu\\_usage on db-1\n');
+    expect(md).toContain('| 2026-11-23 11:30:00 | Opsdeck | Alert high\\_cpu\\_usage on db-1 fired | Active |');
+    // Without windows or planned alerts the report is as before (the hand-written one above).
+    expect(buildIncidentMarkdown({ ...dataset, plannedWindows: [] })).toBe(expected);
+  });
+
   it('escapes inline text and block lines', () => {
     expect(escapeInline('a|b *c* _d_ [e](f) <g> `h` #i ~j~ &amp; \\k\nl')).toBe('a\\|b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\`h\\` \\#i \\~j\\~ \\&amp; \\\\k l');
     expect(escapeBlockLines('\n1. first\n+ plus\n===\n\n    indented\\\n')).toEqual(['1\\. first\\', '\\+ plus\\', '\\===', '', 'indented\\\\']);

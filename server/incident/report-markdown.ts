@@ -38,6 +38,8 @@ export interface ReportAlert {
   resolvedAt: Date | null;
   /** Oldest first: the alert's whole timeline, also what happened outside the window. */
   timeline: ReportEvent[];
+  /** Opened inside a maintenance window (issue 14 §3): planned, not an incident. */
+  plannedDowntime?: { window: string; start: Date | null; end: Date | null } | null;
 }
 
 export interface ReportCommand {
@@ -70,6 +72,13 @@ export interface ReportData {
   /** How many matched in all; more than listed when the report was cut short. */
   totalAlerts: number;
   totalCommands: number;
+  /** Occurrences of maintenance windows overlapping the window, oldest first (issue 14 §3). */
+  plannedWindows?: { name: string; start: Date; end: Date; covers: string }[];
+  /**
+   * Set when the window starts before the alert retention cutoff (ALERT_RETENTION_DAYS): alerts
+   * resolved before `cutoff` have been deleted with their timelines, so the report says so.
+   */
+  retention?: { days: number; cutoff: Date } | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -224,16 +233,39 @@ export function buildIncidentMarkdown(data: ReportData): string {
   out.push(`- **Alerts:** ${data.alerts.length} (${fired} fired in the window, ${resolved} resolved in the window, ${open} still open at its end)`);
   out.push(`- **Hosts involved:** ${hosts.length ? hosts.map(escapeInline).join(', ') : 'none'}`);
   out.push(`- **Commands run:** ${data.commands.length}${outcomes.length ? ` (${outcomes.map(([o, n]) => `${n} ${o}`).join(', ')})` : ''}`);
-  out.push(`- **People involved:** ${people.size ? [...people].sort().map(escapeInline).join(', ') : 'none'}`, '');
+  out.push(`- **People involved:** ${people.size ? [...people].sort().map(escapeInline).join(', ') : 'none'}`);
+  const planned = data.alerts.filter((a) => a.plannedDowntime).length;
+  const windows = data.plannedWindows ?? [];
+  if (windows.length || planned) {
+    const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+    out.push(`- **Planned downtime:** ${plural(windows.length, 'maintenance window', 'maintenance windows')}; ${plural(planned, 'alert', 'alerts')} opened during planned downtime (not counted as incidents)`);
+    out.push(`- **Unplanned alerts:** ${data.alerts.length - planned}`);
+  }
+  out.push('');
   if (data.totalAlerts > data.alerts.length) out.push(`_Only the first ${data.alerts.length} of ${data.totalAlerts} alerts are listed; choose a shorter window or one server to see the rest._`, '');
   if (data.totalCommands > data.commands.length) out.push(`_Only the first ${data.commands.length} of ${data.totalCommands} commands are listed; choose a shorter window or one server to see the rest._`, '');
+  if (data.retention) {
+    out.push(
+      `_Alerts are kept for ${data.retention.days} days after they resolve: alerts resolved before ${formatUtc(data.retention.cutoff)} UTC, and their timelines, have been deleted, so this window may miss some._`,
+      '',
+    );
+  }
+
+  // Planned downtime ---------------------------------------------------------------------------
+  if (windows.length) {
+    out.push('## Planned downtime', '');
+    for (const w of windows) out.push(`- ${formatUtc(w.start)} UTC to ${formatUtc(w.end)} UTC: maintenance window “${escapeInline(w.name)}” (${formatDuration(w.end.getTime() - w.start.getTime())}; ${escapeInline(w.covers)})`);
+    out.push('');
+  }
 
   // Alerts -------------------------------------------------------------------------------------
   out.push('## Alerts', '');
   if (!data.alerts.length) out.push('No alerts were open in this window.', '');
   for (const a of data.alerts) {
-    out.push(`### ${alertTitle(a)}`, '');
+    out.push(`### ${alertTitle(a)}${a.plannedDowntime ? ' (planned downtime)' : ''}`, '');
     out.push(`- **Host:** ${escapeInline(a.hostname)} (${escapeInline(a.instance)})`);
+    const p = a.plannedDowntime;
+    if (p) out.push(`- **Planned downtime:** opened inside maintenance window “${escapeInline(p.window)}”${p.start && p.end ? ` (${formatUtc(p.start)} UTC to ${formatUtc(p.end)} UTC)` : ''}`);
     if (a.summary.trim()) out.push(`- **Summary:** ${summaryMarkdown(a)}`);
     // Written again from its runs: a host's text in code spans, on the list item's one line.
     const description = parseAlertText(a.description).map((paragraph) => paragraph.map(runToMarkdown).join('')).join(' ');
@@ -268,7 +300,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
         e.type === 'playbook_action'
           ? `Note on alert ${a.alertname} on ${a.hostname}`
           : STATUS_EVENTS.has(e.type)
-            ? `Alert ${a.alertname} on ${a.hostname} ${e.type === 'firing' ? 'fired' : e.type}`
+            ? `Alert ${a.alertname} on ${a.hostname} ${e.type === 'firing' ? `fired${a.plannedDowntime ? ' (planned downtime)' : ''}` : e.type}`
             : `${eventLabels[e.type]}: alert ${a.alertname} on ${a.hostname}`;
       const outcome = e.type === 'playbook_action' ? 'noted' : STATUS_EVENTS.has(e.type) ? statusLabel(e.type) : e.type;
       rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome });

@@ -14,6 +14,7 @@ import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors'
 import { requirePermission } from '../http/session';
 import { registerAlertConfig } from './alert-config';
 import { registerNotificationGroups } from './notification-groups';
+import { registerNotificationChannels } from './notification-channels';
 import { registerMaintenanceWindows } from './maintenance-windows';
 import { registerSilences } from './silences';
 import { escapeLike, declared, filterCondition, UUID, type FilterSpec } from './resource';
@@ -319,6 +320,7 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
 
   registerAlertConfig(app, db);
   registerNotificationGroups(app, db, () => evaluator.trigger());
+  registerNotificationChannels(app, db);
   // Issue 14: a new or changed silence is applied by the next tick, which comes at once.
   registerSilences(app, db, () => evaluator.trigger());
   registerMaintenanceWindows(app, db, () => evaluator.trigger());

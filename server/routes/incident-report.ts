@@ -8,14 +8,16 @@ import { fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { buildIncidentMarkdown, type ReportAlert, type ReportCommand } from '../incident/report-markdown';
 import { historyInWindow } from '../audit/export';
+import { plannedDowntime } from '../incident/planned-downtime';
 import type { AuditTarget } from '../contract/command-history';
+import { alertRetentionCutoff } from '../alerting/retention';
 
 /**
  * `GET /api/incident-report?from&to[&serverId]` (issue 5 §4). Built on the server because it
  * needs the timeline of every alert in the window and may cover a large command history: three
  * queries whatever the window holds (alerts, their events, commands), never one per alert.
  */
-export function registerIncidentReport(app: FastifyInstance, db: Db): void {
+export function registerIncidentReport(app: FastifyInstance, db: Db, alertRetentionDays = 0): void {
   app.get('/api/incident-report', { preHandler: requirePermission('read') }, async (request): Promise<{ result: IncidentReport }> => {
     const parsed = incidentReportQuerySchema.safeParse(request.query ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
@@ -67,6 +69,14 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       resolvedAt: row.resolvedAt,
       timeline: timelines.get(row.id) ?? [],
     }));
+    // Issue 14 §3: maintenance windows in the report's window, and which alerts they planned.
+    const planned = await plannedDowntime(
+      db,
+      { from, to },
+      server,
+      alertRows.map(({ row }) => ({ ...row, timeline: timelines.get(row.id) ?? [] })),
+    );
+    for (const a of reportAlerts) a.plannedDowntime = planned.byAlert.get(a.id) ?? null;
 
     // For one server, the records that name it or one of its alerts in the report among their
     // targets (and older or client records whose input names it).
@@ -90,15 +100,20 @@ export function registerIncidentReport(app: FastifyInstance, db: Db): void {
       actorLabel: row.actorLabel,
     }));
 
+    const generatedAt = new Date();
+    const cutoff = alertRetentionCutoff(alertRetentionDays, generatedAt);
     const markdown = buildIncidentMarkdown({
       from,
       to,
+      // A window reaching back past the retention cutoff may miss alerts deleted since: say so.
+      retention: cutoff && from.getTime() < cutoff.getTime() ? { days: alertRetentionDays, cutoff } : null,
       server,
-      generatedAt: new Date(),
+      generatedAt,
       alerts: reportAlerts,
       commands,
       totalAlerts: alertRows[0]?.total ?? 0,
       totalCommands: commandRows[0]?.total ?? 0,
+      plannedWindows: planned.windows,
     });
     return { result: { markdown, alerts: reportAlerts.length, commands: commands.length } };
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server as NetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeInstallToken } from '../../server/contract/agent';
+import { DEFAULT_RULES } from '../../server/alerting/defaults';
 import type { Role } from '../../server/contract/permissions';
 import { backends, startTestApp, type TestApp } from './harness';
 
@@ -205,11 +206,11 @@ describe.each(await backends())('agent onboarding API on $name', (backend) => {
     expect(res.body.result).toMatchObject({ _id: s._id, isAgentConfigured: true });
     expect((await getServer(s._id)).isAgentConfigured).toBe(true);
     const rules = await t.database.query<{ n: number }>('select count(*)::int as n from alert_rules where server_id = $1', [s._id]);
-    expect(Number(rules[0]!.n)).toBe(6);
+    expect(Number(rules[0]!.n)).toBe(DEFAULT_RULES.length);
     const again = await t.call('PATCH', `/api/servers/update-agent-configure-status/${s._id}`, { cookie: admin });
     expect(again.status).toBe(200);
     const rulesAgain = await t.database.query<{ n: number }>('select count(*)::int as n from alert_rules where server_id = $1', [s._id]);
-    expect(Number(rulesAgain[0]!.n)).toBe(6);
+    expect(Number(rulesAgain[0]!.n)).toBe(DEFAULT_RULES.length);
     expect((await t.call('PATCH', '/api/servers/update-agent-configure-status/00000000-0000-4000-8000-000000000000', { cookie: admin })).status).toBe(404);
     const suspended = await server();
     await t.call('PATCH', `/api/servers/${suspended._id}`, { cookie: admin, body: { status: 'suspended' } });

@@ -136,6 +136,12 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     const gid = g.res.body.result._id as string;
     expect(g.rec.targets).toEqual([{ kind: 'group', id: gid, name: 'ops-audit' }]);
     expect((await recorded('/api/notification-groups/:id', 'PATCH', `/api/notification-groups/${gid}`, { cookie: admin.cookie, body: { description: 'x' } })).rec.targets[0]!.name).toBe('ops-audit');
+    // Channel targets (issue 15): add (secrets kept out of the record), test, remove; named by the group.
+    const ch = await recorded('/api/notification-groups/:id/channels', 'POST', `/api/notification-groups/${gid}/channels`, { cookie: admin.cookie, body: { type: 'ntfy', name: 'phone', secrets: { topic: 'audit-topic-secret', token: 'tk_audit_token_secret' } } });
+    expect(ch.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'group', id: gid, name: 'ops-audit' }], requestBody: { type: 'ntfy', name: 'phone', secrets: '••••' } });
+    expect(JSON.stringify(ch.rec)).not.toContain('audit-topic-secret');
+    expect((await recorded('/api/notification-groups/:id/test', 'POST', `/api/notification-groups/${gid}/test`, { cookie: admin.cookie, body: { channel: 'email' } })).rec.outcome).toBe('ok');
+    expect((await recorded('/api/notification-groups/:id/channels/:channel', 'DELETE', `/api/notification-groups/${gid}/channels/phone`, { cookie: admin.cookie })).rec.targets[0]!.name).toBe('ops-audit');
     expect((await recorded('/api/notification-groups/:id', 'DELETE', `/api/notification-groups/${gid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
 
     // Alert rules: create defaults, update, reset; named by the server.

@@ -170,6 +170,32 @@ describe.each(await backends())('routing API on $name', (backend) => {
     expect(detail.body.result.timeline.at(-1).note).toMatch(/^Marked as planned downtime: window “Yesterday’s upgrade” \(/);
     // Editing it does not mark twice.
     expect((await t.call('PATCH', `/api/maintenance-windows/${res.body.result._id}`, { cookie: admin, body: { comment: 'done' } })).body.result.marked).toBe(0);
+
+    // The incident report marks planned downtime: the window, the alert inside it, and the
+    // counts; db-01's alert, which no window covers, stays an incident.
+    const [other] = await t.database.query<{ id: string }>(
+      `insert into alerts (server_id, hostname, instance, alertname, type, severity, status) select id, 'db-01', '10.73.0.2', 'instance_down', 'resouce_alert', 'critical', 'firing' from servers where hostname = 'db-01' returning id`,
+    );
+    try {
+      const from = new Date(new Date(alert!.created_at).getTime() - 120_000).toISOString();
+      const to = new Date(Date.now() + 60_000).toISOString();
+      const report = await t.call('GET', `/api/incident-report?from=${from}&to=${to}`, { cookie: admin });
+      expect(report.status, JSON.stringify(report.body)).toBe(200);
+      const md: string = report.body.result.markdown;
+      expect(md).toContain('- **Planned downtime:** 1 maintenance window; 1 alert opened during planned downtime (not counted as incidents)\n- **Unplanned alerts:** 1\n');
+      expect(md).toMatch(/\n## Planned downtime\n\n- \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC to \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC: maintenance window “Yesterday’s upgrade” \([^;]+; web-01\)\n\n## Alerts\n/);
+      expect(md).toMatch(/### high\\_cpu\\_usage on web-01 \(planned downtime\)\n\n- \*\*Host:\*\* web-01 \(10\.73\.0\.1\)\n- \*\*Planned downtime:\*\* opened inside maintenance window “Yesterday’s upgrade” \(/);
+      expect(md).toContain('### instance\\_down on db-01\n');
+      // One server's report lists only the windows that can cover it.
+      const dbId = (await t.database.query<{ id: string }>(`select id from servers where hostname = 'db-01'`))[0]!.id;
+      const dbReport = (await t.call('GET', `/api/incident-report?from=${from}&to=${to}&serverId=${dbId}`, { cookie: admin })).body.result.markdown as string;
+      expect(dbReport).toContain('### instance\\_down on db-01\n');
+      expect(dbReport).not.toContain('Planned downtime');
+      const webReport = (await t.call('GET', `/api/incident-report?from=${from}&to=${to}&serverId=${web._id}`, { cookie: admin })).body.result.markdown as string;
+      expect(webReport).toContain('- **Unplanned alerts:** 0\n');
+    } finally {
+      await t.database.query('delete from alerts where id = $1', [other!.id]);
+    }
   });
 
   it('escalation policies and rule routing settings: stored, returned, and refused when they name nothing or contradict themselves', async () => {

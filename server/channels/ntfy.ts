@@ -1,0 +1,37 @@
+import { maskToken } from './mask';
+import { postJson } from './http';
+import { factRows, headline, isFiring, summaryLine } from './text';
+import type { ChannelMessage, ChannelPlugin } from './types';
+
+export const NTFY_URL = 'https://ntfy.sh';
+
+/**
+ * ntfy "publish as JSON" (docs.ntfy.sh/publish/#publish-as-json): POST to the server's root
+ * with the topic in the body. Plain text (no `markdown`), a click-through to the alert.
+ */
+export function ntfyPayload(topic: string, m: ChannelMessage, priority?: number) {
+  const firing = isFiring(m.transition);
+  const severe = m.alert.severity === 'critical';
+  const lines = [summaryLine(m), ...(m.extra.reason ? [m.extra.reason] : []), ...(m.test ? [] : factRows(m).map(([k, v]) => `${k}: ${v}`))];
+  return {
+    topic,
+    title: headline(m),
+    message: lines.join('\n').slice(0, 3900),
+    priority: priority ?? (m.test ? 3 : firing ? (severe ? 5 : 4) : 3),
+    tags: m.test ? ['test_tube'] : m.transition === 'resolved' ? ['white_check_mark'] : firing ? [severe ? 'rotating_light' : 'warning'] : ['information_source'],
+    click: m.test ? m.publicUrl : m.link,
+  };
+}
+
+export const ntfyChannel: ChannelPlugin<'ntfy'> = {
+  type: 'ntfy',
+  label: 'ntfy',
+  sends: (t) => t !== 'acknowledged',
+  target: (c) => `${new URL(c.settings.serverUrl ?? NTFY_URL).host} topic ${maskToken(c.secrets.topic)}`,
+  async send(c, m, { timeoutMs }) {
+    const base = (c.settings.serverUrl ?? NTFY_URL).replace(/\/+$/, '');
+    const headers: Record<string, string> = c.secrets.token ? { authorization: `Bearer ${c.secrets.token}` } : {};
+    const res = await postJson('ntfy', `${base}/`, ntfyPayload(c.secrets.topic, m, c.settings.priority), { timeoutMs, headers });
+    return { status: res.status };
+  },
+};

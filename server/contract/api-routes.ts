@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { agentReportSchema, CLI_VERSION, createApiKeySchema } from './agent';
+import {
+  ackAlertSchema,
+  alertConfigSchema,
+  alertDetailSchema,
+  alertSchema,
+  createNotificationGroupSchema,
+  notificationGroupSchema,
+  unackAlertSchema,
+  updateAlertConfigSchema,
+  updateAlertSchema,
+  updateNotificationGroupSchema,
+} from './alerts';
+import { aliasNameSchema, aliasSchema, putAliasSchema } from './aliases';
+import {
+  alertsSummaryResultSchema,
+  cpuUsageResultSchema,
+  diskUsageResultSchema,
+  downServersResultSchema,
+  memoryUsageResultSchema,
+  nodesSummaryResultSchema,
+  percentageQuerySchema,
+  servicesDownResultSchema,
+} from './analytics';
+import { signinSchema, whoamiSchema } from './auth';
+import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
+import { commandHistoryEntrySchema, createCommandHistorySchema } from './command-history';
+import { apiErrorBodySchema, listQuerySchema } from './common';
+import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
+import { monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
+import type { Permission } from './permissions';
+import {
+  createSilenceSchema,
+  createWindowSchema,
+  maintenanceWindowSchema,
+  matchPreviewSchema,
+  occurrenceSchema,
+  silencePreviewRequestSchema,
+  silenceSchema,
+  updateSilenceSchema,
+  updateWindowSchema,
+  windowPreviewRequestSchema,
+} from './routing';
+import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, updateServerSchema } from './servers';
+import { createTokenSchema, personalTokenSchema } from './tokens';
+import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
+
+/**
+ * Every HTTP route of Opsdeck, described from the zod schemas the routes parse with and answer
+ * in: the one source `/api/openapi.json` is generated from (server/contract/openapi.ts). The test
+ * tests/api/openapi.test.ts holds it to Fastify's route table both ways, so a route added without
+ * a line here (or a line left after its route is gone) fails.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+/** Who may call: a permission of the signed-in user (or token), anyone, or the agent's key. */
+export type Access = Permission | 'public' | 'signed-in' | 'agent-key';
+
+export interface ApiRoute {
+  method: HttpMethod;
+  /** Fastify's pattern: `/api/servers/:id`. */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** Path parameters checked by a schema of their own (others are plain strings). */
+  params?: Record<string, z.ZodType>;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** The 2xx answer's body; absent when it is not JSON (files, metrics text) or not described. */
+  response?: z.ZodType;
+  /** 201 for creations; 200 otherwise. */
+  status?: 200 | 201 | 204;
+  /** What the answer is when it is not JSON. */
+  produces?: string;
+}
+
+const one = (schema: z.ZodType) => z.object({ result: schema });
+const page = (schema: z.ZodType) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int() }) });
+const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
+
+interface ResourceDoc {
+  /** `/api/<name>` */
+  name: string;
+  tag: string;
+  noun: string;
+  entity: z.ZodType;
+  read: Permission;
+  create?: { body: z.ZodType; access: Permission };
+  update?: { body: z.ZodType; access: Permission };
+  remove?: { access: Permission };
+}
+
+/** SPEC §7's generic calls, as server/routes/resource.ts registers them for one resource. */
+function resource(r: ResourceDoc): ApiRoute[] {
+  const base = `/api/${r.name}`;
+  const routes: ApiRoute[] = [
+    { method: 'POST', path: `${base}/all`, summary: `List ${r.noun}s: page, sort, filter and search`, tag: r.tag, access: r.read, body: listQuerySchema, response: page(r.entity) },
+    { method: 'GET', path: base, summary: `${r.noun}s by id (?id=…&id=…)`, tag: r.tag, access: r.read, query: idsQuery, response: page(r.entity) },
+    { method: 'GET', path: `${base}/:id`, summary: `One ${r.noun}`, tag: r.tag, access: r.read, response: one(r.entity) },
+  ];
+  if (r.create) routes.push({ method: 'POST', path: base, summary: `Create a ${r.noun}`, tag: r.tag, access: r.create.access, body: r.create.body, response: one(r.entity), status: 201 });
+  if (r.update) routes.push({ method: 'PATCH', path: `${base}/:id`, summary: `Change a ${r.noun}`, tag: r.tag, access: r.update.access, body: r.update.body, response: one(r.entity) });
+  if (r.remove) routes.push({ method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(r.entity) });
+  return routes;
+}
+
+const agentDownload = (path: string, summary: string): ApiRoute => ({ method: 'GET', path, summary, tag: 'Agent', access: 'public', produces: 'application/octet-stream' });
+
+export const apiRoutes: readonly ApiRoute[] = [
+  // Probes and metrics
+  { method: 'GET', path: '/api/health', summary: 'Liveness: the process answers', tag: 'Operations', access: 'public' },
+  { method: 'GET', path: '/api/ready', summary: 'Readiness: database, migrations, monitoring, leader', tag: 'Operations', access: 'public' },
+  { method: 'GET', path: '/metrics', summary: "Opsdeck's own Prometheus metrics", tag: 'Operations', access: 'public', produces: 'text/plain' },
+  { method: 'GET', path: '/api/openapi.json', summary: 'This description of the API', tag: 'Operations', access: 'public' },
+  { method: 'GET', path: '/api/monitoring/health', summary: 'Whether the monitoring backend answers and how fresh its figures are', tag: 'Operations', access: 'read', response: one(monitoringHealthSchema) },
+  { method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsSchema) },
+  { method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsSchema) },
+
+  // Sessions, accounts, tokens, aliases
+  { method: 'POST', path: '/api/auth/signin', summary: 'Sign in (sets the session cookie)', tag: 'Auth', access: 'public', body: signinSchema, response: one(whoamiSchema) },
+  { method: 'POST', path: '/api/auth/signout', summary: 'Sign out (ends the session)', tag: 'Auth', access: 'public' },
+  { method: 'GET', path: '/api/auth/whoami', summary: 'The signed-in user', tag: 'Auth', access: 'signed-in', response: one(whoamiSchema) },
+  { method: 'GET', path: '/api/auth/users/:id', summary: 'Your own account', tag: 'Auth', access: 'signed-in', response: one(userSchema) },
+  { method: 'PATCH', path: '/api/auth/users/:id', summary: 'Change your own account', tag: 'Auth', access: 'signed-in', body: updateAccountSchema, response: one(userSchema) },
+  { method: 'GET', path: '/api/auth/tokens', summary: 'Your personal API tokens (revoked ones too)', tag: 'Auth', access: 'read', response: page(personalTokenSchema) },
+  { method: 'POST', path: '/api/auth/tokens', summary: 'Make a personal API token (its secret is answered once)', tag: 'Auth', access: 'read', body: createTokenSchema, response: one(personalTokenSchema.extend({ token: z.string() })), status: 201 },
+  { method: 'DELETE', path: '/api/auth/tokens/:id', summary: 'Revoke one of your API tokens', tag: 'Auth', access: 'read', response: one(personalTokenSchema) },
+  { method: 'GET', path: '/api/aliases', summary: 'Your command aliases', tag: 'Commands', access: 'read', response: page(aliasSchema) },
+  { method: 'PUT', path: '/api/aliases/:name', summary: 'Set one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, body: putAliasSchema, response: one(aliasSchema) },
+  { method: 'DELETE', path: '/api/aliases/:name', summary: 'Remove one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, response: one(aliasSchema) },
+
+  ...resource({ name: 'users', tag: 'Users', noun: 'user', entity: userSchema, read: 'users.read', create: { body: createUserSchema, access: 'users.write' }, update: { body: updateUserSchema, access: 'users.write' }, remove: { access: 'users.write' } }),
+
+  // Command history: the incident log
+  ...resource({ name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
+  { method: 'POST', path: '/api/command-history', summary: "The browser's record of a run the server did not record itself", tag: 'Commands', access: 'read', body: createCommandHistorySchema, response: one(commandHistoryEntrySchema), status: 201 },
+  { method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (CSV or JSON lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'text/csv' },
+  { method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) },
+
+  // Servers and monitoring
+  ...resource({ name: 'servers', tag: 'Servers', noun: 'server', entity: serverSchema, read: 'read', create: { body: createServerSchema, access: 'servers.write' }, update: { body: updateServerSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
+  ...resource({ name: 'servers/metrics', tag: 'Servers', noun: 'server (with usage)', entity: serverSchema, read: 'read' }),
+  { method: 'GET', path: '/api/servers/metrics/usage/:id', summary: "A server's CPU, memory and disk usage now", tag: 'Servers', access: 'read', response: one(serverUsageSchema) },
+  { method: 'GET', path: '/api/servers/upstatus/:id', summary: 'Whether a server is up, and since when', tag: 'Servers', access: 'read', response: one(serverUpStatusSchema) },
+  { method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) },
+  { method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) },
+  { method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema },
+  { method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' },
+  { method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) },
+
+  // Agent set-up
+  { method: 'POST', path: '/api/cli/create_api_key', summary: "Make an installer key for a server's agent", tag: 'Agent', access: 'servers.write', body: createApiKeySchema, status: 201 },
+  { method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key' },
+  { method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema },
+  { method: 'GET', path: '/api/cli/api_keys', summary: 'Installer keys (of one server with ?serverId=)', tag: 'Agent', access: 'servers.write', query: z.object({ serverId: z.string().optional() }) },
+  { method: 'DELETE', path: '/api/cli/api_keys/:id', summary: 'Revoke an installer key', tag: 'Agent', access: 'servers.write' },
+  { method: 'GET', path: '/api/servers/check-port-access/:id', summary: "Whether Opsdeck reaches the server's agent port", tag: 'Agent', access: 'servers.write' },
+  { method: 'PATCH', path: '/api/servers/update-agent-configure-status/:id', summary: "Mark a server's agent set up (or not)", tag: 'Agent', access: 'servers.write', response: one(serverSchema) },
+  agentDownload(`/cli/${CLI_VERSION}/sb-cli`, 'The Linux installer script'),
+  agentDownload(`/cli/${CLI_VERSION}/sb-cli.ps1`, 'The Windows installer script'),
+  agentDownload(`/cli/${CLI_VERSION}/:file`, 'Another file of this version (none is served: the answer says which installer to use)'),
+  agentDownload('/cli/:version/:file', 'A file of another version (refused, naming the version served)'),
+
+  // Alerts
+  { method: 'POST', path: '/api/alerts/all', summary: 'List alerts: page, sort, filter and search', tag: 'Alerts', access: 'read', body: listQuerySchema, response: page(alertSchema) },
+  { method: 'GET', path: '/api/alerts', summary: 'Alerts by id (?id=…&id=…)', tag: 'Alerts', access: 'read', query: idsQuery, response: page(alertSchema) },
+  { method: 'GET', path: '/api/alerts/:id', summary: 'One alert with its timeline', tag: 'Alerts', access: 'read', response: one(alertDetailSchema) },
+  { method: 'PATCH', path: '/api/alerts/:id', summary: "Change an alert's status (resolve, reopen, snooze) with a note", tag: 'Alerts', access: 'alerts.triage', body: updateAlertSchema, response: one(alertDetailSchema) },
+  { method: 'POST', path: '/api/alerts/:id/ack', summary: 'Acknowledge an alert', tag: 'Alerts', access: 'alerts.triage', body: ackAlertSchema, response: one(alertDetailSchema) },
+  { method: 'POST', path: '/api/alerts/:id/unack', summary: 'Take back an acknowledgement', tag: 'Alerts', access: 'alerts.triage', body: unackAlertSchema, response: one(alertDetailSchema) },
+  { method: 'DELETE', path: '/api/alerts/:id', summary: 'Delete an alert', tag: 'Alerts', access: 'alerts.delete', response: one(alertSchema) },
+  { method: 'POST', path: '/api/alert-config/get-alert-config/all', summary: "List servers' alert rules", tag: 'Alert rules', access: 'read', body: listQuerySchema, response: page(alertConfigSchema) },
+  { method: 'POST', path: '/api/alert-config/create-default-alert-rules/:serverId', summary: 'Give a server the default alert rules', tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema), status: 201 },
+  { method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) },
+  { method: 'PATCH', path: '/api/alert-config/reset-alert-rules/:id', summary: "Put a server's alert rules back to the defaults", tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema) },
+  ...resource({ name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
+  ...resource({ name: 'silences', tag: 'Silences', noun: 'silence', entity: silenceSchema, read: 'read', create: { body: createSilenceSchema, access: 'alerts.triage' }, update: { body: updateSilenceSchema, access: 'alerts.triage' } }),
+  { method: 'POST', path: '/api/silences/:id/expire', summary: 'End a silence now', tag: 'Silences', access: 'alerts.triage', response: one(silenceSchema) },
+  { method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) },
+  ...resource({ name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
+  { method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) },
+  { method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) },
+
+  // Website checks
+  ...resource({ name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
+  { method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkResultSchema) },
+  { method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) },
+  { method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) },
+  { method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) },
+
+  // Dashboard analytics
+  { method: 'GET', path: '/api/analytics/top-cpu-usage-servers', summary: 'Servers by CPU usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: cpuUsageResultSchema },
+  { method: 'GET', path: '/api/analytics/top-memory-usage-servers', summary: 'Servers by memory usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: memoryUsageResultSchema },
+  { method: 'GET', path: '/api/analytics/top-disk-usage-servers', summary: 'Servers by disk usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: diskUsageResultSchema },
+  { method: 'GET', path: '/api/analytics/nodes-summary', summary: 'Servers running, down and total', tag: 'Analytics', access: 'read', response: nodesSummaryResultSchema },
+  { method: 'GET', path: '/api/analytics/alerts-summary', summary: 'Alerts by status', tag: 'Analytics', access: 'read', response: alertsSummaryResultSchema },
+  { method: 'GET', path: '/api/analytics/get-services-down', summary: 'Services down now', tag: 'Analytics', access: 'read', response: servicesDownResultSchema },
+  { method: 'GET', path: '/api/analytics/get-down-servers', summary: 'Servers down now', tag: 'Analytics', access: 'read', response: downServersResultSchema },
+];
+
+export const apiErrorSchema = apiErrorBodySchema;
