@@ -152,8 +152,6 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
    * the run changed nothing. A run whose command declares it shows "Undo" and Ctrl+Z undoes it.
    */
   inverse?: (input: z.output<I>, result: CommandResult) => InverseRun | InverseRun[] | null;
-  /** "Copy as API call": the HTTP call this command makes for a given input (later work). */
-  apiCall?: (input: z.output<I>) => { method: string; path: string; body?: unknown };
   run: (input: z.output<I>, ctx: CommandContext) => Promise<CommandResult> | CommandResult;
 }
 

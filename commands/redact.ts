@@ -1,6 +1,7 @@
 // `headers`: a check's request headers often carry credentials (Authorization).
+// `webhook` and `topic` (issue 15): a webhook URL carries its key; an ntfy topic is its password.
 /** Input fields the shared log never holds: their values, and their place in a recorded command line. */
-export const SECRET_KEYS = /password|secret|token|key|headers/i;
+export const SECRET_KEYS = /password|secret|token|key|headers|webhook|topic/i;
 
 /** Never write a password into the shared log. */
 export function redactInput(input: unknown): unknown {

@@ -29,7 +29,8 @@ export interface RunOptions {
   batch?: { id: string; title: string };
 }
 
-function firstIssue(error: z.ZodError): string {
+/** The first problem with an input, as the gate reports it. */
+export function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Invalid input';
   const path = issue.path.join('.');

@@ -14,7 +14,6 @@ export const checkPort = defineCommand({
   permission: 'servers.write',
   history: false,
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  apiCall: ({ server }) => ({ method: 'GET', path: `/api/servers/check-port-access/${server}` }),
   async run({ server }, ctx) {
     const found = await resolveServer(ctx.api, server);
     await checkAgentPort(ctx, found);

@@ -13,7 +13,6 @@ export const createKey = defineCommand({
   args: [{ name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true }],
   permission: 'servers.write',
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  apiCall: ({ server }) => ({ method: 'POST', path: '/api/cli/create_api_key', body: { privilages: ['CREATE', 'READ', 'UPDATE', 'DELETE'], serverId: server } }),
   async run({ server }, ctx) {
     const found = await resolveServer(ctx.api, server);
     const credentials = await generateCredentials(ctx, found);

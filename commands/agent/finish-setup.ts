@@ -13,7 +13,6 @@ export const finishSetup = defineCommand({
   args: [{ name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true }],
   permission: 'servers.write',
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  apiCall: ({ server }) => ({ method: 'PATCH', path: `/api/servers/update-agent-configure-status/${server}` }),
   async run({ server }, ctx) {
     const found = await resolveServer(ctx.api, server);
     const result = await finish(ctx, found);

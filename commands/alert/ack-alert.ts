@@ -16,7 +16,6 @@ export const ackAlertCommand = defineCommand({
   input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema, for: ackDurationSchema.optional() }),
   args: [{ ...alertArg, optional: true }, optionalNoteArg, ackForArg],
   permission: 'alerts.triage',
-  apiCall: ({ alert, note, for: seconds }) => ({ method: 'POST', path: `/api/alerts/${alert}/ack`, body: { ...(note ? { note } : {}), ...(seconds ? { forSeconds: seconds } : {}) } }),
   async run(input, ctx) {
     const { alert, note, for: seconds, host, name, severity, status } = input;
     if (!alert) {

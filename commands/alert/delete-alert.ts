@@ -17,7 +17,6 @@ export const deleteAlert = defineCommand({
   destructive: { title: 'Delete the alert?', message: () => 'Are you sure to delete this alert?', confirmLabel: 'Yes', cancelLabel: 'No' },
   // Resolve before asking, so a wrong id answers "No alert …" instead of "Are you sure?".
   prepare: async ({ alert }, ctx) => ({ alert: (await resolveAlert(ctx.api, alert))._id }),
-  apiCall: ({ alert }) => ({ method: 'DELETE', path: `/api/alerts/${alert}` }),
   async run({ alert }, ctx) {
     const found = await resolveAlert(ctx.api, alert);
     await deleteAlertCall(ctx.api, found._id);

@@ -10,7 +10,6 @@ export const reopenAlert = defineCommand({
   input: z.object({ alert: alertRefSchema, note: noteSchema }),
   args: [alertArg, noteArg],
   permission: 'alerts.triage',
-  apiCall: ({ alert, note }) => ({ method: 'PATCH', path: `/api/alerts/${alert}`, body: { status: 'firing', log: note } }),
   inverse: (_input, result) => undoStatusChange(result),
   async run({ alert, note }, ctx) {
     const found = await resolveAlert(ctx.api, alert);

@@ -10,7 +10,6 @@ export const snoozeAlert = defineCommand({
   input: z.object({ alert: alertRefSchema, note: noteSchema, for: durationSchema.optional() }),
   args: [alertArg, noteArg, { name: 'for', label: 'Snooze for', kind: 'text', optional: true, placeholder: 'e.g. 30m, 2h, 1d (empty: until it resolves)' }],
   permission: 'alerts.triage',
-  apiCall: ({ alert, note, for: seconds }) => ({ method: 'PATCH', path: `/api/alerts/${alert}`, body: { status: 'snoozed', log: note, ...(seconds ? { snoozeSeconds: seconds } : {}) } }),
   inverse: (_input, result) => undoStatusChange(result),
   async run({ alert, note, for: seconds }, ctx) {
     const found = await resolveAlert(ctx.api, alert);

@@ -16,7 +16,6 @@ export const unackAlertCommand = defineCommand({
   input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema }),
   args: [{ ...alertArg, optional: true }, optionalNoteArg],
   permission: 'alerts.triage',
-  apiCall: ({ alert, note }) => ({ method: 'POST', path: `/api/alerts/${alert}/unack`, body: note ? { note } : {} }),
   async run(input, ctx) {
     const { alert, note, host, name, severity, status } = input;
     if (!alert) {

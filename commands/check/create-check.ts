@@ -21,7 +21,6 @@ export const createCheck = defineCommand({
     ...checkRuleArgs,
   ],
   permission: 'checks.write',
-  apiCall: (input) => ({ method: 'POST', path: '/api/checks', body: { name: input.name, kind: input.kind ?? (input.url ? 'http' : input.port !== undefined ? 'tcp' : 'dns'), url: input.url, host: input.host, port: input.port } }),
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
     return id ? { id: 'check.delete', input: { check: id } } : null;

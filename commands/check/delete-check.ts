@@ -24,7 +24,6 @@ export const deleteCheck = defineCommand({
     message: ({ check, label }) => `Delete the check “${label ?? check}” with its results, 90-day uptime and alerts? This cannot be undone.`,
     confirmLabel: 'Delete',
   },
-  apiCall: ({ check }) => ({ method: 'DELETE', path: `/api/checks/${check}` }),
   async run({ check }, ctx) {
     const found: Check = await resolveCheck(ctx.api, check);
     await deleteCheckCall(ctx.api, found._id);

@@ -19,7 +19,6 @@ export const editCheck = defineCommand({
     ...checkRuleArgs,
   ],
   permission: 'checks.write',
-  apiCall: ({ check }) => ({ method: 'PATCH', path: `/api/checks/${check}` }),
   async run({ check, name, kind, ...fields }, ctx) {
     const found = await resolveCheck(ctx.api, check);
     if (kind !== undefined && kind !== found.kind) throw new Error(`A check cannot change its kind (${found.kind}); create another one`);

@@ -16,7 +16,6 @@ function pauseCommand(paused: boolean) {
     input: pauseInput,
     args: [checkArg],
     permission: 'checks.write',
-    apiCall: ({ check }) => ({ method: 'PATCH', path: `/api/checks/${check}`, body: { paused } }),
     // Only a run that changed the check has something to undo.
     inverse: ({ check }, result) => (result.before === paused ? null : { id: paused ? 'check.resume' : 'check.pause', input: { check } }),
     async run({ check }, ctx) {

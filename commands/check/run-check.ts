@@ -12,7 +12,6 @@ export const runCheck = defineCommand({
   input: z.object({ check: z.string().trim().min(1, 'check is required') }),
   args: [checkArg],
   permission: 'checks.write',
-  apiCall: ({ check }) => ({ method: 'POST', path: `/api/checks/run-now/${check}` }),
   async run({ check }, ctx) {
     const found = await resolveCheck(ctx.api, check);
     const { result, run } = await runCheckNow(ctx.api, found._id);

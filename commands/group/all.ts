@@ -1,4 +1,7 @@
+import { addGroupChannel_ } from './add-channel';
 import { addGroupEmail } from './add-group-email';
+import { removeGroupChannel_ } from './remove-channel';
+import { testGroup } from './test-group';
 import { createGroup } from './create-group';
 import { deleteGroup } from './delete-group';
 import { editGroup } from './edit-group';
@@ -8,4 +11,4 @@ import { setEscalation } from './set-escalation';
 import { showGroup } from './show-group';
 
 /** Every command of the "group" domain; commands/index.ts collects the domains. */
-export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, setEscalation, refreshGroups] as const;
+export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, setEscalation, refreshGroups, addGroupChannel_, removeGroupChannel_, testGroup] as const;

@@ -23,7 +23,6 @@ export const createGroup = defineCommand({
     .refine(slackRule, { message: slackChannelMessage, path: ['slackChannel'] }),
   args: [groupFieldArgs.name, groupFieldArgs.description, groupFieldArgs.emails, groupFieldArgs.emailEnabled, groupFieldArgs.slackEnabled, groupFieldArgs.slackChannel],
   permission: 'groups.write',
-  apiCall: (input) => ({ method: 'POST', path: '/api/notification-groups', body: toBody(input) }),
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
     return id ? { id: 'group.delete', input: { group: id } } : null;

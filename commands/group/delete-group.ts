@@ -16,7 +16,6 @@ export const deleteGroup = defineCommand({
   destructive: { title: 'Delete Notification Group', message: () => 'Are you sure you want to delete the group?', confirmLabel: 'Delete', cancelLabel: 'Cancel' },
   // Resolve first, so a typo answers "No group matches" instead of asking.
   prepare: async ({ group }, ctx) => ({ group: (await resolveGroup(ctx.api, group))._id }),
-  apiCall: ({ group }) => ({ method: 'DELETE', path: `/api/notification-groups/${group}` }),
   async run({ group }, ctx) {
     const found = await resolveGroup(ctx.api, group);
     await deleteNotificationGroup(ctx.api, found._id);

@@ -37,7 +37,6 @@ export const editGroup = defineCommand({
     groupFieldArgs.slackChannel,
   ],
   permission: 'groups.write',
-  apiCall: ({ group, emails, ...fields }) => ({ method: 'PATCH', path: `/api/notification-groups/${group}`, body: { ...fields, ...(emails ? { emailList: emails } : {}) } }),
   // Undo sets back the fields this run changed.
   inverse: (_input, result) => {
     const before = result.before as NotificationGroup | undefined;

@@ -17,7 +17,6 @@ export const deleteWindowCommand = defineCommand({
     return { ...input, resolved: { _id: w._id, name: w.name } };
   },
   destructive: { title: 'Delete maintenance window', message: (i) => `Delete the maintenance window “${i.resolved?.name ?? i.window}”?`, confirmLabel: 'Delete', cancelLabel: 'Cancel' },
-  apiCall: ({ window }) => ({ method: 'DELETE', path: `/api/maintenance-windows/${window}` }),
   async run(input, ctx) {
     const w = input.resolved ?? (await resolveWindow(ctx.api, input.window));
     await deleteWindow(ctx.api, w._id);

@@ -32,7 +32,6 @@ export const setMonitoringAlertGroupsCommand = defineCommand({
     { name: 'default', label: 'Every group with email on', kind: 'boolean', optional: true },
   ],
   permission: 'settings.write',
-  apiCall: ({ groups }) => ({ method: 'PATCH', path: '/api/settings/monitoring-alert-groups', body: { groupIds: groups ?? null } }),
   async run({ groups }, ctx) {
     let ids: string[] | null = null;
     if (groups?.length) {

@@ -15,7 +15,6 @@ export const createDefaults = defineCommand({
   input: z.object({ server: serverField }),
   args: [{ ...serverArg, positional: true }],
   permission: 'rules.write',
-  apiCall: ({ server }) => ({ method: 'POST', path: `/api/alert-config/create-default-alert-rules/${server ?? '{serverId}'}`, body: {} }),
   async run(input, ctx) {
     const server = await resolveRulesServer(ctx, input.server);
     try {

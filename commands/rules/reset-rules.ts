@@ -35,7 +35,6 @@ export const resetRules = defineCommand({
     confirmLabel: 'Reset',
     cancelLabel: 'Cancel',
   },
-  apiCall: ({ server }) => ({ method: 'PATCH', path: `/api/alert-config/reset-alert-rules/{config of ${server ?? 'the open server'}}`, body: {} }),
   async run(input, ctx) {
     const p = input as Prepared;
     const server = p.configId && p.server && p.hostname ? { _id: p.server, hostname: p.hostname } : await resolveRulesServer(ctx, input.server);

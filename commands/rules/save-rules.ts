@@ -26,7 +26,6 @@ export const saveRules = defineCommand({
   input: z.object({}).strict(),
   permission: 'rules.write',
   enabled: (ctx) => (isDirty(heldDraft(ctx)) ? true : NOTHING_HELD),
-  apiCall: () => ({ method: 'PATCH', path: '/api/alert-config/update-alert-config/{id}', body: '(the full config with the held edits)' }),
   async run(_input, ctx) {
     const draft = heldDraft(ctx);
     if (!draft || !isDirty(draft)) throw new CommandError(NOTHING_HELD);

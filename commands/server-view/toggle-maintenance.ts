@@ -20,7 +20,6 @@ export const toggleMaintenance = defineCommand({
   ],
   permission: 'servers.write',
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  apiCall: ({ server, mode }) => ({ method: 'PATCH', path: `/api/servers/${server}`, body: { suppressAlarm: mode === undefined ? '(the opposite of now)' : mode === 'on' ? 'yes' : 'no' } }),
   // Back to the setting it had, when the run changed it.
   inverse: (_input, result) => {
     const s = result.data as { _id: string; suppressAlarm: string } | undefined;

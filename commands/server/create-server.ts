@@ -13,7 +13,6 @@ export const createServer = defineCommand({
   input: serverFieldsSchema,
   args: [serverFieldArgs.hostname, serverFieldArgs.ipaddress, serverFieldArgs.os, { ...serverFieldArgs.port, optional: true }],
   permission: 'servers.write',
-  apiCall: (input) => ({ method: 'POST', path: '/api/servers', body: toApiBody(input) }),
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
     return id ? { id: 'server.delete', input: { server: id, acknowledge: true } } : null;

@@ -26,7 +26,6 @@ export const deleteServer = defineCommand({
   permission: 'servers.write',
   // Resolve first, so "web" answers "No server matches" or lists the candidates before anything happens.
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  apiCall: ({ server }) => ({ method: 'DELETE', path: `/api/servers/${server}` }),
   async run({ server }, ctx) {
     const found = await resolveServer(ctx.api, server);
     await deleteServerCall(ctx.api, found._id);

@@ -21,7 +21,6 @@ export const editServer = defineCommand({
     { ...serverFieldArgs.port, optional: true },
   ],
   permission: 'servers.write',
-  apiCall: ({ server, ...fields }) => ({ method: 'PATCH', path: `/api/servers/${server}`, body: toApiBody(fields) }),
   // Undo sets back the fields this run changed.
   inverse: (_input, result) => {
     const before = result.before as Server | undefined;

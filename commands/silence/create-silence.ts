@@ -28,7 +28,6 @@ export const createSilenceCommand = defineCommand({
     { name: 'start', label: 'Starts', kind: 'datetime', optional: true },
   ],
   permission: 'alerts.triage',
-  apiCall: (i) => ({ method: 'POST', path: '/api/silences', body: { matchers: i.matchers, comment: i.comment, ...(i.until ? { endsAt: i.until } : { durationSeconds: i.for ?? 3600 }) } }),
   async run(input, ctx) {
     if (input.for && input.until) throw new CommandError('Give --for or --until, not both', 'refused');
     const preview = (await previewSilence(ctx.api, { matchers: input.matchers })).result;

@@ -13,7 +13,6 @@ export const expireSilenceCommand = defineCommand({
   input: z.object({ silence: z.string({ error: 'silence is required' }).trim().min(1, 'silence is required') }),
   args: [{ name: 'silence', label: 'Silence', kind: 'entity', entity: 'silence', positional: true }],
   permission: 'alerts.triage',
-  apiCall: ({ silence }) => ({ method: 'POST', path: `/api/silences/${silence}/expire` }),
   async run({ silence }, ctx) {
     const found = await resolveSilence(ctx.api, silence);
     const { result } = await expireSilence(ctx.api, found._id);

@@ -19,7 +19,6 @@ export const createUser = defineCommand({
     { name: 'role', label: 'Role', kind: 'enum', options: roles.map((r) => ({ value: r, label: roleLabels[r] })), placeholder: 'Please slect Role' },
   ],
   permission: 'users.write',
-  apiCall: (input) => ({ method: 'POST', path: '/api/users', body: { ...input, password: '…', status: 'active' } }),
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
     return id ? { id: 'user.delete', input: { user: id } } : null;

@@ -15,7 +15,6 @@ export const deleteUser = defineCommand({
   destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', confirmLabel: 'Yes', cancelLabel: 'No' },
   // Resolve "ann" before asking, so a typo answers "No user matches" instead of "Are you sure?".
   prepare: async ({ user }, ctx) => ({ user: (await resolveUser(ctx.api, user))._id }),
-  apiCall: ({ user }) => ({ method: 'DELETE', path: `/api/users/${user}` }),
   async run({ user }, ctx) {
     const found = await resolveUser(ctx.api, user);
     await deleteUserCall(ctx.api, found._id);

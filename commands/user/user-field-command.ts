@@ -25,7 +25,6 @@ export function defineUserFieldCommand<F extends Field, S extends z.ZodTypeAny, 
     input,
     args,
     permission: 'users.write',
-    apiCall: (input: Record<string, unknown>) => ({ method: 'PATCH', path: `/api/users/${String(input.user)}`, body: { [field]: input[field] } }),
     // Undo puts the old value back (an empty old phone number cannot be set again: no undo).
     inverse: (_input: unknown, result: CommandResult) => {
       const before = result.before as User | undefined;

@@ -13,6 +13,8 @@ import {
   updateNotificationGroupSchema,
 } from './alerts';
 import { aliasNameSchema, aliasSchema, putAliasSchema } from './aliases';
+import { amReceiveResultSchema, amWebhookSchema, integrationsStatusSchema, receiverTokenSchema } from './alertmanager';
+import { channelInputSchema, channelTestResultSchema, deliveryLogEntrySchema, notificationChannelSchema, testGroupSchema } from './channels';
 import {
   alertsSummaryResultSchema,
   cpuUsageResultSchema,
@@ -55,7 +57,7 @@ import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } f
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call: a permission of the signed-in user (or token), anyone, or the agent's key. */
-export type Access = Permission | 'public' | 'signed-in' | 'agent-key';
+export type Access = Permission | 'public' | 'signed-in' | 'agent-key' | 'alertmanager-token';
 
 export interface ApiRoute {
   method: HttpMethod;
@@ -176,12 +178,23 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) },
   { method: 'PATCH', path: '/api/alert-config/reset-alert-rules/:id', summary: "Put a server's alert rules back to the defaults", tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema) },
   ...resource({ name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
+  { method: 'GET', path: '/api/notification-groups/:id/channels', summary: "A group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy), secrets masked", tag: 'Notification groups', access: 'read', response: one(z.array(notificationChannelSchema)) },
+  { method: 'POST', path: '/api/notification-groups/:id/channels', summary: 'Add a channel target to a group', tag: 'Notification groups', access: 'groups.write', body: channelInputSchema, response: one(notificationChannelSchema), status: 201 },
+  { method: 'DELETE', path: '/api/notification-groups/:id/channels/:channel', summary: 'Remove a channel target (by id or name)', tag: 'Notification groups', access: 'groups.write', response: one(notificationChannelSchema) },
+  { method: 'POST', path: '/api/notification-groups/:id/test', summary: "Send a test notification to a group's channels (or one of them)", tag: 'Notification groups', access: 'groups.write', body: testGroupSchema, response: one(z.array(channelTestResultSchema)) },
+  { method: 'GET', path: '/api/alerts/:id/deliveries', summary: "An alert's delivery log: every attempt on every channel", tag: 'Alerts', access: 'read', response: one(z.array(deliveryLogEntrySchema)) },
   ...resource({ name: 'silences', tag: 'Silences', noun: 'silence', entity: silenceSchema, read: 'read', create: { body: createSilenceSchema, access: 'alerts.triage' }, update: { body: updateSilenceSchema, access: 'alerts.triage' } }),
   { method: 'POST', path: '/api/silences/:id/expire', summary: 'End a silence now', tag: 'Silences', access: 'alerts.triage', response: one(silenceSchema) },
   { method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) },
   ...resource({ name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
   { method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) },
   { method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) },
+
+  // Alertmanager both ways (issue 15)
+  { method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) },
+  { method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) },
+  { method: 'POST', path: '/api/integrations/alertmanager/token', summary: 'Create the receiver token (shown once; replaces the previous one)', tag: 'Alertmanager', access: 'settings.write', response: one(receiverTokenSchema) },
+  { method: 'DELETE', path: '/api/integrations/alertmanager/token', summary: 'Remove the receiver token', tag: 'Alertmanager', access: 'settings.write', response: one(z.object({ removed: z.literal(true) })) },
 
   // Website checks
   ...resource({ name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),

@@ -75,11 +75,12 @@ describe('one process per data folder', () => {
   }, 30_000);
 
   it('a holder left a zombie (killed -9, its parent gone before reaping it) does not count as running', async () => {
-    // `true` exits at once and its parent, exec'd into sleep, never reaps it: a zombie for 30 s.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // The forked child exits at once and its parent never reaps it: a zombie for 30 s (perl is in every Debian base).
+    const parent = spawn('perl', ['-e', '$| = 1; my $pid = fork(); if ($pid == 0) { exit 0 } print "$pid\\n"; sleep 30'], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(parent);
     const pid = Number(await new Promise<string>((resolve) => parent.stdout!.once('data', (d: Buffer) => resolve(d.toString().trim()))));
-    await new Promise((r) => setTimeout(r, 200));
+    // The child may not have exited yet on a busy machine: wait until it has.
+    for (let i = 0; i < 100 && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8')); i++) await new Promise((r) => setTimeout(r, 100));
     expect(readFileSync(`/proc/${pid}/stat`, 'utf8')).toMatch(/\) Z /);
     expect(running(pid)).toBe(false);
     expect(running(parent.pid!)).toBe(true);

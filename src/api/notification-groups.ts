@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CreateNotificationGroup, NotificationGroup, UpdateNotificationGroup } from '../../server/contract/alerts';
+import type { ChannelInput, ChannelTestResult, DeliveryLogEntry, NotificationChannel } from '../../server/contract/channels';
 import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
 import { queryKeys } from './query-keys';
@@ -24,3 +25,15 @@ export const notificationGroupOptionsQueryOptions = (text: string) =>
     queryKey: queryKeys.notificationGroups.selector(text),
     queryFn: () => listNotificationGroups(defaultApi, { pageSize: 100, sort: { by: 'name', direction: 'asc' }, ...(text ? { search: text } : {}) }),
   });
+
+// Issue 15: a group's channel targets, its test notification, and an alert's delivery log.
+export const listGroupChannels = (api: Api, groupId: string) => api.get<{ result: NotificationChannel[] }>(`notification-groups/${id(groupId)}/channels`);
+export const addGroupChannel = (api: Api, groupId: string, body: ChannelInput) => api.post<OneResult<NotificationChannel>>(`notification-groups/${id(groupId)}/channels`, body);
+export const removeGroupChannel = (api: Api, groupId: string, channel: string) => api.delete<OneResult<NotificationChannel>>(`notification-groups/${id(groupId)}/channels/${id(channel)}`);
+export const testGroup = (api: Api, groupId: string, channel?: string) => api.post<{ result: ChannelTestResult[] }>(`notification-groups/${id(groupId)}/test`, channel ? { channel } : {});
+export const getAlertDeliveries = (api: Api, alertId: string) => api.get<{ result: DeliveryLogEntry[] }>(`alerts/${id(alertId)}/deliveries`);
+
+export const groupChannelsQueryOptions = (groupId: string) =>
+  queryOptions({ queryKey: queryKeys.notificationGroups.channels(groupId), queryFn: () => listGroupChannels(defaultApi, groupId) });
+export const alertDeliveriesQueryOptions = (alertId: string) =>
+  queryOptions({ queryKey: ['alert-deliveries', alertId] as const, queryFn: () => getAlertDeliveries(defaultApi, alertId) });

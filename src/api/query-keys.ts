@@ -43,6 +43,7 @@ export const queryKeys = {
     list: (q: ListQuery) => ['notification-groups', 'list', q] as const,
     one: (id: string) => ['notification-groups', 'one', id] as const,
     selector: (text: string) => ['notification-groups', 'selector', text] as const,
+    channels: (id: string) => ['notification-groups', 'channels', id] as const,
   },
   analytics: {
     all: ['analytics'] as const,

@@ -5,6 +5,7 @@ import * as aliases from '../../server/contract/aliases';
 import * as analytics from '../../server/contract/analytics';
 import { apiRoutes } from '../../server/contract/api-routes';
 import * as auth from '../../server/contract/auth';
+import * as channels from '../../server/contract/channels';
 import * as checks from '../../server/contract/checks';
 import * as history from '../../server/contract/command-history';
 import * as common from '../../server/contract/common';
@@ -79,7 +80,7 @@ describe("the contract's request schemas", () => {
       const named = Object.fromEntries(apiRoutes.flatMap((r, i) => [r.body, r.query, ...Object.values(r.params ?? {})].filter((s) => !!s).map((s) => [`route${i}`, s])));
       // Routes that declare input, and every route that takes a body (HEAD twins and plain reads skipped: time).
       const takesInput = new Set(apiRoutes.filter((r) => r.body || r.query || r.params || r.method !== 'GET').map((r) => `${r.method} ${r.path}`));
-      const found = await discoverSchemas({ ...f, routes: f.routes.filter((r) => takesInput.has(`${r.method} ${r.url}`)) }, [agent, alerts, aliases, analytics, auth, checks, history, common, incident, ops, routing, servers, tokens, users, named]);
+      const found = await discoverSchemas({ ...f, routes: f.routes.filter((r) => takesInput.has(`${r.method} ${r.url}`)) }, [agent, alerts, aliases, analytics, auth, channels, checks, history, common, incident, ops, routing, servers, tokens, users, named]);
       let checked = 0;
       const wrong: string[] = [];
       for (const route of apiRoutes) {

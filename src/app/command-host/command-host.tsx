@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { CommandContext, CommandResult } from '../../../commands/define-command';
 import { createAppRegistry } from '../../../commands';
 import { CommandError } from '../../../commands/registry';
+import { copyApiNotice } from './copy-api';
 import type { Whoami } from '../../../server/contract/auth';
 import type { CommandSource } from '../../../server/contract/command-history';
 import { api } from '../../api/client';
@@ -135,6 +136,18 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
     [registry, contextFor, report, announceRun],
   );
 
+  /** The palette's "Copy as curl": the command's calls, on the clipboard and in the notice. */
+  const copyApi = useCallback(
+    async (id: string, input: Record<string, unknown>) => {
+      try {
+        setNotice({ ...(await copyApiNotice(registry, id, input, contextFor('palette'))), at: Date.now() });
+      } catch (err) {
+        report(err);
+      }
+    },
+    [registry, contextFor, report],
+  );
+
   const runner = useMemo<CommandRunner>(
     () => ({
       run: (id, input, options) => dispatchAndReport(id, input, options?.source ?? 'ui', false),
@@ -194,6 +207,10 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
           onRun={(id, input) => {
             close();
             void dispatchAndReport(id, input, 'palette', true, markedTargets);
+          }}
+          onCopyApi={(id, input) => {
+            close();
+            void copyApi(id, input);
           }}
         />
       )}

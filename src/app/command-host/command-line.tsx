@@ -14,6 +14,8 @@ import type { CommandSource } from '../../../server/contract/command-history';
 import { commandHistoryQueryOptions } from '../../api/command-history';
 import { providerFor } from './entities';
 import { CommandMarkdown } from '../../lib/markdown';
+import { curlLines, printApi, splitPrintApi } from '../../../commands/print-api';
+import { curlBlock } from './copy-api';
 
 interface OutputLine {
   id: number;
@@ -91,6 +93,14 @@ export function CommandLine({
     setRecall(-1);
     setBusy(true);
     try {
+      const wanted = splitPrintApi(expandAlias(text, aliases));
+      if (wanted.printApi) {
+        // `--print-api`: the calls the line would make, as curl, instead of running it.
+        const parsed = parseCommandLine(wanted.line, registry.get);
+        const printed = await printApi(registry, parsed.id, parsed.input, contextFor('cmdline'));
+        print('ok', printed.calls.length ? curlBlock(curlLines(printed, window.location.origin)) : `\`${parsed.id}\` changes nothing through the API here: there is no call to print.`);
+        return;
+      }
       const parsed = parseCommandLine(expandAlias(text, aliases), registry.get);
       // Without its target, a command that takes one of the marked kind runs on every marked row.
       const marked = marks.get();

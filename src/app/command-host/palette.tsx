@@ -30,12 +30,19 @@ interface Asking {
   marked?: string;
   /** Started from this alias. */
   alias?: string;
+  /** "Copy as curl" (Alt+C): the answers make a curl line instead of a run. */
+  copy?: boolean;
 }
+
+/** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
+export const offersCurl = (def: CommandDefinition<any>) => def.history !== false;
 
 export interface PaletteProps {
   registry: Registry;
   ctx: CommandContext;
   onRun: (id: string, input: Record<string, unknown>) => void;
+  /** "Copy as curl" on the chosen command, once its arguments are given. */
+  onCopyApi?: (id: string, input: Record<string, unknown>) => void;
   onClose: () => void;
   /** Rows marked in the list below (src/lib/marks.ts): a command that takes them is not asked for its target. */
   marked?: MarkedTargets;
@@ -48,7 +55,7 @@ export interface PaletteProps {
   fetchEntities?: boolean;
 }
 
-export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true }: PaletteProps) {
+export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true }: PaletteProps) {
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
@@ -126,26 +133,37 @@ export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_AL
   }, []);
   const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => listRef.current, estimateSize: () => ROW, overscan: 6 });
 
-  function finish(values: Record<string, unknown>, def: CommandDefinition<any>, alias?: string) {
+  function finish(values: Record<string, unknown>, def: CommandDefinition<any>, alias?: string, copy?: boolean) {
     setAsking(null);
+    if (copy && onCopyApi) return onCopyApi(def.id, values);
     recents?.record(alias ? `alias:${alias}` : `cmd:${def.id}`);
     onRun(def.id, values);
   }
 
   /** Starts a command (or an alias's command with its line's values): asks for what is left. */
-  function start(def: CommandDefinition<any>, preset: Record<string, unknown>, alias?: string) {
-    const markedName = marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
+  function start(def: CommandDefinition<any>, preset: Record<string, unknown>, alias?: string, copy?: boolean) {
+    // A curl line is for one target: marked rows do not fill it.
+    const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
     setQuery('');
-    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias });
-    else finish(preset, def, alias);
+    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy });
+    else finish(preset, def, alias, copy);
+  }
+
+  /** Alt+C: "Copy as curl" on the highlighted command (or the one being asked for). */
+  function copyAsCurl() {
+    if (!onCopyApi) return;
+    if (asking) return offersCurl(asking.def) && !asking.marked && setAsking({ ...asking, copy: true });
+    const item = results[active];
+    if (item?.kind === 'command' && item.allowed === true && offersCurl(item.def)) start(item.def, {}, undefined, true);
+    else if (item?.kind === 'alias' && item.allowed === true && item.def && offersCurl(item.def)) start(item.def, item.preset, item.alias.name, true);
   }
 
   function advance(value: unknown) {
     if (!asking || !arg) return;
     const values = value === undefined || value === '' ? asking.values : { ...asking.values, [arg.name]: value };
     setQuery('');
-    if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias);
+    if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias, asking.copy);
     else setAsking({ ...asking, step: asking.step + 1, values });
   }
 
@@ -184,6 +202,10 @@ export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_AL
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(results[active]);
+    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyC') {
+      // e.code: on a Mac, Option+C types "ç".
+      e.preventDefault();
+      copyAsCurl();
     } else if (e.key === 'Tab') {
       // The palette is modal: focus stays in its input.
       e.preventDefault();
@@ -194,6 +216,8 @@ export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_AL
   }
 
   const selected = results[active]?.key ?? '';
+  const highlighted = results[active];
+  const curlable = !!onCopyApi && (asking ? offersCurl(asking.def) && !asking.copy && !asking.marked : (highlighted?.kind === 'command' || highlighted?.kind === 'alias') && highlighted.allowed === true && !!highlighted.def && offersCurl(highlighted.def));
   const placeholder = arg ? (arg.placeholder ?? `${arg.label}${arg.optional ? ' (optional)' : ''}`) : 'Type a command, a user name…';
   return (
     <div role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -209,6 +233,7 @@ export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_AL
           <div className="flex items-center gap-2 border-b border-slate-200 px-4 pt-3 pb-2 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
             <span className="font-semibold text-slate-700 dark:text-slate-200">{asking.def.title}</span>
             {asking.alias && <span className="font-mono">({asking.alias})</span>}
+            {asking.copy && <span className="rounded bg-amber-100 px-1.5 text-amber-900 dark:bg-amber-900 dark:text-amber-100">Copy as curl</span>}
             {asking.marked && marked && <span className="rounded bg-blue-600 px-1.5 text-white">{markedNoun(marked.kind, marked.items.length)} marked</span>}
             {argsToAsk(asking.def, asking.skip).map((a, i) => (
               <span key={a.name} className={i === asking.step ? 'rounded bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-100' : ''}>
@@ -266,7 +291,15 @@ export function Palette({ registry, ctx, onRun, onClose, marked, aliases = NO_AL
           </div>
         </Command.List>
         <div className="flex justify-between border-t border-slate-200 px-4 py-1.5 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
-          <span>↑↓ move · Enter choose · Esc close{asking ? ' · Backspace back' : ''}</span>
+          <span>
+            ↑↓ move · Enter {asking?.copy ? 'copy as curl' : 'choose'} · Esc close{asking ? ' · Backspace back' : ''}
+            {curlable && (
+              <>
+                {' · '}
+                <kbd className="font-mono">{shortcutLabel('alt+c')}</kbd> copy as curl
+              </>
+            )}
+          </span>
           <span>{results.length} result{results.length === 1 ? '' : 's'}</span>
         </div>
       </Command>
