@@ -10,6 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
+import { GroupChannels } from './group-channels';
 
 const listRoute = getRouteApi('/app/notification-groups');
 const showRoute = getRouteApi('/app/notification-groups/show/$id');
@@ -97,6 +98,7 @@ export function ShowGroupRoute() {
           <Row label="Updated At">{new Date(g.updatedAt).toLocaleString()}</Row>
         </dl>
       )}
+      {g && <GroupChannels groupId={g._id} groupName={g.name} />}
     </Drawer>
   );
 }
