@@ -27,6 +27,7 @@ const FIELDS: Record<ChannelType, { name: Field; label: string; secret?: boolean
   telegram: [
     { name: 'botToken', label: 'Bot token', secret: true, placeholder: '123456:ABC-DEF…' },
     { name: 'chatId', label: 'Chat id', placeholder: '-1001234567890 or @channel' },
+    { name: 'endpoint', label: 'Bot API server (optional, a self-hosted one)', optional: true, placeholder: 'https://api.telegram.org' },
   ],
   ntfy: [
     { name: 'topic', label: 'Topic', secret: true },
