@@ -10,6 +10,14 @@
  * Each warm tick moves the clock 15 s, marks the servers scraped (what monitoring does; not
  * timed) and changes a few hosts' figures so conditions keep starting, clearing, firing and
  * resolving; only `evaluator.tick()` is timed.
+ *
+ * Issue 14 routing (on unless `--no-routing`): servers carry labels (env, team), every rule
+ * notifies a group with an escalation step (15 min), a repeat interval (10 min) and an
+ * acknowledgement reminder; CPU rules detect flapping (4 changes in 30 min) and disk rules keep a
+ * minimum interval (30 min); 200 active silences (by hostname, hostname regex, label and
+ * alertname, alertname regex) and 50 maintenance windows (one-off by server, daily and weekly by
+ * label, monthly by hostname regex, in three time zones). Some silences and windows start or end
+ * during the measured ticks, so those ticks look at every open alert again, as they do in real use.
  */
 import { AlertEvaluator } from '../server/alerting/evaluator';
 import type { Database } from '../server/db/client';
@@ -18,6 +26,7 @@ import { machineLoad, numberOption } from './lib/options';
 
 const SERVERS = numberOption('--servers', 1000);
 const TICKS = numberOption('--ticks', 120);
+const ROUTING = !process.argv.includes('--no-routing');
 const WARMUP = 8;
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
@@ -56,6 +65,77 @@ export async function seed(database: Database, t0: Date): Promise<void> {
   await q('analyze');
 }
 
+/**
+ * Issue 14's routing load, seeded after the first tick created the rules. The measured ticks run
+ * from T0 + 25 min (after 100 ticks of 15 s) to about T0 + 57 min.
+ */
+export async function seedRouting(database: Database, t0: Date): Promise<{ silences: number; windows: number }> {
+  const q = (text: string, params?: unknown[]) => database.query(text, params);
+  const T = t0.getTime();
+  const iso = (minutes: number) => new Date(T + minutes * 60_000).toISOString();
+  const host = (n: number) => `host-${String(1 + (((n % SERVERS) + SERVERS) % SERVERS)).padStart(4, '0')}`;
+  await q(`update servers set labels = jsonb_build_object('env', (array['prod','staging','dev','qa'])[1 + right(hostname, 4)::int % 4], 'team', 'team-' || right(hostname, 4)::int % 20)`);
+  const [dba] = await database.query<{ id: string }>(`insert into notification_groups (name, email_list) values ('bench-dba', '{dba@example.com}') returning id`);
+  const [ops] = await database.query<{ id: string }>(
+    `insert into notification_groups (name, email_list, escalation_steps, repeat_interval_seconds, ack_reminder_seconds) values ('bench-ops', '{ops@example.com}', $1::jsonb, 600, 3600) returning id`,
+    [JSON.stringify([{ afterSeconds: 900, groupId: dba!.id, userIds: [] }])],
+  );
+  await q(`update alert_rules set notification_group_id = $1`, [ops!.id]);
+  await q(`update alert_rules set flap_transitions = 4, flap_window_seconds = 1800 where name = 'high_cpu_usage'`);
+  await q(`update alert_rules set min_notify_interval_seconds = 1800 where name in ('high_disk_usage', 'critical_disk_usage')`);
+
+  // 200 silences, all active at T0 but 10 that start during the measurement; 20 end during it.
+  const silences: [string, string, string, string][] = [];
+  for (let i = 0; i < 200; i++) {
+    const matchers =
+      i % 4 === 0
+        ? [{ name: 'hostname', op: '=', value: host(i * 7) }]
+        : i % 4 === 1
+          ? [{ name: 'hostname', op: '=~', value: `${host(i * 11)}|${host(i * 11 + 500)}` }, { name: 'severity', op: '=', value: 'warning' }]
+          : i % 4 === 2
+            ? [{ name: 'label.team', op: '=', value: `team-${i % 20}` }, { name: 'alertname', op: '=', value: 'high_memory_usage' }, { name: 'label.env', op: '!=', value: 'prod' }]
+            : [{ name: 'alertname', op: '=~', value: 'high_.*_usage' }, { name: 'hostname', op: '=~', value: `host-0${i % 10}${(i * 3) % 10}.` }, { name: 'service', op: '!~', value: 'svc-[0-9]+' }];
+    const starts = i >= 180 && i < 190 ? iso(30 + (i - 180) * 2) : iso(-60);
+    const ends = i < 20 ? iso(28 + i * 1.5) : iso(24 * 60 + i);
+    silences.push([JSON.stringify(matchers), starts, ends, `bench silence ${i}`]);
+  }
+  await q(
+    `insert into silences (matchers, starts_at, ends_at, comment, created_by_name)
+     select m::jsonb, s::timestamptz, e::timestamptz, c, 'bench' from unnest($1::text[], $2::text[], $3::text[], $4::text[]) as x(m, s, e, c)`,
+    [silences.map((x) => x[0]), silences.map((x) => x[1]), silences.map((x) => x[2]), silences.map((x) => x[3])],
+  );
+
+  // 50 windows: 20 one-off on 5 servers each (6 in force at T0, 4 ending and 4 starting during
+  // the measurement, the rest past or later), 15 daily or weekly by label in a zone, 15 monthly by
+  // hostname regex ("every 3rd Tuesday"). Start and end are the first occurrence.
+  const windows: [string, string[], string, string, string, string, string | null][] = [];
+  for (let i = 0; i < 20; i++) {
+    const names = [0, 1, 2, 3, 4].map((k) => host(i * 50 + k * 3 + 1));
+    const [a, b] = i < 6 ? [-30, 120] : i < 10 ? [-30, 30 + (i - 6) * 5] : i < 14 ? [28 + (i - 10) * 6, 90] : i < 17 ? [-600, -300] : [600, 720];
+    windows.push([`one-off ${i}`, names, '[]', iso(a), iso(b), 'UTC', null]);
+  }
+  const zones = ['UTC', 'Europe/Berlin', 'America/New_York'];
+  for (let i = 0; i < 15; i++) {
+    const matchers = [{ name: 'label.env', op: '=', value: i % 2 ? 'dev' : 'qa' }, { name: 'label.team', op: '=', value: `team-${i}` }];
+    // One daily window's occurrence starts during the measurement; the others a day or more away.
+    const start = i === 0 ? 40 : 6 * 60 + i * 37;
+    windows.push([`by label ${i}`, [], JSON.stringify(matchers), iso(start - 24 * 60 * 3), iso(start - 24 * 60 * 3 + 120), zones[i % 3]!, i % 3 === 2 ? 'FREQ=WEEKLY' : 'FREQ=DAILY']);
+  }
+  for (let i = 0; i < 15; i++) {
+    const matchers = [{ name: 'hostname', op: '=~', value: `host-${i % 10}[0-9]{2}${(i * 7) % 10}` }];
+    windows.push([`monthly ${i}`, [], JSON.stringify(matchers), '2026-01-20T02:00:00Z', '2026-01-20T04:00:00Z', zones[i % 3]!, 'FREQ=MONTHLY;BYDAY=TU;BYSETPOS=3']);
+  }
+  for (const [name, hosts, matchers, starts, ends, tz, rrule] of windows) {
+    await q(
+      `insert into maintenance_windows (name, server_ids, matchers, starts_at, ends_at, timezone, rrule, created_by_name)
+       values ($1, array(select id from servers where hostname = any($2::text[])), $3::jsonb, $4, $5, $6, $7, 'bench')`,
+      [name, hosts, matchers, starts, ends, tz, rrule],
+    );
+  }
+  await q('analyze');
+  return { silences: silences.length, windows: windows.length };
+}
+
 export async function runAlertTickBench() {
   const results: Record<string, unknown>[] = [];
   const only = process.argv.includes('--backend') ? process.argv[process.argv.indexOf('--backend') + 1] : undefined;
@@ -90,6 +170,16 @@ export async function runAlertTickBench() {
       // 20 simulated minutes before measuring: grace periods of every length have run out.
       const first = await evaluator.tick();
       if (!first || first.defaultsCreated !== SERVERS) throw new Error(`expected default rules for ${SERVERS} servers, got ${first?.defaultsCreated}`);
+      const routing = ROUTING ? await seedRouting(database, new Date(T0)) : null;
+      // The router's share of each tick (its sweep runs inside the tick), measured apart.
+      const sweeps: { ms: number; looked: number }[] = [];
+      const sweep = evaluator.router.sweep.bind(evaluator.router);
+      evaluator.router.sweep = async (...args: Parameters<typeof sweep>) => {
+        const t = performance.now();
+        const r = await sweep(...args);
+        sweeps.push({ ms: performance.now() - t, looked: r.looked });
+        return r;
+      };
       for (let i = 1; i <= 100; i++) {
         clock = T0 + i * 15_000;
         await churn(i);
@@ -97,10 +187,14 @@ export async function runAlertTickBench() {
         await evaluator.tick();
         if (i % 4 === 1) await evaluator.vacuum();
       }
-      const state = await database.query<{ firing: number; pending: number; resolved: number }>(
-        `select (select count(*) from alerts where status = 'firing')::int as firing, (select count(*) from alert_pending)::int as pending,
-                (select count(*) from alerts where status = 'resolved')::int as resolved`,
-      );
+      const countState = () =>
+        database.query<{ firing: number; pending: number; resolved: number; muted: Record<string, number> | null; queued: number }>(
+          `select (select count(*) from alerts where status = 'firing')::int as firing, (select count(*) from alert_pending)::int as pending,
+                  (select count(*) from alerts where status = 'resolved')::int as resolved,
+                  (select jsonb_object_agg(mute, n) from (select mute, count(*)::int as n from alerts where status <> 'resolved' and mute is not null group by mute) m) as muted,
+                  (select count(*) from alert_outbox)::int as queued`,
+        );
+      const state = await countState();
       const times: number[] = [];
       const withDefaults: number[] = [];
       // CPU time of this process per tick: on PGlite the database runs in it, so this is the
@@ -110,7 +204,9 @@ export async function runAlertTickBench() {
       let fired = 0;
       let resolved = 0;
       let started = 0;
+      sweeps.length = 0;
       for (let i = 0; i < TICKS + WARMUP; i++) {
+        if (i === WARMUP) sweeps.length = 0;
         clock += 15_000;
         await churn(101 + i);
         await scrape();
@@ -143,7 +239,9 @@ export async function runAlertTickBench() {
       withDefaults.sort((x, y) => x - y);
       results.push({
         backend: backend.name,
+        routing,
         before: state[0],
+        after: (await countState())[0],
         ticks: all.length,
         p50: r1(pct(all, 50)),
         p95: r1(pct(all, 95)),
@@ -153,6 +251,13 @@ export async function runAlertTickBench() {
         vacuumMs: vacuums.length ? r1(vacuums.reduce((x, y) => x + y, 0) / vacuums.length) : null,
         withDefaultsPass: { p50: r1(pct(withDefaults, 50)), p95: r1(pct(withDefaults, 95)) },
         duringMeasurement: { fired, resolved, pendingStarted: started },
+        router: (() => {
+          const all = sweeps.map((x) => x.ms).sort((x, y) => x - y);
+          const full = sweeps.filter((x) => x.looked > 100).map((x) => x.ms).sort((x, y) => x - y);
+          return all.length
+            ? { p50: r1(pct(all, 50)), p95: r1(pct(all, 95)), max: r1(all.at(-1)!), fullSweeps: full.length, fullSweepMedian: full.length ? r1(pct(full, 50)) : null, lookedMax: Math.max(...sweeps.map((x) => x.looked)) }
+            : null;
+        })(),
       });
     } finally {
       await drop();
@@ -163,13 +268,16 @@ export async function runAlertTickBench() {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const results = await runAlertTickBench();
-  console.log(`Alert evaluation tick, ${SERVERS} servers × 6 rules, ${TICKS} warm ticks (target < 50 ms); ${machineLoad()}`);
+  console.log(
+    `Alert evaluation tick, ${SERVERS} servers × 6 rules, ${TICKS} warm ticks (target < 50 ms)${ROUTING ? ', with issue 14 routing (200 silences, 50 maintenance windows, escalation, repeat, flap, min interval)' : ', no routing load'}; ${machineLoad()}`,
+  );
   for (const r of results) {
     console.log(
       `  ${r.backend}: p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms; CPU of this process p50 ${(r.cpu as any).p50} ms, p95 ${(r.cpu as any).p95} ms, max ${(r.cpu as any).max} ms` +
         ` (without the default-rules pass p50 ${(r.withoutDefaultsPass as any).p50} / p95 ${(r.withoutDefaultsPass as any).p95}; with it p50 ${(r.withDefaultsPass as any).p50} / p95 ${(r.withDefaultsPass as any).p95})`,
     );
     if (r.backend === 'pglite') console.log(`    VACUUM (analyze) of servers, services, alert_pending and alert_counts every fourth tick (not in the figures above): mean ${r.vacuumMs} ms`);
-    console.log(`    state before measuring: ${JSON.stringify(r.before)}; during: ${JSON.stringify(r.duringMeasurement)}`);
+    if (r.router) console.log(`    router sweep inside the tick: ${JSON.stringify(r.router)} (fullSweeps: ticks where a silence or window started or ended and every open alert was looked at again)`);
+    console.log(`    state before measuring: ${JSON.stringify(r.before)}; after: ${JSON.stringify(r.after)}; during: ${JSON.stringify(r.duringMeasurement)}`);
   }
 }

@@ -32,6 +32,8 @@ import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerUsers } from './routes/users';
+import { ALERTMANAGER_RECEIVER_PATH, registerIntegrations } from './routes/integrations';
+import { AlertmanagerPush } from './alertmanager/push';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
@@ -50,6 +52,8 @@ declare module 'fastify' {
     freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    /** Issue 15 §2: Opsdeck's alerts to Alertmanager (leader only; off without ALERTMANAGER_URL). */
+    alertmanager: AlertmanagerPush;
     /** Seals and opens channel targets' secrets (issue 15). */
     secretBox: SecretBox;
     alertRetention: AlertRetention;
@@ -60,6 +64,8 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
+/** Calls that carry their own credential (a bearer token the route checks), never a session. */
+const MACHINE_PATHS = new Set([ALERTMANAGER_RECEIVER_PATH]);
 
 /**
  * Whether a path not served otherwise is one of the app's own pages (the client router shows it,
@@ -129,6 +135,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // evaluator adds itself in routes/alerts.ts.
   leader.add({ name: 'monitoring', start: () => monitoring.start(), stop: () => monitoring.stop() });
   leader.add({ name: 'delivery', start: () => delivery.start(), stop: () => delivery.stop() });
+  const alertmanager = new AlertmanagerPush(db, config.alertmanager, app.log.child({ module: 'alertmanager' }));
+  app.decorate('alertmanager', alertmanager);
+  if (alertmanager.enabled) leader.add({ name: 'alertmanager-push', start: () => alertmanager.start(), stop: () => alertmanager.stop() });
   // Never blind without saying so (issue 12): stale servers, the meta alert, the published health.
   const watch = new FreshnessWatch(database, monitoring, leader, leader.name, app.log.child({ module: 'freshness' }));
   watch.onQueued = () => delivery.wake();
@@ -170,6 +179,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     if (!request.url.startsWith('/api/')) return;
     // Probes carry no session, and must answer while the database does not.
     if (PROBE_PATHS.has(request.url.split('?')[0]!)) return;
+    if (request.method === 'POST' && MACHINE_PATHS.has(request.url.split('?')[0]!)) return;
     // A personal API token (issue 13) is the credential itself, never sent by a browser on its
     // own: no cookie is read and no cross-site header is needed (another site's page cannot set
     // Authorization without a CORS preflight we never grant).
@@ -212,7 +222,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
   // unaware of each other; both calls do nothing while their loop is off.
   monitoring.onRoundWritten(() => app.alerting.trigger());
-  app.alerting.onQueued = () => delivery.wake();
+  app.alerting.onQueued = () => {
+    delivery.wake();
+    alertmanager.wake();
+  };
+  registerIntegrations(app, db, config.alertmanager, alertmanager);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
   registerIncidentReport(app, db, config.alertRetention.days);

@@ -58,6 +58,14 @@ export const configSchema = z.object({
   ALERT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   METRICS_ENABLED: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
+  ALERTMANAGER_URL: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(',').every((u) => !u.trim() || /^https?:\/\/[^\s]+$/i.test(u.trim())), 'ALERTMANAGER_URL must be http(s) URLs separated by commas'),
+  ALERTMANAGER_MIRROR_SILENCES: bool,
+  ALERTMANAGER_RESEND_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  ALERTMANAGER_RUNBOOK_URL: z.string().optional(),
+  ALERTMANAGER_RECEIVER_TOKEN: z.string().optional(),
 });
 
 export interface MonitoringSettings {
@@ -170,6 +178,24 @@ export function leaderSettings(scrapeIntervalS: number): LeaderSettings {
   return { heartbeatMs, leaseMs: 3 * heartbeatMs };
 }
 
+/** Issue 15 §2–3: Alertmanager both ways (server/alertmanager, docs/alertmanager.md). */
+export interface AlertmanagerSettings {
+  /** Every instance of the (clustered) Alertmanager; empty: nothing is pushed. */
+  urls: string[];
+  /** Mirror Opsdeck's silences as Alertmanager silences. */
+  mirrorSilences: boolean;
+  /** Open alerts are posted again this often (Prometheus' resend delay), each valid for four times as long. */
+  resendS: number;
+  /** How often changed alerts are looked for between full resends (ms). */
+  pollMs: number;
+  /** The runbook_url annotation: {id}, {alertname}, {type}, {hostname}, {serverId} are filled in (URL-encoded). */
+  runbookUrl: string;
+  /** Where the console is reached (generatorURL). */
+  publicUrl: string;
+  /** The receiver's token from the environment; an admin may also set one (settings). */
+  receiverToken?: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -188,6 +214,7 @@ export interface Config {
   delivery: DeliverySettings;
   leader: LeaderSettings;
   metrics: MetricsSettings;
+  alertmanager: AlertmanagerSettings;
   /** Where the built UI lives (dist/ of the package); undefined serves no UI (API-only tests). */
   uiDir?: string;
   /** PUBLIC_URL when set: the address agent install tokens point at (else the request's own host). */
@@ -286,6 +313,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     leader: leaderSettings(e.SCRAPE_INTERVAL),
     metrics: { enabled: e.METRICS_ENABLED !== '0' && e.METRICS_ENABLED?.toLowerCase() !== 'false', token: e.METRICS_TOKEN || undefined },
+    alertmanager: {
+      urls: (e.ALERTMANAGER_URL ?? '')
+        .split(',')
+        .map((u) => u.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+      mirrorSilences: e.ALERTMANAGER_MIRROR_SILENCES,
+      resendS: e.ALERTMANAGER_RESEND_SECONDS,
+      pollMs: 1000,
+      runbookUrl: e.ALERTMANAGER_RUNBOOK_URL || '{publicUrl}/notifications/show/{id}',
+      publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+      receiverToken: e.ALERTMANAGER_RECEIVER_TOKEN || undefined,
+    },
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,

@@ -317,7 +317,7 @@ export class AlertEvaluator {
       join servers s on s.id = a.server_id
       left join alert_rules r on r.id = a.rule_id
       left join services sv on r.metric = 'service_down' and sv.server_id = a.server_id and sv.service_name = a.subject
-      where a.status in ('firing', 'snoozed') and (
+      where a.status in ('firing', 'snoozed') and a.source = 'opsdeck' and (
         r.id is null or not r.enabled or (
           s.status = 'active' and s.is_agent_configured and s.state = 'up' and s.last_scraped_at >= ${fresh} and case r.metric
             when 'instance_down' then true

@@ -21,8 +21,15 @@ export const severitySchema = z.enum(severities, { error: `severity must be one 
 export type Severity = z.infer<typeof severitySchema>;
 
 /** SPEC keeps the original spelling "resouce_alert"; it is a stored value, not a label. */
-export const alertTypes = ['resouce_alert', 'service_down_alert', 'website_alert', 'monitoring_alert'] as const;
+export const alertTypes = ['resouce_alert', 'service_down_alert', 'website_alert', 'monitoring_alert', 'alertmanager_alert'] as const;
 export type AlertType = (typeof alertTypes)[number];
+/**
+ * Issue 15 §3: alerts received from Alertmanager (a team's Prometheus rules) have this type and
+ * source 'alertmanager'; every other alert is Opsdeck's own (source 'opsdeck').
+ */
+export const ALERTMANAGER_ALERT_TYPE = 'alertmanager_alert';
+export const alertSources = ['opsdeck', 'alertmanager'] as const;
+export type AlertSource = (typeof alertSources)[number];
 /** Alerts about Opsdeck's own monitoring ("Monitoring backend unreachable", issue 12): no server. */
 export const MONITORING_ALERT_TYPE = 'monitoring_alert';
 export function alertTypeLabel(type: string): string {
@@ -34,7 +41,9 @@ export function alertTypeLabel(type: string): string {
         ? 'Website Alert'
         : type === MONITORING_ALERT_TYPE
           ? 'Monitoring Alert'
-          : 'Unknown';
+          : type === ALERTMANAGER_ALERT_TYPE
+            ? 'Alertmanager Alert'
+            : 'Unknown';
 }
 
 /**
@@ -113,6 +122,12 @@ export const alertSchema = z.object({
   mute: muteSchema.nullable(),
   /** When its firing notification was queued; null while muted or not sent (yet). */
   notifiedAt: str().nullable(),
+  /** Issue 15: 'alertmanager' for an alert received from Alertmanager, else 'opsdeck'. */
+  source: z.enum(alertSources),
+  /** Alertmanager's labels of a received alert (host-controlled text: shown as text); null for Opsdeck's own. */
+  labels: z.record(z.string(), z.string()).nullable(),
+  /** Where a received alert came from (Prometheus' expression page); null for Opsdeck's own. */
+  generatorURL: str().nullable(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 

@@ -13,6 +13,7 @@ import {
   updateNotificationGroupSchema,
 } from './alerts';
 import { aliasNameSchema, aliasSchema, putAliasSchema } from './aliases';
+import { amReceiveResultSchema, amWebhookSchema, integrationsStatusSchema, receiverTokenSchema } from './alertmanager';
 import { channelInputSchema, channelTestResultSchema, deliveryLogEntrySchema, notificationChannelSchema, testGroupSchema } from './channels';
 import {
   alertsSummaryResultSchema,
@@ -56,7 +57,7 @@ import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } f
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /** Who may call: a permission of the signed-in user (or token), anyone, or the agent's key. */
-export type Access = Permission | 'public' | 'signed-in' | 'agent-key';
+export type Access = Permission | 'public' | 'signed-in' | 'agent-key' | 'alertmanager-token';
 
 export interface ApiRoute {
   method: HttpMethod;
@@ -188,6 +189,12 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...resource({ name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
   { method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) },
   { method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) },
+
+  // Alertmanager both ways (issue 15)
+  { method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) },
+  { method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) },
+  { method: 'POST', path: '/api/integrations/alertmanager/token', summary: 'Create the receiver token (shown once; replaces the previous one)', tag: 'Alertmanager', access: 'settings.write', response: one(receiverTokenSchema) },
+  { method: 'DELETE', path: '/api/integrations/alertmanager/token', summary: 'Remove the receiver token', tag: 'Alertmanager', access: 'settings.write', response: one(z.object({ removed: z.literal(true) })) },
 
   // Website checks
   ...resource({ name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),

@@ -36,6 +36,7 @@ const ACCESS_TEXT: Record<string, string> = {
   public: 'Anyone (no credentials).',
   'signed-in': 'Any signed-in user or personal API token.',
   'agent-key': "The agent installer's key (Authorization: Bearer <key>).",
+  'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
 };
 
 function operation(route: ApiRoute, params: string[]): Json {
@@ -57,6 +58,7 @@ function operation(route: ApiRoute, params: string[]): Json {
   };
   if (route.access === 'public') op.security = [];
   else if (route.access === 'agent-key') op.security = [{ agentKey: [] }];
+  else if (route.access === 'alertmanager-token') op.security = [{ alertmanagerToken: [] }];
   if (route.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
   return op;
 }
@@ -94,6 +96,7 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         personalToken: { type: 'http', scheme: 'bearer', description: 'A personal API token (odt_…).' },
         session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session', description: 'The browser session; writes also need `x-requested-with: opsdeck`.' },
         agentKey: { type: 'http', scheme: 'bearer', description: "An agent installer's key." },
+        alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },

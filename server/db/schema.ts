@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { outboxTransitions, timelineEventTypes, type EscalationStep } from '../contract/alerts';
+import { alertSources, outboxTransitions, timelineEventTypes, type EscalationStep } from '../contract/alerts';
 import { muteReasons, type Matcher } from '../contract/routing';
 import { type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
@@ -370,6 +370,13 @@ export const alerts = pgTable(
     escalationStep: integer('escalation_step').notNull().default(0),
     lastSentAt: at('last_sent_at'),
     ackRemindedAt: at('ack_reminded_at'),
+    // Issue 15 §3: where the alert came from. 'alertmanager': received from an Alertmanager
+    // webhook (no rule; never pushed back to Alertmanager, so no loop); its fingerprint is
+    // Alertmanager's, its labels and generator URL are kept as received.
+    source: text('source', { enum: alertSources }).notNull().default('opsdeck'),
+    fingerprint: text('fingerprint'),
+    labels: jsonb('labels').$type<Record<string, string>>(),
+    generatorUrl: text('generator_url'),
     hostnameLc: text('hostname_lc').generatedAlwaysAs((): SQL => sql`lower(${alerts.hostname})`),
     searchLc: text('search_lc').generatedAlwaysAs(
       (): SQL => sql`lower(${alerts.hostname} || ' ' || ${alerts.instance} || ' ' || ${alerts.alertname} || ' ' || coalesce(${alerts.service}, '') || ' ' || ${alerts.summary})`,
@@ -385,6 +392,11 @@ export const alerts = pgTable(
     check('alerts_server_or_check', sql`${t.serverId} is null or ${t.checkId} is null`),
     // Alerts about Opsdeck itself have neither a server nor a check: one open alert per type and subject.
     uniqueIndex('alerts_open_meta_idx').on(t.type, t.subject).where(sql`${t.serverId} is null and ${t.checkId} is null and ${t.status} <> 'resolved'`),
+    // Issue 15 §3: one open alert per Alertmanager fingerprint, whatever notifications race.
+    uniqueIndex('alerts_fingerprint_open_idx').on(t.fingerprint).where(sql`${t.fingerprint} is not null and ${t.status} <> 'resolved'`),
+    index('alerts_fingerprint_idx').on(t.fingerprint, t.createdAt).where(sql`${t.fingerprint} is not null`),
+    // The Alertmanager push (issue 15 §2) picks up changed alerts every second or so.
+    index('alerts_updated_at_idx').on(t.updatedAt),
     // The list's order is created_at desc, id desc: with id in the indexes a page is a walk
     // along one of them, no sort (bench/alerts-list.ts).
     index('alerts_created_at_idx').on(t.createdAt, t.id),

@@ -61,6 +61,9 @@ export function alertToApi(row: AlertRow): Alert {
       : null,
     mute: row.mute ? { reason: row.mute, label: row.muteLabel ?? row.mute, ref: row.muteRef } : null,
     notifiedAt: iso(row.notifiedAt),
+    source: row.source,
+    labels: row.labels ?? null,
+    generatorURL: row.generatorUrl,
   };
 }
 

@@ -199,6 +199,17 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/maintenance-windows/:id', 'PATCH', `/api/maintenance-windows/${mwid}`, { cookie: admin.cookie, body: { comment: 'kernel' } })).rec.outcome).toBe('ok');
     expect((await recorded('/api/maintenance-windows/:id', 'DELETE', `/api/maintenance-windows/${mwid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
 
+    // Alertmanager's receiver (issue 15): the token an admin creates, a notification (who = Alertmanager), removal.
+    const amToken = await recorded('/api/integrations/alertmanager/token', 'POST', '/api/integrations/alertmanager/token', { cookie: admin.cookie });
+    expect(amToken.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'setting', name: 'Alertmanager receiver token' }] });
+    expect(JSON.stringify(amToken.rec)).not.toContain(amToken.res.body.result.token);
+    const notified = await recorded('/api/integrations/alertmanager', 'POST', '/api/integrations/alertmanager', {
+      headers: { authorization: `Bearer ${amToken.res.body.result.token}` },
+      body: { version: '4', alerts: [{ status: 'firing', labels: { alertname: 'AuditProbe' }, annotations: {}, startsAt: new Date().toISOString(), fingerprint: 'audit-fp' }] },
+    });
+    expect(notified.rec).toMatchObject({ actorKind: 'system', username: 'Alertmanager', outcome: 'ok', targets: [{ kind: 'alert', id: notified.res.body.result.alertIds[0] }] });
+    expect((await recorded('/api/integrations/alertmanager/token', 'DELETE', '/api/integrations/alertmanager/token', { cookie: admin.cookie })).rec.outcome).toBe('ok');
+
     // One's command aliases (issue 13).
     const alias = await recorded('/api/aliases/:name', 'PUT', '/api/aliases/ack1h', { cookie: user.cookie, body: { line: 'alert.snooze --for 1h' } });
     expect(alias.rec.targets).toMatchObject([{ kind: 'alias', name: 'ack1h' }]);

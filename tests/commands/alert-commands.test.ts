@@ -33,6 +33,9 @@ const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
   acknowledgement: null,
   mute: null,
   notifiedAt: null,
+  source: 'opsdeck',
+  labels: null,
+  generatorURL: null,
 });
 
 /**

@@ -139,7 +139,8 @@ describe('alerts configuration', () => {
     await show(page.getByRole('heading', { name: 'Alert Rules' }));
     await show(row(page, 'high cpu usage'));
     const headers = await page.getByRole('columnheader').allTextContents();
-    expect(headers).toEqual(['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled']);
+    // SPEC's columns, then issue 14's Routing (tests/e2e/routing-settings.e2e.test.ts).
+    expect(headers).toEqual(['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled', 'Routing']);
     const names = await page.getByRole('rowheader').allTextContents();
     expect(names).toEqual(['high cpu usage', 'high memory usage', 'high disk usage', 'critical disk usage', 'instance down', 'service down', 'disk full forecast', 'memory exhausted forecast']);
     expect(await row(page, 'high cpu usage').getByRole('cell').nth(1).textContent()).toBe('Resource Alert');

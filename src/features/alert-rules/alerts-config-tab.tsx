@@ -45,6 +45,7 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
       setGrace: (r, grace) => void runner.run('rules.set-grace', { rule: r.name, grace, server: serverRef }),
       setSeverity: (r, severity) => void runner.run('rules.set-severity', { rule: r.name, severity, server: serverRef }),
       setGroup: (r, group) => void runner.run('rules.set-group', { rule: r.name, group, server: serverRef }),
+      setRouting: (r, change) => void runner.run('rules.set-routing', { rule: r.name, server: serverRef, ...change }),
     }),
     [runner, serverRef],
   );

@@ -5,8 +5,10 @@ import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { Switch } from '../../components/ui/switch';
 import { GroupPicker, useGroupName } from './group-picker';
+import { RuleRoutingCell, type RoutingChange } from './rule-routing-cell';
 
-const COLUMNS = ['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled'] as const;
+// Routing (issue 14 §4, §5) extends SPEC's columns; it comes after them so theirs keep their places.
+const COLUMNS = ['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Severity', 'Notification Group', 'Enabled', 'Routing'] as const;
 
 /** Percent choices (SPEC §5), or hours for forecast rules (issue 16). */
 const thresholdOptions = (metric: RuleMetric) => thresholdChoicesFor(metric).map((t) => ({ value: String(t), label: formatThreshold(metric, t) }));
@@ -29,6 +31,8 @@ export interface RuleActions {
   setGrace: (rule: AlertRule, seconds: number) => void;
   setSeverity: (rule: AlertRule, severity: Severity) => void;
   setGroup: (rule: AlertRule, group: string) => void;
+  /** Saved at once (rules.set-routing), not held in the draft. */
+  setRouting: (rule: AlertRule, change: RoutingChange) => void;
 }
 
 /** SPEC §2 rules table: each control runs a rules.* command; read-only roles see plain values. */
@@ -105,6 +109,9 @@ function RuleRow({ rule, changed, readOnly, actions }: { rule: AlertRule; change
       <td className="px-2 py-2">{readOnly ? groupName : <GroupPicker value={rule.notificationGroup} ruleLabel={label} onChoose={(g) => actions.setGroup(rule, g)} />}</td>
       <td className="px-2 py-2">
         <Switch aria-label={`Enabled: ${label}`} isSelected={rule.enabled} isDisabled={readOnly} onChange={(on) => actions.setEnabled(rule, on)} />
+      </td>
+      <td className="px-2 py-2">
+        <RuleRoutingCell rule={rule} label={label} readOnly={readOnly} onChange={(change) => actions.setRouting(rule, change)} />
       </td>
     </tr>
   );

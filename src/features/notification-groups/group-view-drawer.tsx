@@ -10,6 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
+import { EscalationSection } from './escalation-section';
 import { GroupChannels } from './group-channels';
 
 const listRoute = getRouteApi('/app/notification-groups');
@@ -98,6 +99,7 @@ export function ShowGroupRoute() {
           <Row label="Updated At">{new Date(g.updatedAt).toLocaleString()}</Row>
         </dl>
       )}
+      {g && <EscalationSection key={g._id} group={g} />}
       {g && <GroupChannels groupId={g._id} groupName={g.name} />}
     </Drawer>
   );

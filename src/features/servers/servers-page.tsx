@@ -87,6 +87,7 @@ export function ServersPage() {
     return [...seen.values()];
   }, [query.data]);
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const loading = query.isPending;
   const markable = useMemo(() => servers.map((s) => ({ id: s._id, label: s.hostname })), [servers]);
   const markCard = useMarkableRows('server', markable, { open: (id) => void navigate({ to: '/servers/show/$id', params: { id } }) });
@@ -194,7 +195,7 @@ export function ServersPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ServersSearch['pageSize'] }, false)} />
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ServersSearch['pageSize'] }, false)} />
       )}
       <DeleteServerDialog server={deleting} onClose={() => setDeleting(null)} />
       <Outlet />
