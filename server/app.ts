@@ -11,8 +11,10 @@ import { loadPersonalToken, personalTokenOf } from './auth/personal-tokens';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
+import { installHttpHygiene, uiCacheHeaders } from './http/hygiene';
 import { installJsonBodyParser } from './http/json-body';
 import { MAX_BODY_BYTES } from './http/limits';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { loadSession, readToken } from './http/session';
 import { registerAgent } from './routes/agent';
 import { registerAgentDownloads } from './routes/agent-downloads';
@@ -104,7 +106,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxies: then request.ip (limits, logs, the trail) is the real client.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Request ids are kept in the audit trail: unique across restarts and replicas, not req-1, req-2.
     genReqId: () => randomUUID(),
   });
@@ -164,6 +167,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.decorateRequest('apiToken', null);
 
   installErrorHandlers(app);
+  const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
+  const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
+  // Security headers and compression (issue 11): before any route, so every reply has them.
+  await installHttpHygiene(app, { uiDir: serveUi ? uiDir : undefined, grafanaUrl: config.monitoring.grafanaUrl, publicUrl: config.publicUrl });
   registerSelfMetrics(app, config.metrics);
   installJsonBodyParser(app);
   await app.register(fastifyCookie);
@@ -235,9 +242,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerAgentDownloads(app);
   registerOpenApi(app);
 
-  const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
-  const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
-  if (serveUi) await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false });
+  if (serveUi) {
+    // Brotli and gzip copies written at build time are sent when the browser takes them.
+    await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: uiCacheHeaders(uiDir!) });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

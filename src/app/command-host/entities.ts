@@ -22,6 +22,11 @@ export interface Entity {
   value: string;
   /** What the command line completes to (a username reads better than an id). */
   completion: string;
+  /**
+   * The host the entity is on or is (an alert's, a server's): the row shows its start and its end
+   * whatever its length, since hosts of one fleet often differ only in their last characters.
+   */
+  host?: string;
 }
 
 export interface EntityProvider {
@@ -50,7 +55,7 @@ export const entityProviders: EntityProvider[] = [
     async search(api, text, limit) {
       // `search` matches hostname and IP address (server/routes/servers.ts).
       const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
-      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname }));
+      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname, host: s.hostname }));
     },
   },
   {
@@ -100,6 +105,7 @@ export const entityProviders: EntityProvider[] = [
         value: a._id,
         // Alert names repeat across hosts and time: only the id is unique on the command line.
         completion: a._id,
+        host: a.hostname,
       }));
     },
   },
