@@ -1,9 +1,10 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { CommandContext, CommandDefinition } from '../../../commands/define-command';
+import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { middleEllipsis } from '../../lib/format';
 import { shortcutLabel } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor } from './entities';
@@ -19,6 +20,33 @@ const ROW = 44;
 const MAX_RESULTS = 2000;
 const RECENTS = 8;
 const NO_ALIASES: readonly AliasDef[] = [];
+/** Typing pauses this long before the API is asked (what is indexed already ranks at once). */
+export const SEARCH_DEBOUNCE_MS = 25;
+
+/**
+ * Runs one job at a time; what is asked meanwhile waits, and only the newest of it runs next.
+ * (An abort would not help: the server finishes a request the browser gave up on.)
+ */
+export class LatestOnly<T> {
+  private busy = false;
+  private next: { value: T } | null = null;
+  constructor(private readonly job: (value: T) => Promise<void>) {}
+  ask(value: T): void {
+    if (this.busy) {
+      this.next = { value };
+      return;
+    }
+    this.busy = true;
+    void this.job(value)
+      .catch(() => undefined)
+      .finally(() => {
+        this.busy = false;
+        const next = this.next;
+        this.next = null;
+        if (next) this.ask(next.value);
+      });
+  }
+}
 
 interface Asking {
   def: CommandDefinition<any>;
@@ -32,6 +60,15 @@ interface Asking {
   alias?: string;
   /** "Copy as curl" (Alt+C): the answers make a curl line instead of a run. */
   copy?: boolean;
+  /** What each chosen value is called (a hostname for a server's id), for the steps shown above the input. */
+  labels: Record<string, string>;
+}
+
+/** Choices loaded for an argument whose options depend on earlier answers. */
+interface Loaded {
+  step: Asking;
+  options: readonly { value: string; label: string }[] | null;
+  error?: string;
 }
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
@@ -59,38 +96,62 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
+  /** The text whose API matches were last merged (data-entities-for: the palette bench waits on it). */
+  const [fetchedFor, setFetchedFor] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const arg = asking ? argsToAsk(asking.def, asking.skip)[asking.step] : undefined;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    if (!asking || !arg?.choices) return;
+    let stale = false;
+    setLoaded({ step: asking, options: null });
+    arg
+      .choices(asking.values, ctx)
+      .then((options) => !stale && setLoaded({ step: asking, options }))
+      .catch((err: unknown) => !stale && setLoaded({ step: asking, options: [], error: err instanceof Error ? err.message : String(err) }));
+    return () => {
+      stale = true;
+    };
+  }, [asking, arg, ctx]);
+  const choices = arg?.choices && loaded?.step === asking ? loaded : null;
 
-  // Ask the API for entities matching the text (debounced); results join the local index.
+  // Ask the API for entities matching the text; results join the local index. One search at a
+  // time: keys typed while it runs are folded into the next, so the server never works through a
+  // queue of texts the person has typed past (each search asks every provider once).
   const wantedKind = arg?.kind === 'entity' ? arg.entity : undefined;
+  const live = useRef({ ctx, index });
+  live.current = { ctx, index };
+  const searcher = useMemo(
+    () =>
+      new LatestOnly<{ text: string; kind: EntityKind | undefined }>(async ({ text, kind }) => {
+        const { ctx: c, index: idx } = live.current;
+        // The plain palette lists things to open; history entries only matter when an arg asks for one.
+        const providers = (kind ? [providerFor(kind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand)).filter((p) => p.visible(c.user?.role));
+        await Promise.all(
+          providers.map((p) =>
+            p
+              .search(c.api, text, 50)
+              .then((rows) => {
+                idx.add(rows);
+                setRevision(idx.revision);
+              })
+              .catch(() => {
+                // The palette still works on what it has; a failed search is not worth a dialog.
+              }),
+          ),
+        );
+        setFetchedFor(text);
+      }),
+    [],
+  );
   useEffect(() => {
     if (!fetchEntities || !ctx.user) return;
     if (arg && arg.kind !== 'entity') return;
-    // The plain palette lists things to open; history entries only matter when an arg asks for one.
-    const providers = wantedKind ? [providerFor(wantedKind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand);
-    let stale = false;
-    const t = setTimeout(() => {
-      for (const p of providers) {
-        if (!p.visible(ctx.user?.role)) continue;
-        p.search(ctx.api, query, 50)
-          .then((rows) => {
-            if (stale) return;
-            index.add(rows);
-            setRevision(index.revision);
-          })
-          .catch(() => {
-            // The palette still works on what it has; a failed search is not worth a dialog.
-          });
-      }
-    }, 150);
-    return () => {
-      stale = true;
-      clearTimeout(t);
-    };
-  }, [query, wantedKind, arg, fetchEntities, ctx.api, ctx.user, index]);
+    const t = setTimeout(() => searcher.ask({ text: query, kind: wantedKind }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query, wantedKind, arg, fetchEntities, ctx.user, searcher]);
 
   // Things used lately are in the index from the start, so they rank as you type.
   useEffect(() => {
@@ -117,10 +178,11 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
       const shown = new Set(recent.map((r) => r.key));
       return [...recent, ...commands.filter((c) => !shown.has(c.key)), ...openable.filter((e) => !shown.has(e.key))];
     }
+    if (arg.choices) return choices?.options ? optionItems({ ...arg, options: choices.options }) : [];
     if (arg.kind === 'enum' || arg.kind === 'boolean') return optionItems(arg);
     if (arg.kind === 'entity') return entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
     return [];
-  }, [arg, commands, entities, recent]);
+  }, [arg, commands, entities, recent, choices]);
   const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
 
   useEffect(() => setActive(0), [query, asking]);
@@ -146,7 +208,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
     setQuery('');
-    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy });
+    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {} });
     else finish(preset, def, alias, copy);
   }
 
@@ -159,20 +221,22 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     else if (item?.kind === 'alias' && item.allowed === true && item.def && offersCurl(item.def)) start(item.def, item.preset, item.alias.name, true);
   }
 
-  function advance(value: unknown) {
+  function advance(value: unknown, label?: string) {
     if (!asking || !arg) return;
-    const values = value === undefined || value === '' ? asking.values : { ...asking.values, [arg.name]: value };
+    const given = !(value === undefined || value === '');
+    const values = given ? { ...asking.values, [arg.name]: value } : asking.values;
+    const labels = given && label ? { ...asking.labels, [arg.name]: label } : asking.labels;
     setQuery('');
     if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias, asking.copy);
-    else setAsking({ ...asking, step: asking.step + 1, values });
+    else setAsking({ ...asking, step: asking.step + 1, values, labels });
   }
 
   function choose(item: PaletteItem | undefined) {
     if (asking) {
-      if (item?.kind === 'option') return advance(item.value);
+      if (item?.kind === 'option') return advance(item.value, item.label);
       if (item?.kind === 'entity') {
         recents?.record(item.key, item.entity);
-        return advance(item.entity.value);
+        return advance(item.entity.value, item.entity.title);
       }
       // Free text (and an entity typed by hand): the command resolves it.
       if (arg?.kind === 'number' && query.trim()) return advance(Number(query));
@@ -238,7 +302,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {argsToAsk(asking.def, asking.skip).map((a, i) => (
               <span key={a.name} className={i === asking.step ? 'rounded bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-100' : ''}>
                 {a.label}
-                {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : String(asking.values[a.name])}`}
+                {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : (asking.labels[a.name] ?? String(asking.values[a.name]))}`}
               </span>
             ))}
           </div>
@@ -265,10 +329,18 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             className="w-full border-b border-slate-200 bg-transparent px-4 py-3 text-base outline-none dark:border-slate-700"
           />
         )}
-        <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length}>
+        <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length} data-entities-for={fetchedFor ?? undefined}>
           {results.length === 0 && (
             <div className="px-4 py-6 text-center text-sm text-slate-500 dark:text-slate-400">
-              {arg && !(arg.kind === 'enum' || arg.kind === 'boolean' || arg.kind === 'entity') ? `Type the ${arg.label.toLowerCase()} and press Enter` : arg ? 'No match: Enter uses what you typed' : 'No results'}
+              {arg?.choices && !choices?.options
+                ? `Loading the choices for ${arg.label}…`
+                : choices?.error
+                  ? `${choices.error} Type the ${arg!.label.toLowerCase()} and press Enter`
+                  : arg && !(arg.kind === 'enum' || arg.kind === 'boolean' || arg.kind === 'entity' || arg.choices)
+                    ? `Type the ${arg.label.toLowerCase()} and press Enter`
+                    : arg
+                      ? 'No match: Enter uses what you typed'
+                      : 'No results'}
             </div>
           )}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -340,11 +412,23 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
     );
   }
   if (item.kind === 'entity') {
+    const { host, kind, subtitle } = item.entity;
+    // The host is shortened in its middle, never cut at its end: similar hosts stay told apart.
+    const rest = host && item.label.endsWith(host) ? item.label.slice(0, item.label.length - host.length) : null;
     return (
       <>
-        <Kind item={item}>{item.entity.kind.charAt(0).toUpperCase() + item.entity.kind.slice(1)}</Kind>
-        <span className="min-w-0 flex-1 truncate">{item.label}</span>
-        {item.entity.subtitle && <span className="truncate text-xs text-slate-500 dark:text-slate-400">{item.entity.subtitle}</span>}
+        <Kind item={item}>{kind.charAt(0).toUpperCase() + kind.slice(1)}</Kind>
+        {host && rest !== null ? (
+          <span className="flex min-w-0 flex-1 items-baseline" title={item.label}>
+            {rest && <span className="min-w-0 truncate whitespace-pre">{rest}</span>}
+            <span className="shrink-0 whitespace-nowrap" data-host={host}>
+              {middleEllipsis(host, rest ? 28 : 40)}
+            </span>
+          </span>
+        ) : (
+          <span className="min-w-0 flex-1 truncate">{item.label}</span>
+        )}
+        {subtitle && <span className="max-w-[40%] truncate text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
       </>
     );
   }
