@@ -19,6 +19,7 @@ import { users } from '../server/db/schema';
 import { backends } from '../tests/api/harness';
 import { cpuMeter } from './lib/cpu';
 import { machineLoad, numberOption } from './lib/options';
+import { typedLoad, type TypedResult } from './lib/typed';
 
 const ALERTS = numberOption('--alerts', 100_000);
 const SERVERS = 1000;
@@ -83,7 +84,7 @@ interface Case {
 
 export async function runAlertsListBench() {
   const only = process.argv.includes('--backend') ? process.argv[process.argv.indexOf('--backend') + 1] : undefined;
-  const results: { backend: string; seedS: number; cases: Record<string, { p50: number; p95: number; max: number; cpuP50: number; cpuP95: number; count: number }> }[] = [];
+  const results: { backend: string; seedS: number; cases: Record<string, { p50: number; p95: number; max: number; cpuP50: number; cpuP95: number; count: number }>; typed: { name: string; results: TypedResult[] }[] }[] = [];
   for (const backend of (await backends()).filter((b) => !only || b.name === only)) {
     const { database, drop } = await backend.open();
     try {
@@ -145,8 +146,14 @@ export async function runAlertsListBench() {
         cpus.sort((a, b) => a - b);
         out[c.name] = { p50: r1(pct(times, 50)), p95: r1(pct(times, 95)), max: r1(times[times.length - 1]!), cpuP50: r1(pct(cpus, 50)), cpuP95: r1(pct(cpus, 95)), count };
       }
+      // What people type (issue 17 §4): 1-4 characters of a hostname or of the search, one
+      // client and then 8 at once.
+      const typed = [
+        { name: 'hostname contains, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['web-', 'db-0', 'cach', 'win-'], (needle) => ({ ...page1, filter: { hostname: { contains: needle } } }), Math.max(3, Math.round(RUNS / 8))) },
+        { name: 'search, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['redi', 'disk', 'is d', 'mssq'], (needle) => ({ ...page1, search: needle }), Math.max(3, Math.round(RUNS / 8))) },
+      ];
       await app.close();
-      results.push({ backend: backend.name, seedS, cases: out });
+      results.push({ backend: backend.name, seedS, cases: out, typed });
     } finally {
       await drop();
     }
@@ -160,5 +167,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const r of results) {
     console.log(`  ${r.backend} (seeded in ${r.seedS} s)${r.backend === 'postgres' ? '; CPU is this process plus the PostgreSQL backends' : '; CPU is this process, PGlite included'}:`);
     for (const [name, c] of Object.entries(r.cases)) console.log(`    ${name.padEnd(48)} p50 ${String(c.p50).padStart(6)} ms  p95 ${String(c.p95).padStart(6)} ms  max ${String(c.max).padStart(6)} ms | CPU p50 ${String(c.cpuP50).padStart(6)} ms  p95 ${String(c.cpuP95).padStart(6)} ms  (${c.count} matches)`);
+    for (const t of r.typed) {
+      console.log(`    ${t.name}:`);
+      for (const x of t.results) console.log(`      ${x.label.padEnd(26)} p50 ${String(x.p50).padStart(6)} ms  p95 ${String(x.p95).padStart(6)} ms  max ${String(x.max).padStart(6)} ms  ${x.counts}`);
+    }
   }
 }

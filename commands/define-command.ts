@@ -19,20 +19,26 @@ export interface ArgSpec<N extends string = string> {
   positional?: boolean;
   optional?: boolean;
   placeholder?: string;
+  /**
+   * Choices that depend on the arguments before it (widget.pin's widgets depend on the server's
+   * operating system and the widget type): the palette offers them like an enum's options.
+   */
+  choices?: (values: Record<string, unknown>, ctx: CommandContext) => Promise<readonly { value: string; label: string }[]>;
 }
 
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window';
+export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page';
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {
   api: Api;
   /** The signed-in user, or null on public pages. */
   user: { _id: string; username: string; email: string; role: Role } | null;
-  navigate: (to: string) => void;
+  /** `replace`: change the current history entry (a list's search as it is typed), as the screens' own controls do. */
+  navigate: (to: string, options?: { replace?: boolean }) => void;
   /** Refresh cached data after a change; keys come from the query-key factories in src/api. */
   invalidate: (queryKey: readonly unknown[]) => Promise<void>;
   /** Ask a person to confirm a destructive command; resolves false when they decline. */
-  confirm: (request: { title: string; message: string; confirmLabel?: string; cancelLabel?: string }) => Promise<boolean>;
+  confirm: (request: { title: string; message: string; target?: string; confirmLabel?: string; cancelLabel?: string }) => Promise<boolean>;
   /** UI-only state the shell owns (theme, panels). */
   ui: {
     colorMode: () => 'light' | 'dark';
@@ -82,6 +88,8 @@ export interface CommandContext {
    * this one, and whether that can be done now. Absent outside the app.
    */
   views?: { go: (move: 'back' | 'forward' | 'previous') => void; can: (move: 'back' | 'forward' | 'previous') => true | string };
+  /** Puts text on the clipboard (server.copy-ip). Absent outside the app: commands print the text instead. */
+  copy?: (text: string) => Promise<void>;
   /** The registry's commands by id, for commands about commands (alias.set checks its line, history re-run reads a recorded line back). Absent outside the app. */
   lookup?: (id: string) => AnyCommand | undefined;
 }
@@ -121,7 +129,16 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
   /** Hidden from the palette when false (e.g. signed-out); still runnable where enabled. */
   when?: (ctx: CommandContext) => boolean;
   /** Destructive commands confirm before running; the text may depend on the input. */
-  destructive?: boolean | { title: string; message: (input: z.output<I>) => string; confirmLabel?: string; cancelLabel?: string };
+  destructive?:
+    | boolean
+    | {
+        title: string;
+        message: (input: z.output<I>) => string;
+        /** What the run would touch, by name (issue 13: "Delete User" must say which user); read from what `prepare` found. */
+        target?: (input: z.output<I>) => string | undefined;
+        confirmLabel?: string;
+        cancelLabel?: string;
+      };
   /**
    * Looks things up before the gate asks for confirmation, so "No user matches …" is said
    * instead of "Are you sure?" for something that does not exist. Its result is what the

@@ -1,7 +1,8 @@
 import { AUDIT_HEADERS } from '../server/contract/command-history';
 import type { Api, HttpMethod, RequestOptions } from '../src/api/client';
 import type { CommandContext } from './define-command';
-import { CommandError, firstIssue, type Registry } from './registry';
+import { argumentError } from './argument-error';
+import { CommandError, type Registry } from './registry';
 import { SECRET_KEYS } from './redact';
 import { rerunnableLine } from './rerunnable-line';
 
@@ -101,7 +102,7 @@ export async function printApi(registry: Registry, id: string, rawInput: unknown
     const d = registry.get(commandId);
     if (!d) throw new CommandError(`Unknown command "${commandId}"`, 'refused');
     const parsed = d.input.safeParse(input ?? {});
-    if (!parsed.success) throw new CommandError(`${d.title}: ${firstIssue(parsed.error)}`, 'refused');
+    if (!parsed.success) throw new CommandError(`${d.title}: ${argumentError(d, parsed.error, input ?? {})}`, 'refused');
     const allowed = registry.check(commandId, dry);
     if (allowed !== true) throw new CommandError(allowed, 'refused');
     const prepared = d.prepare ? await d.prepare(parsed.data, dry) : parsed.data;

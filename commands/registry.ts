@@ -3,6 +3,7 @@ import { can, whyNot } from '../server/contract/permissions';
 import type { CommandSource } from '../server/contract/command-history';
 import { recordCommand } from '../src/api/command-history';
 import type { AnyCommand, CommandContext, CommandResult, InputOf, InverseRun } from './define-command';
+import { argumentError } from './argument-error';
 import { redactInput } from './redact';
 import { startRunTrail } from './run-trail';
 
@@ -29,13 +30,19 @@ export interface RunOptions {
   batch?: { id: string; title: string };
 }
 
-/** The first problem with an input, as the gate reports it. */
-export function firstIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Invalid input';
-  const path = issue.path.join('.');
-  const msg = issue.code === 'invalid_type' && /undefined/.test(issue.message) ? 'is required' : issue.message;
-  return path ? `${path}: ${msg}` : msg;
+/** The refusal of an input, with the valid choices of the argument (computed ones too, e.g. widget.pin's widgets). */
+async function inputError(def: AnyCommand, error: z.ZodError, rawInput: unknown, ctx: CommandContext): Promise<string> {
+  const name = error.issues[0]?.path[0];
+  const arg = def.args?.find((a) => a.name === name);
+  let choices: readonly { value: string; label: string }[] | undefined;
+  if (arg?.choices && rawInput && typeof rawInput === 'object') {
+    try {
+      choices = await arg.choices(rawInput as Record<string, unknown>, ctx);
+    } catch {
+      // Without the list the message still names the argument.
+    }
+  }
+  return argumentError(def, error, rawInput, choices);
 }
 
 export type Registry<C extends AnyCommand = AnyCommand> = ReturnType<typeof createRegistry<C>>;
@@ -124,7 +131,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
 
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) {
-      const message = `${def.title}: ${firstIssue(parsed.error)}`;
+      const message = `${def.title}: ${await inputError(def, parsed.error, rawInput ?? {}, ctx)}`;
       await record('refused', rawInput, message);
       throw new CommandError(message, 'refused');
     }
@@ -146,7 +153,8 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
     if (def.destructive) {
       const d = def.destructive === true ? { title: def.title, message: `Run "${def.title}"? This cannot be undone.` } : { title: def.destructive.title, message: def.destructive.message(input) };
       const labels = typeof def.destructive === 'object' ? def.destructive : undefined;
-      const ok = await ctx.confirm({ title: d.title, message: d.message, confirmLabel: labels?.confirmLabel, cancelLabel: labels?.cancelLabel });
+      const target = labels?.target?.(input);
+      const ok = await ctx.confirm({ title: d.title, message: d.message, ...(target ? { target } : {}), confirmLabel: labels?.confirmLabel, cancelLabel: labels?.cancelLabel });
       if (!ok) {
         await record('cancelled', parsed.data);
         throw new CommandError('Cancelled', 'cancelled');

@@ -11,8 +11,10 @@ import { loadPersonalToken, personalTokenOf } from './auth/personal-tokens';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/client';
 import { HttpError, installErrorHandlers } from './http/errors';
+import { installHttpHygiene, uiCacheHeaders } from './http/hygiene';
 import { installJsonBodyParser } from './http/json-body';
 import { MAX_BODY_BYTES } from './http/limits';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { loadSession, readToken } from './http/session';
 import { registerAgent } from './routes/agent';
 import { registerAgentDownloads } from './routes/agent-downloads';
@@ -31,6 +33,7 @@ import { registerOps } from './routes/ops';
 import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
+import { registerStatusPages } from './routes/status-pages';
 import { registerUsers } from './routes/users';
 import { ALERTMANAGER_RECEIVER_PATH, registerIntegrations } from './routes/integrations';
 import { AlertmanagerPush } from './alertmanager/push';
@@ -104,7 +107,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
       ...(deps.logStream ? { stream: deps.logStream } : {}),
     },
     bodyLimit: MAX_BODY_BYTES,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxies: then request.ip (limits, logs, the trail) is the real client.
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     // Request ids are kept in the audit trail: unique across restarts and replicas, not req-1, req-2.
     genReqId: () => randomUUID(),
   });
@@ -164,6 +168,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.decorateRequest('apiToken', null);
 
   installErrorHandlers(app);
+  const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
+  const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
+  // Security headers and compression (issue 11): before any route, so every reply has them.
+  await installHttpHygiene(app, { uiDir: serveUi ? uiDir : undefined, grafanaUrl: config.monitoring.grafanaUrl, publicUrl: config.publicUrl });
   registerSelfMetrics(app, config.metrics);
   installJsonBodyParser(app);
   await app.register(fastifyCookie);
@@ -229,15 +237,17 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerIntegrations(app, db, config.alertmanager, alertmanager);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
+  registerStatusPages(app, database, monitoring);
   registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
   registerAgentDownloads(app);
   registerOpenApi(app);
 
-  const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
-  const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
-  if (serveUi) await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false });
+  if (serveUi) {
+    // Brotli and gzip copies written at build time are sent when the browser takes them.
+    await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: uiCacheHeaders(uiDir!) });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { BackendAuth } from './monitoring/prometheus-client';
+import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { paths } from './paths';
 
 const bool = z
@@ -22,6 +23,7 @@ export const configSchema = z.object({
   SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   COOKIE_SECURE: bool,
   SIGNIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  TRUST_PROXY: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SCRAPE_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   SCRAPE_TIMEOUT: z.coerce.number().positive().max(600).optional(),
@@ -206,7 +208,12 @@ export interface Config {
   admin: { email: string; password: string; username: string };
   sessionTtlMs: number;
   cookieSecure: boolean;
+  /** Failed sign-ins for one account from one address before backoff starts (server/auth/signin-limiter.ts). */
   signinRateLimit: number;
+  /** The first wait once backoff starts (doubling with each further failure) and its cap; tests shorten them. */
+  signinBackoffS: { first: number; max: number };
+  /** TRUST_PROXY: whose X-Forwarded-For names the client (off by default). */
+  trustProxy: TrustProxy;
   logLevel: string;
   monitoring: MonitoringSettings;
   demo: DemoSettings;
@@ -283,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionTtlMs: e.SESSION_TTL_HOURS * 3_600_000,
     cookieSecure: e.COOKIE_SECURE,
     signinRateLimit: e.SIGNIN_RATE_LIMIT,
+    signinBackoffS: { first: 5, max: 900 },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     monitoring: {
       scrapeIntervalS: e.SCRAPE_INTERVAL,

@@ -4,6 +4,8 @@ import { deleteUser as deleteUserCall } from '../../src/api/users';
 import { defineCommand } from '../define-command';
 import { resolveUser } from './resolve-user';
 
+type Prepared = { user: string; target?: string };
+
 export const deleteUser = defineCommand({
   id: 'user.delete',
   title: 'Delete user',
@@ -12,9 +14,13 @@ export const deleteUser = defineCommand({
   args: [{ name: 'user', label: 'User', kind: 'entity', entity: 'user', positional: true }],
   permission: 'users.write',
   // SPEC §2 Users: the drawer's confirmation text, Yes/No.
-  destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', confirmLabel: 'Yes', cancelLabel: 'No' },
+  // The confirmation names the user it would delete (issue 13), below SPEC's question.
+  destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', target: (input) => (input as Prepared).target, confirmLabel: 'Yes', cancelLabel: 'No' },
   // Resolve "ann" before asking, so a typo answers "No user matches" instead of "Are you sure?".
-  prepare: async ({ user }, ctx) => ({ user: (await resolveUser(ctx.api, user))._id }),
+  prepare: async ({ user }, ctx) => {
+    const found = await resolveUser(ctx.api, user);
+    return { user: found._id, target: `${found.username} · ${found.email} · ${found.role}` } as Prepared;
+  },
   async run({ user }, ctx) {
     const found = await resolveUser(ctx.api, user);
     await deleteUserCall(ctx.api, found._id);

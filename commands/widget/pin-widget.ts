@@ -36,7 +36,20 @@ export const pinWidget = defineCommand({
   args: [
     { name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true },
     { name: 'type', label: 'Widget Type', kind: 'enum', positional: true, options: widgetTypes.map((t) => ({ value: t, label: widgetTypeLabels[t] })) },
-    { name: 'panel', label: 'Widget (panel id or title)', kind: 'text', positional: true },
+    {
+      name: 'panel',
+      label: 'Widget',
+      kind: 'text',
+      positional: true,
+      placeholder: 'Widget (panel id or title)',
+      // The palette offers the charts this server can draw for the chosen type (issue 13: it offered none).
+      async choices(values, ctx) {
+        const type = widgetTypes.find((t) => t === values.type);
+        if (typeof values.server !== 'string' || !type) return [];
+        const found = await resolveServer(ctx.api, values.server);
+        return widgetPanels(found.operating_system, type).map((p) => ({ value: String(p.id), label: p.title }));
+      },
+    },
     { name: 'refresh', label: 'Refresh Interval', kind: 'enum', optional: true, options: widgetRefreshOptions.map((o) => ({ value: o.value, label: o.label })) },
     { name: 'title', label: 'Title', kind: 'text', optional: true },
   ],

@@ -61,9 +61,10 @@ export const listQuerySchema = z
 export type ListQuery = z.input<typeof listQuerySchema>;
 
 export function listResultSchema<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ result: z.object({ data: z.array(item), count: z.number().int() }) });
+  return z.object({ result: z.object({ data: z.array(item), count: z.number().int(), countEstimated: z.literal(true).optional() }) });
 }
-export type ListResult<T> = { result: { data: T[]; count: number } };
+/** `countEstimated`: more matches than lists count exactly; `count` is an estimate (docs/decisions.md "Counts"). */
+export type ListResult<T> = { result: { data: T[]; count: number; countEstimated?: true } };
 export type OneResult<T> = { result: T };
 
 /** Every error under /api answers this body; `field` names the offending input when there is one. */

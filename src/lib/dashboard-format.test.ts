@@ -78,6 +78,13 @@ describe('percentages', () => {
   });
 });
 
+describe("'Showing x-y of about n items' (an estimated total)", () => {
+  it('says about, with thousands separated', () => {
+    expect(showingItems(1, 25, 58000, true)).toBe('Showing 1-25 of about 58,000 items');
+    expect(showingItems(3, 25, 1100, true)).toBe('Showing 51-75 of about 1,100 items');
+  });
+});
+
 describe("'Showing x-y of n items'", () => {
   it.each([
     [1, 5, 12, 'Showing 1-5 of 12 items'],

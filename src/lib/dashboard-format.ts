@@ -60,10 +60,15 @@ export function formatDiskUsage(value: number | null | undefined, os: string): s
   return `${Math.round(os === 'windows' ? value : 100 - value)}%`;
 }
 
-/** 'Showing x-y of n items' of a pager; an empty list shows 'Showing 0-0 of 0 items'. */
-export function showingItems(page: number, pageSize: number, total: number): string {
+/**
+ * 'Showing x-y of n items' of a pager; an empty list shows 'Showing 0-0 of 0 items'. An estimated
+ * total (a list with more matches than it counts exactly, docs/decisions.md "Counts") reads
+ * 'Showing 1-25 of about 58,000 items'.
+ */
+export function showingItems(page: number, pageSize: number, total: number, estimated = false): string {
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(total, page * pageSize);
+  if (estimated) return `Showing ${from}-${to} of about ${total.toLocaleString('en-US')} items`;
   return `Showing ${from}-${to} of ${total} items`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatByteRate, formatBytes, formatPercent, formatRelativeTime, formatUptime, serverStateDisplay, usageTone } from './format';
+import { formatByteRate, formatBytes, formatPercent, formatRelativeTime, formatUptime, serverStateDisplay, usageTone, middleEllipsis } from './format';
 
 describe('formatBytes (SPEC §2: B, KB, MB, GB, TB, PB, one decimal, 1024-based)', () => {
   it.each([
@@ -116,5 +116,16 @@ describe('serverStateDisplay (SPEC §2)', () => {
     // No fresh figures (issue 12): never 'Running'.
     expect(serverStateDisplay('stale')).toEqual({ label: 'Stale', tone: 'orange' });
     expect(serverStateDisplay('')).toEqual({ label: '--', tone: 'none' });
+  });
+});
+
+describe('middleEllipsis', () => {
+  it('keeps short text and shortens long text in the middle, keeping both ends', () => {
+    expect(middleEllipsis('web-01', 10)).toBe('web-01');
+    const a = middleEllipsis('web-frontend-production-eu-west-a01', 20);
+    const b = middleEllipsis('web-frontend-production-eu-west-b02', 20);
+    expect(a).toHaveLength(20);
+    expect(a).toBe('web-front…u-west-a01');
+    expect(a).not.toBe(b);
   });
 });

@@ -105,3 +105,14 @@ export function serverStateDisplay(state: string | null | undefined): { label: s
   if (!state) return { label: EMPTY, tone: 'none' };
   return { label: state, tone: 'orange' };
 }
+
+/**
+ * Long text shortened in its middle ("web-frontend-pro…eu-west-01"), so names of one fleet that
+ * differ only at the end stay told apart where CSS would cut the end off.
+ */
+export function middleEllipsis(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const keep = max - 1;
+  const tail = Math.ceil(keep / 2);
+  return `${text.slice(0, keep - tail)}…${text.slice(text.length - tail)}`;
+}

@@ -1,3 +1,4 @@
+import { searchHref } from './search-href';
 // zod/mini: the route tree (and so this schema) is in the sign-in page's bundle.
 import * as z from 'zod/mini';
 import {
@@ -101,33 +102,9 @@ export function resolveServerView(search: ServerDetailSearch, os: 'linux' | 'win
   };
 }
 
-// TanStack Router's default search serialisation: a string that would parse as JSON (a number,
-// true, null, a quoted string) is written JSON-quoted so it comes back a string.
-const JSON_START = /^[\d\-"{[tfn]/;
-function encodeValue(v: unknown): string {
-  if (typeof v === 'string') {
-    if (JSON_START.test(v)) {
-      try {
-        JSON.parse(v);
-        return JSON.stringify(v);
-      } catch {
-        return v;
-      }
-    }
-    return v;
-  }
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
-}
-
 /** `/servers/show/<id>?…` for a search object; undefined and empty values are left out. */
 export function serverDetailHref(serverId: string, search: Partial<Record<keyof ServerDetailSearch, unknown>> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(search)) {
-    if (v === undefined || v === null || v === '') continue;
-    params.set(k, encodeValue(v));
-  }
-  const qs = params.toString();
-  return `/servers/show/${encodeURIComponent(serverId)}${qs ? `?${qs}` : ''}`;
+  return searchHref(`/servers/show/${encodeURIComponent(serverId)}`, search);
 }
 
 const DETAIL_PATH = /^\/servers\/show\/([^/]+)\/?$/;

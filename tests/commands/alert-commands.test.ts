@@ -184,7 +184,7 @@ describe('alerts.resolve-matching and alerts.snooze-matching through the gate', 
       { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
       { status: 'snoozed', log: 'maintenance window', snoozeSeconds: 1800 },
     ]);
-    await expect(createAppRegistry().dispatch('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('note: Add Notes');
+    await expect(createAppRegistry().dispatch('alerts.resolve-matching', { host: 'web' }, { source: 'cmdline', ctx })).rejects.toThrow('Notes: Add Notes.');
     await expect(createAppRegistry().run('alerts.snooze-matching', { host: 'web', note: 'x', for: 'a while' }, { source: 'cmdline', ctx })).rejects.toThrow(/duration like 30m/);
   });
 });
@@ -230,7 +230,7 @@ describe('the single-alert commands', () => {
       { status: 'snoozed', log: 'later', snoozeSeconds: 5400 },
     ]);
     await expect(run('alert.snooze', { alert: a._id, note: 'x', for: '30s' }, api)).rejects.toThrow('A snooze lasts from 1 minute to 30 days');
-    await expect(run('alert.resolve', { alert: a._id, note: '   ' }, api)).rejects.toThrow('note: Add Notes');
+    await expect(run('alert.resolve', { alert: a._id, note: '   ' }, api)).rejects.toThrow('Notes: Add Notes.');
   });
 
   it('a note keeps the current status, and what is left of a timed snooze', async () => {

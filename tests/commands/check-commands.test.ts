@@ -78,7 +78,7 @@ it('refuses bad input naming the field, before or from the server', async () => 
   const what = await line('check.create bad').catch((e: unknown) => e);
   expect((what as Error).message).toMatch(/^Say what to check/);
   const interval = await line('check.create bad --url http://x.example.com --interval soon').catch((e: unknown) => e);
-  expect((interval as Error).message).toBe('Create check: interval: interval must be a number of seconds or a duration like 30s, 2m, 1h');
+  expect((interval as Error).message).toBe('Create check: Interval must be a number of seconds or a duration like 30s, 2m, 1h.');
   expect(await checkNamed('bad')).toBeUndefined();
   const nobody = await line('check.pause nothing-like-this').catch((e: unknown) => e);
   expect((nobody as Error).message).toBe('No check matches "nothing-like-this"');

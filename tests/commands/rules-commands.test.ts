@@ -170,7 +170,7 @@ describe('rules commands', () => {
 
   it('refuses values outside SPEC’s choices and thresholds on down rules before anything is held or sent', async () => {
     const h = harness({ open: SERVER });
-    await expect(h.run('rules.set-threshold', { rule: 'high cpu usage', threshold: 75 })).rejects.toThrow(/threshold must be one of 99, 95, 90, 85, 80, 70, 60/);
+    await expect(h.run('rules.set-threshold', { rule: 'high cpu usage', threshold: 75 })).rejects.toThrow(/Threshold must be one of 99, 95, 90, 85, 80, 70, 60/);
     await expect(h.run('rules.set-grace', { rule: 'high cpu usage', grace: '10m' })).rejects.toThrow(/1 to 5 minutes/);
     await expect(h.run('rules.set-threshold', { rule: 'instance down', threshold: 90 })).rejects.toThrow(/has no threshold/);
     expect(h.draft()!.edits).toEqual({});

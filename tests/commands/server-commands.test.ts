@@ -164,7 +164,7 @@ describe('server.create and server.edit', () => {
   it('create refuses an invalid IP before calling the API', async () => {
     const { api, calls } = fakeApi();
     const err = await failure(run('server.create', { hostname: 'mail', ipaddress: 'nope', os: 'linux' }, api));
-    expect(err?.message).toBe('Create server: ipaddress: ipaddress must be an IPv4 or IPv6 address');
+    expect(err?.message).toBe('Create server: IP Address must be an IPv4 or IPv6 address.');
     expect(calls.filter((c) => c.path !== 'command-history')).toEqual([]);
   });
 

@@ -63,7 +63,7 @@ describe('user.delete through the gate', () => {
       const { api, calls } = fakeApi();
       const ctx = context(api, true);
       const result = await createAppRegistry().run('user.delete', { user: ref }, { source: 'palette', ctx });
-      expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Delete User', message: 'Are you sure to delete this user?', confirmLabel: 'Yes', cancelLabel: 'No' });
+      expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Delete User', message: 'Are you sure to delete this user?', target: 'ann · ann@example.com · user', confirmLabel: 'Yes', cancelLabel: 'No' });
       expect(calls.filter((c) => c.method === 'DELETE')).toEqual([{ method: 'DELETE', path: `users/${ANN._id}` }]);
       expect(result.message).toContain('ann');
       expect(ctx.navigate).toHaveBeenCalledWith('/users');

@@ -85,6 +85,17 @@ describe('widget.pin', () => {
     expect(parseWidgets(raw()!)[0]).toMatchObject({ title: 'Uplink', panelId: 11 });
   });
 
+  it('names a missing or wrong argument in words with its choices (issue 13: "panel: Invalid input")', async () => {
+    const { ctx, raw } = context();
+    const line = (text: string) => {
+      const parsed = parseCommandLine(text, registry.get);
+      return failure(run(ctx, parsed.id, parsed.input));
+    };
+    expect((await line('widget.pin web-01 memory'))?.message).toMatch(/^Pin widget: Widget is required\. Choose one of: .*16 \(RAM Used\), /);
+    expect((await line('widget.pin web-01 ram "RAM Used"'))?.message).toMatch(/^Pin widget: Widget Type: “ram” is not one of the choices\. Choose one of: .*memory/);
+    expect(raw()).toBeUndefined();
+  });
+
   it('refuses servers the drawer would not list: no agent, suspended, unknown', async () => {
     const { ctx, raw } = context();
     expect((await failure(run(ctx, 'widget.pin', { server: 'new-01', type: 'cpu', panel: 77 })))?.message).toMatch(/no configured agent/);
@@ -196,7 +207,7 @@ describe('widget.move, widget.resize', () => {
     expect((await failure(run(ctx, 'widget.move', { widget: 'Right', x: -1, y: 0 })))?.message).toMatch(/^x must be between 0 and 8/);
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left', y: -1 })))?.message).toBe('y must be 0 or more: row 0 is the top of the grid.');
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 1.5 })))?.outcome).toBe('refused');
-    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 'two' })))?.message).toMatch(/x must be a whole number of grid cells/);
+    expect((await failure(run(ctx, 'widget.move', { widget: 'Left', x: 'two' })))?.message).toMatch(/Column \(0 is the left edge\) must be a whole number of grid cells/);
     expect((await failure(run(ctx, 'widget.move', { widget: 'Left' })))?.message).toBe('Give an --x or a --y to move to.');
     expect((await failure(run(ctx, 'widget.move', { widget: 'Middle', x: 1 })))?.message).toMatch(/^No pinned widget is called "Middle"/);
     expect(raw()).toBe(before);

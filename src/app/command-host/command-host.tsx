@@ -58,7 +58,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         api,
         user,
         // `href`, not `to`: command paths may carry a query string (`?view=calendar`), which `to` would keep in the path.
-        navigate: (to) => void navigate({ href: to }),
+        navigate: (to, options) => void navigate({ href: to, ...(options?.replace ? { replace: true } : {}) }),
         invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
         confirm: (request) => new Promise<boolean>((resolve) => setConfirmRequest({ ...request, resolve })),
         ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
@@ -78,6 +78,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         drafts: appDrafts,
         storage: browserStore,
         download: downloadUrl,
+        copy: (text) => navigator.clipboard.writeText(text),
         lookup: (id) => registry.get(id),
         views,
         undo: {
@@ -221,6 +222,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         isOpen={confirmRequest !== null}
         title={confirmRequest?.title ?? ''}
         message={confirmRequest?.message ?? ''}
+        target={confirmRequest?.target}
         confirmLabel={confirmRequest?.confirmLabel}
         cancelLabel={confirmRequest?.cancelLabel}
         onAnswer={(ok) => {

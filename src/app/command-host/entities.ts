@@ -8,6 +8,7 @@ import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listNotificationGroups } from '../../api/notification-groups';
 import { listWindows } from '../../api/maintenance-windows';
 import { listSilences, silencesQuery } from '../../api/silences';
+import { listStatusPages } from '../../api/status-pages';
 import { matcherText } from '../../../server/contract/routing';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
@@ -22,6 +23,11 @@ export interface Entity {
   value: string;
   /** What the command line completes to (a username reads better than an id). */
   completion: string;
+  /**
+   * The host the entity is on or is (an alert's, a server's): the row shows its start and its end
+   * whatever its length, since hosts of one fleet often differ only in their last characters.
+   */
+  host?: string;
 }
 
 export interface EntityProvider {
@@ -50,7 +56,7 @@ export const entityProviders: EntityProvider[] = [
     async search(api, text, limit) {
       // `search` matches hostname and IP address (server/routes/servers.ts).
       const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
-      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname }));
+      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname, host: s.hostname }));
     },
   },
   {
@@ -61,6 +67,22 @@ export const entityProviders: EntityProvider[] = [
       // `search` matches the name and the target (server/routes/checks.ts).
       const { result } = await listChecks(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
       return result.data.map((c) => ({ kind: 'check', id: c._id, title: c.name, subtitle: `${c.target} · ${c.paused ? 'paused' : c.state}`, value: c._id, completion: c.name }));
+    },
+  },
+  {
+    kind: 'status-page',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      // `search` matches the slug and the title (server/routes/status-pages.ts).
+      const { result } = await listStatusPages(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'slug', direction: 'asc' } });
+      return result.data.map((p) => ({
+        kind: 'status-page' as const,
+        id: p._id,
+        title: p.title,
+        subtitle: `/status/${p.slug}${p.openIncident ? ` · incident: ${p.openIncident}` : ''}`,
+        value: p._id,
+        completion: p.slug,
+      }));
     },
   },
   {
@@ -100,6 +122,7 @@ export const entityProviders: EntityProvider[] = [
         value: a._id,
         // Alert names repeat across hosts and time: only the id is unique on the command line.
         completion: a._id,
+        host: a.hostname,
       }));
     },
   },

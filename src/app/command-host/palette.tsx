@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandContext, CommandDefinition } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { middleEllipsis } from '../../lib/format';
 import { shortcutLabel } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor } from './entities';
@@ -32,6 +33,15 @@ interface Asking {
   alias?: string;
   /** "Copy as curl" (Alt+C): the answers make a curl line instead of a run. */
   copy?: boolean;
+  /** What each chosen value is called (a hostname for a server's id), for the steps shown above the input. */
+  labels: Record<string, string>;
+}
+
+/** Choices loaded for an argument whose options depend on earlier answers. */
+interface Loaded {
+  step: Asking;
+  options: readonly { value: string; label: string }[] | null;
+  error?: string;
 }
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
@@ -63,6 +73,20 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const arg = asking ? argsToAsk(asking.def, asking.skip)[asking.step] : undefined;
+  const [loaded, setLoaded] = useState<Loaded | null>(null);
+  useEffect(() => {
+    if (!asking || !arg?.choices) return;
+    let stale = false;
+    setLoaded({ step: asking, options: null });
+    arg
+      .choices(asking.values, ctx)
+      .then((options) => !stale && setLoaded({ step: asking, options }))
+      .catch((err: unknown) => !stale && setLoaded({ step: asking, options: [], error: err instanceof Error ? err.message : String(err) }));
+    return () => {
+      stale = true;
+    };
+  }, [asking, arg, ctx]);
+  const choices = arg?.choices && loaded?.step === asking ? loaded : null;
 
   // Ask the API for entities matching the text (debounced); results join the local index.
   const wantedKind = arg?.kind === 'entity' ? arg.entity : undefined;
@@ -117,10 +141,11 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
       const shown = new Set(recent.map((r) => r.key));
       return [...recent, ...commands.filter((c) => !shown.has(c.key)), ...openable.filter((e) => !shown.has(e.key))];
     }
+    if (arg.choices) return choices?.options ? optionItems({ ...arg, options: choices.options }) : [];
     if (arg.kind === 'enum' || arg.kind === 'boolean') return optionItems(arg);
     if (arg.kind === 'entity') return entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
     return [];
-  }, [arg, commands, entities, recent]);
+  }, [arg, commands, entities, recent, choices]);
   const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
 
   useEffect(() => setActive(0), [query, asking]);
@@ -146,7 +171,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
     setQuery('');
-    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy });
+    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {} });
     else finish(preset, def, alias, copy);
   }
 
@@ -159,20 +184,22 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     else if (item?.kind === 'alias' && item.allowed === true && item.def && offersCurl(item.def)) start(item.def, item.preset, item.alias.name, true);
   }
 
-  function advance(value: unknown) {
+  function advance(value: unknown, label?: string) {
     if (!asking || !arg) return;
-    const values = value === undefined || value === '' ? asking.values : { ...asking.values, [arg.name]: value };
+    const given = !(value === undefined || value === '');
+    const values = given ? { ...asking.values, [arg.name]: value } : asking.values;
+    const labels = given && label ? { ...asking.labels, [arg.name]: label } : asking.labels;
     setQuery('');
     if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias, asking.copy);
-    else setAsking({ ...asking, step: asking.step + 1, values });
+    else setAsking({ ...asking, step: asking.step + 1, values, labels });
   }
 
   function choose(item: PaletteItem | undefined) {
     if (asking) {
-      if (item?.kind === 'option') return advance(item.value);
+      if (item?.kind === 'option') return advance(item.value, item.label);
       if (item?.kind === 'entity') {
         recents?.record(item.key, item.entity);
-        return advance(item.entity.value);
+        return advance(item.entity.value, item.entity.title);
       }
       // Free text (and an entity typed by hand): the command resolves it.
       if (arg?.kind === 'number' && query.trim()) return advance(Number(query));
@@ -238,7 +265,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {argsToAsk(asking.def, asking.skip).map((a, i) => (
               <span key={a.name} className={i === asking.step ? 'rounded bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-100' : ''}>
                 {a.label}
-                {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : String(asking.values[a.name])}`}
+                {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : (asking.labels[a.name] ?? String(asking.values[a.name]))}`}
               </span>
             ))}
           </div>
@@ -268,7 +295,15 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
         <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length}>
           {results.length === 0 && (
             <div className="px-4 py-6 text-center text-sm text-slate-500 dark:text-slate-400">
-              {arg && !(arg.kind === 'enum' || arg.kind === 'boolean' || arg.kind === 'entity') ? `Type the ${arg.label.toLowerCase()} and press Enter` : arg ? 'No match: Enter uses what you typed' : 'No results'}
+              {arg?.choices && !choices?.options
+                ? `Loading the choices for ${arg.label}…`
+                : choices?.error
+                  ? `${choices.error} Type the ${arg!.label.toLowerCase()} and press Enter`
+                  : arg && !(arg.kind === 'enum' || arg.kind === 'boolean' || arg.kind === 'entity' || arg.choices)
+                    ? `Type the ${arg.label.toLowerCase()} and press Enter`
+                    : arg
+                      ? 'No match: Enter uses what you typed'
+                      : 'No results'}
             </div>
           )}
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -340,11 +375,23 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
     );
   }
   if (item.kind === 'entity') {
+    const { host, kind, subtitle } = item.entity;
+    // The host is shortened in its middle, never cut at its end: similar hosts stay told apart.
+    const rest = host && item.label.endsWith(host) ? item.label.slice(0, item.label.length - host.length) : null;
     return (
       <>
-        <Kind item={item}>{item.entity.kind.charAt(0).toUpperCase() + item.entity.kind.slice(1)}</Kind>
-        <span className="min-w-0 flex-1 truncate">{item.label}</span>
-        {item.entity.subtitle && <span className="truncate text-xs text-slate-500 dark:text-slate-400">{item.entity.subtitle}</span>}
+        <Kind item={item}>{kind.charAt(0).toUpperCase() + kind.slice(1)}</Kind>
+        {host && rest !== null ? (
+          <span className="flex min-w-0 flex-1 items-baseline" title={item.label}>
+            {rest && <span className="min-w-0 truncate whitespace-pre">{rest}</span>}
+            <span className="shrink-0 whitespace-nowrap" data-host={host}>
+              {middleEllipsis(host, rest ? 28 : 40)}
+            </span>
+          </span>
+        ) : (
+          <span className="min-w-0 flex-1 truncate">{item.label}</span>
+        )}
+        {subtitle && <span className="max-w-[40%] truncate text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
       </>
     );
   }

@@ -6,10 +6,12 @@ export interface CopyButtonProps {
   value: string;
   /** What is copied, for the accessible name: "Copy IP Address 10.0.0.1". */
   label: string;
+  /** Copies through a command instead (server.copy-ip): resolves whether it copied. */
+  onCopy?: () => Promise<boolean>;
 }
 
 /** A small button that copies a value and says so for a moment (SPEC's "copyable" cells). */
-export function CopyButton({ value, label }: CopyButtonProps) {
+export function CopyButton({ value, label, onCopy }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -18,6 +20,10 @@ export function CopyButton({ value, label }: CopyButtonProps) {
   }, [state]);
   const copy = async () => {
     try {
+      if (onCopy) {
+        setState((await onCopy()) ? 'copied' : 'failed');
+        return;
+      }
       await navigator.clipboard.writeText(value);
       setState('copied');
     } catch {

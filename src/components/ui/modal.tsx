@@ -45,6 +45,8 @@ export function Modal({ title, isOpen, onOpenChange, children, footer, width = 5
 export interface ConfirmDialogProps {
   title: string;
   message: string;
+  /** What the answer applies to, by name ("ann · ann@example.com"): shown on its own line. */
+  target?: string;
   confirmLabel?: string;
   cancelLabel?: string;
   isOpen: boolean;
@@ -52,7 +54,12 @@ export interface ConfirmDialogProps {
   danger?: boolean;
 }
 
-export function ConfirmDialog({ title, message, confirmLabel = 'OK', cancelLabel = 'Cancel', isOpen, onAnswer, danger = true }: ConfirmDialogProps) {
+/**
+ * A confirmation. For a dangerous answer the safe choice has the focus, so Enter (or a key held
+ * down from the palette) declines; the dangerous one takes a deliberate Tab or a click. Neutral
+ * confirmations (`danger={false}`) focus their confirm button.
+ */
+export function ConfirmDialog({ title, message, target, confirmLabel = 'OK', cancelLabel = 'Cancel', isOpen, onAnswer, danger = true }: ConfirmDialogProps) {
   return (
     <Modal
       title={title}
@@ -62,14 +69,21 @@ export function ConfirmDialog({ title, message, confirmLabel = 'OK', cancelLabel
       onOpenChange={(open) => !open && onAnswer(false)}
       footer={
         <>
-          <Button onPress={() => onAnswer(false)}>{cancelLabel}</Button>
-          <Button autoFocus variant={danger ? 'danger' : 'primary'} onPress={() => onAnswer(true)}>
+          <Button autoFocus={danger} onPress={() => onAnswer(false)}>
+            {cancelLabel}
+          </Button>
+          <Button autoFocus={!danger} variant={danger ? 'danger' : 'primary'} onPress={() => onAnswer(true)}>
             {confirmLabel}
           </Button>
         </>
       }
     >
       <p className={cx('text-sm text-slate-700 dark:text-slate-300')}>{message}</p>
+      {target && (
+        <p className="mt-2 rounded-md bg-slate-100 px-3 py-2 text-sm font-medium break-words text-slate-900 dark:bg-slate-800 dark:text-slate-100" aria-label="Target">
+          {target}
+        </p>
+      )}
     </Modal>
   );
 }

@@ -69,6 +69,7 @@ export function ChecksPage() {
 
   const checks = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const filtered = !!search.q?.trim() || !!search.state;
 
   const sortHeader = (label: string, by: CheckSortField) => (
@@ -199,7 +200,7 @@ export function ChecksPage() {
         empty={empty}
         marks={checkMarks}
       />
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ChecksSearch['pageSize'] }, false)} />
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ChecksSearch['pageSize'] }, false)} />
       <Outlet />
     </div>
   );

@@ -54,6 +54,7 @@ export function GroupsPage() {
 
   const groups = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const loading = query.isPending;
   const filtered = !!search.name?.trim();
 
@@ -188,7 +189,7 @@ export function GroupsPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as GroupsSearch['pageSize'] }, false)} />
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as GroupsSearch['pageSize'] }, false)} />
       )}
       <Outlet />
     </div>

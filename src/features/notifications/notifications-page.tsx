@@ -9,6 +9,7 @@ import { AlertCard, AlertCardSkeleton } from './alert-card';
 import { AlertFilters } from './alert-filters';
 import { AlertsTable, alertMarks } from './alerts-table';
 import { useMarkableRows } from '../../lib/marks';
+import { useCommandRunner } from '../../lib/run-command';
 import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsSearch } from './notifications-search';
 import { useAlertList } from './use-alert-list';
 
@@ -42,20 +43,21 @@ export function NotificationsPage() {
     (patch: Partial<NotificationsSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
+  // The filters and the view switch run the list commands (issue 13), as the palette and the command line do.
+  const { run } = useCommandRunner();
   const setFilters = useCallback(
     (patch: Partial<AlertListFilters>) => {
-      const next: Partial<NotificationsSearch> = {};
-      if ('hostname' in patch) next.hostname = patch.hostname;
-      if ('status' in patch) next.alertStatus = patch.status;
-      if ('from' in patch) next.since = patch.from;
-      if ('to' in patch) next.until = patch.to;
-      setSearch(next);
+      const input: { status?: AlertListFilters['status']; host?: string; from?: string; to?: string } = {};
+      if ('hostname' in patch) input.host = patch.hostname ?? '';
+      if ('status' in patch) input.status = patch.status;
+      if ('from' in patch) input.from = patch.from ?? '';
+      if ('to' in patch) input.to = patch.to ?? '';
+      void run('alerts.filter', input);
     },
-    [setSearch],
+    [run],
   );
-  // SPEC §2: switching between cards and table clears the filters.
-  const setView = (v: 'cards' | 'table') =>
-    v !== view && void navigate({ search: (prev) => ({ page: 1, pageSize: prev.pageSize, alertStatus: 'all' as const, view: v }), replace: true });
+  // SPEC §2: switching between cards and table clears the filters (view.table / view.cards do).
+  const setView = (v: 'cards' | 'table') => v !== view && void run(v === 'table' ? 'view.table' : 'view.cards', {});
   const openAlert = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
 
   // Deleting the last alert of the last page leaves an empty page: step back to one that has rows.
@@ -64,7 +66,7 @@ export function NotificationsPage() {
   }, [query.isFetching, query.isSuccess, alerts.length, total, search.page, search.pageSize, setSearch]);
 
   const filtered = hasFilters(filters);
-  const empty = <EmptyAlerts filtered={filtered} onClear={() => setSearch({ hostname: undefined, alertStatus: 'all', since: undefined, until: undefined })} />;
+  const empty = <EmptyAlerts filtered={filtered} onClear={() => void run('alerts.filter', {})} />;
   const failedWithoutData = query.isError && !query.data;
   const loading = query.isPending;
   const markable = useMemo(() => alerts.map((a) => ({ id: a._id, label: alertMarks.label(a) })), [alerts]);
@@ -120,7 +122,12 @@ export function NotificationsPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as NotificationsSearch['pageSize'] }, false)} />
+        <Pagination
+          page={search.page}
+          pageSize={search.pageSize}
+          total={total}
+          onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as NotificationsSearch['pageSize'] }) : setSearch({ page }, false))}
+        />
       )}
       <Outlet />
     </div>

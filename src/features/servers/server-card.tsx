@@ -5,6 +5,7 @@ import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
 import { formatByteRate, formatRelativeTime, formatUptime } from '../../lib/format';
 import { markedRowClass, type MarkRowProps } from '../../lib/marks';
+import { useCommandRunner } from '../../lib/run-command';
 import { cx } from '../../components/ui/cx';
 import { StateBadge, UsageMeter } from './server-display';
 import { osLabels } from '../../../commands/server/server-fields';
@@ -20,6 +21,7 @@ export interface ServerCardProps {
 /** SPEC §2 card: hostname, IP, OS, state, CPU/memory/disk/network usage, uptime, 'Last Updated'. */
 export function ServerCard({ server, now, actions, mark }: ServerCardProps) {
   const headingId = `server-card-${server._id}`;
+  const { run } = useCommandRunner();
   return (
     <article aria-labelledby={headingId} {...mark} className={cx('flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900', mark && markedRowClass)}>
       <div className="flex items-start justify-between gap-2">
@@ -31,7 +33,7 @@ export function ServerCard({ server, now, actions, mark }: ServerCardProps) {
           </h2>
           <p className="flex items-center gap-1 text-sm text-slate-600 dark:text-slate-400">
             <span className="font-mono">{server.ipaddress}</span>
-            <CopyButton value={server.ipaddress} label={`IP Address ${server.ipaddress}`} />
+            <CopyButton value={server.ipaddress} label={`IP Address ${server.ipaddress}`} onCopy={() => run('server.copy-ip', { server: server._id }).then((r) => r !== null)} />
             <span aria-hidden>·</span>
             <span>{osLabels[server.operating_system]}</span>
           </p>

@@ -69,11 +69,10 @@ export function ServersPage() {
     (patch: Partial<ServersSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
-  const setHostname = useCallback((v: string) => setSearch({ hostname: v || undefined }), [setSearch]);
-  const sortBy = useCallback(
-    (by: ServerSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false),
-    [setSearch, search.sortBy, search.sortDir],
-  );
+  // The list's controls run the list commands (issue 13), as the palette and the command line do.
+  const { run } = runner;
+  const setHostname = useCallback((v: string) => void run('list.search', { text: v }), [run]);
+  const sortBy = useCallback((by: ServerSortField) => void run('list.sort', { by }), [run]);
   const editSettings = useCallback((s: Server) => void navigate({ to: '/servers/edit/$id', params: { id: s._id }, search: (prev) => prev }), [navigate]);
   const refresh = () => {
     setRefreshing(true);
@@ -87,6 +86,7 @@ export function ServersPage() {
     return [...seen.values()];
   }, [query.data]);
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const loading = query.isPending;
   const markable = useMemo(() => servers.map((s) => ({ id: s._id, label: s.hostname })), [servers]);
   const markCard = useMarkableRows('server', markable, { open: (id) => void navigate({ to: '/servers/show/$id', params: { id } }) });
@@ -136,7 +136,7 @@ export function ServersPage() {
                 key={v}
                 type="button"
                 aria-pressed={view === v}
-                onClick={() => setSearch({ view: v }, false)}
+                onClick={() => void run(v === 'table' ? 'view.table' : 'view.cards', {})}
                 className={cx(
                   'h-9 px-3 text-sm outline-none first:rounded-l-md last:rounded-r-md focus-visible:ring-2 focus-visible:ring-blue-500',
                   view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800',
@@ -194,7 +194,13 @@ export function ServersPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ServersSearch['pageSize'] }, false)} />
+        <Pagination
+          page={search.page}
+          pageSize={search.pageSize}
+          total={total}
+          estimated={estimated}
+          onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as ServersSearch['pageSize'] }) : setSearch({ page }, false))}
+        />
       )}
       <DeleteServerDialog server={deleting} onClose={() => setDeleting(null)} />
       <Outlet />

@@ -4,6 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
+import { useCommandRunner } from '../../lib/run-command';
 import { CopyButton } from '../../components/ui/copy-button';
 import { SearchField } from '../../components/ui/search-field';
 import { formatByteRate } from '../../lib/format';
@@ -34,6 +35,7 @@ const serverMarks = { kind: 'server', label: (s: Server) => s.hostname };
 
 export function ServersTable({ servers, loading, search, onSort, onHostnameFilter, canWrite, onEditSettings, onDelete, empty }: ServersTableProps) {
   const navigate = useNavigate();
+  const { run } = useCommandRunner();
 
   const sortHeader = (label: string, by: ServerSortField) => {
     const active = search.sortBy === by;
@@ -74,7 +76,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
         cell: ({ row }) => (
           <span className="inline-flex items-center gap-1 font-mono whitespace-nowrap">
             {row.original.ipaddress}
-            <CopyButton value={row.original.ipaddress} label={`IP Address ${row.original.ipaddress}`} />
+            <CopyButton value={row.original.ipaddress} label={`IP Address ${row.original.ipaddress}`} onCopy={() => run('server.copy-ip', { server: row.original._id }).then((r) => r !== null)} />
           </span>
         ),
       },
@@ -112,7 +114,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [search, canWrite, onHostnameFilter],
+    [search, canWrite, onHostnameFilter, run],
   );
   const table = useTable({ features, columns, data: servers, getRowId: (s) => s._id });
 

@@ -130,6 +130,7 @@ export function UsersPage() {
   const data = query.data?.result.data ?? [];
   const table = useTable({ features, columns, data, getRowId: (u) => u._id });
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const markable = useMemo(() => data.map((u) => ({ id: u._id, label: userMarks.label(u) })), [data]);
   const markCard = useMarkableRows('user', markable, { open: (id) => void navigate({ to: '/users/show/$id', params: { id }, search: (s) => s }) });
 
@@ -209,7 +210,7 @@ export function UsersPage() {
         </div>
       )}
 
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as UsersSearch['pageSize'] }, false)} />
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as UsersSearch['pageSize'] }, false)} />
       <Outlet />
     </div>
   );

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COUNT_BOUND } from '../../server/routes/resource';
+import { backends, startTestApp, type TestApp } from './harness';
+
+/**
+ * Issue 17 §4, docs/decisions.md "Counts": a list counts its matches exactly up to COUNT_BOUND
+ * and, above it, answers the planner's estimate marked `countEstimated: true` — with the right
+ * page either way.
+ */
+describe.each(await backends())('list counts on $name', (backend) => {
+  let t: TestApp;
+  let admin: string;
+  const list = (filter: Record<string, unknown>, page = 1, sort?: { by: string; direction: 'asc' | 'desc' }) =>
+    t.call('POST', '/api/users/all', { cookie: admin, body: { pageNumber: page, pageSize: 25, filter, ...(sort ? { sort } : {}) } });
+
+  beforeAll(async () => {
+    t = await startTestApp(backend);
+    const u = await t.addUser({ role: 'admin', username: 'admin-counts' });
+    admin = await t.signIn(u.email, u.password);
+    // 3,000 "bulk" users (oldest first by number), and 40 of them also "rare".
+    await t.database.query(
+      `insert into users (username, email, phonenumber, password_hash, role, status, created_at)
+       select 'bulk-' || lpad(i::text, 5, '0') || case when i % 75 = 0 then '-rare' else '' end, 'bulk' || i || '@example.com', '', 'x', 'user', 'active', timestamptz '2026-01-01' + (i || ' seconds')::interval
+       from generate_series(1, 3000) i`,
+    );
+    await t.database.query('analyze users');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('counts few matches exactly, and pages them in order', async () => {
+    const res = await list({ username: { contains: 'RARE' } }, 2, { by: 'createdAt', direction: 'asc' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.count).toBe(40);
+    expect(res.body.result.countEstimated).toBeUndefined();
+    expect(res.body.result.data.map((u: { username: string }) => u.username)).toEqual(
+      Array.from({ length: 15 }, (_, k) => `bulk-${String((k + 26) * 75).padStart(5, '0')}-rare`),
+    );
+    // Exactly at the bound is still exact.
+    const atBound = await list({ username: { contains: 'bulk-00' } });
+    expect(atBound.body.result.count).toBe(999);
+    expect(atBound.body.result.countEstimated).toBeUndefined();
+  });
+
+  it('above the bound: an estimate, marked, never below the bound; the page is still the right one', async () => {
+    expect(COUNT_BOUND).toBe(1000);
+    const res = await list({ username: { contains: 'bulk' } }, 3, { by: 'createdAt', direction: 'desc' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.countEstimated).toBe(true);
+    expect(res.body.result.count).toBeGreaterThan(COUNT_BOUND);
+    // The planner's figure, within reason of the true 3,000, rounded to two figures.
+    expect(res.body.result.count).toBeGreaterThanOrEqual(1001);
+    expect(res.body.result.count).toBeLessThanOrEqual(30_000);
+    expect(res.body.result.data.map((u: { username: string }) => u.username.slice(0, 10))).toEqual(
+      Array.from({ length: 25 }, (_, k) => `bulk-${String(3000 - 50 - k).padStart(5, '0')}`),
+    );
+    // One character typed: the same.
+    const one = await list({ username: { contains: 'b' } });
+    expect(one.body.result.countEstimated).toBe(true);
+    expect(one.body.result.data).toHaveLength(25);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createAppRegistry } from '../../commands';
+import type { CommandContext } from '../../commands/define-command';
+import { dayOf } from '../../commands/list/list-go-commands';
+import { listViews } from '../../commands/list/list-views';
+import { parseCommandLine } from '../../commands/parse-command-line';
+import { groupsSearchSchema } from '../../src/features/notification-groups/groups-search';
+import { serverSortFields } from '../../src/features/servers/servers-search';
+import { usersSearchSchema } from '../../src/features/users/users-search';
+import type { Api } from '../../src/api/client';
+
+const registry = createAppRegistry();
+
+function context(pathname: string, search: Record<string, unknown> = {}) {
+  const navigate = vi.fn();
+  const ctx = {
+    api: {} as Api,
+    user: { _id: 'u1', username: 'ann', email: 'ann@example.com', role: 'user' },
+    navigate,
+    invalidate: async () => {},
+    confirm: async () => true,
+    ui: { colorMode: () => 'light', setColorMode: () => {}, open: () => {} },
+    session: { signedIn: () => {}, signedOut: () => {} },
+    run: async () => ({}),
+    location: () => ({ pathname, search }),
+  } as unknown as CommandContext;
+  return { ctx, navigate };
+}
+
+const line = async (ctx: CommandContext, text: string) => {
+  const parsed = parseCommandLine(text, registry.get);
+  return registry.dispatch(parsed.id, parsed.input, { source: 'cmdline', ctx });
+};
+
+describe('list-view commands (issue 13: every list action a command)', () => {
+  it('switch the open list to table or cards, keeping its other state', async () => {
+    const { ctx, navigate } = context('/servers', { page: 3, pageSize: 50, hostname: 'web' });
+    await line(ctx, 'view.table');
+    expect(navigate.mock.lastCall?.[0]).toBe('/servers?page=3&pageSize=50&hostname=web&view=table');
+    const users = context('/users/show/abc', { view: 'table', search: 'ann' });
+    await line(users.ctx, 'view.cards');
+    expect(users.navigate.mock.lastCall?.[0]).toBe('/users?view=cards&search=ann');
+    // On the list the entry is replaced (as the screen's own controls do); from a drawer it is a new one.
+    expect(navigate.mock.lastCall?.[1]).toEqual({ replace: true });
+    expect(users.navigate.mock.lastCall?.[1]).toEqual({ replace: false });
+    // SPEC §2 Notifications: switching view clears the filters, the page size stays.
+    const alerts = context('/notifications', { alertStatus: 'firing', hostname: 'db', pageSize: 50, view: 'cards' });
+    await line(alerts.ctx, 'view.table');
+    expect(alerts.navigate.mock.lastCall?.[0]).toBe('/notifications?view=table&pageSize=50');
+  });
+
+  it('are refused with the lists they work on elsewhere', async () => {
+    const { ctx } = context('/notification-groups');
+    await expect(line(ctx, 'view.table')).rejects.toThrow('Open a list first: Servers, Notifications or Users.');
+    await expect(line(context('/').ctx, 'list.search web')).rejects.toThrow('Open a list first: Servers, Notifications, Users or Notification Groups.');
+  });
+
+  it('search, page size and sort write the keys the screens read, from page 1', async () => {
+    const groups = context('/notification-groups', { page: 2, sortBy: 'name', sortDir: 'asc' });
+    await line(groups.ctx, 'list.search "data team"');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=asc&name=data+team');
+    await line(groups.ctx, 'list.page-size 75');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=asc&pageSize=75');
+    // The same column again flips it, as a header click does.
+    await line(groups.ctx, 'list.sort name');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=name&sortDir=desc');
+    await line(groups.ctx, 'list.sort Updated asc');
+    expect(groups.navigate.mock.lastCall?.[0]).toBe('/notification-groups?sortBy=updatedAt&sortDir=asc');
+    await expect(line(groups.ctx, 'list.sort cpu')).rejects.toThrow('Column: “cpu” is not a column Notification Groups sorts by. Choose one of: createdAt (Created), updatedAt (Updated), name.');
+    await expect(line(groups.ctx, 'list.page-size 30')).rejects.toThrow(/Page size: “30” is not one of the choices\. Choose one of: 25 \(25 \/ page\)/);
+  });
+
+  it('servers.search and alerts.filter open their list from anywhere', async () => {
+    const { ctx, navigate } = context('/');
+    await line(ctx, 'servers.search web');
+    expect(navigate.mock.lastCall?.[0]).toBe('/servers?hostname=web');
+    const now = new Date();
+    await line(ctx, 'alerts.filter --status firing --from -1h --host db');
+    expect(navigate.mock.lastCall?.[0]).toBe(`/notifications?alertStatus=firing&hostname=db&since=${dayOf('-1h', now)}`);
+    await expect(line(ctx, 'alerts.filter --from lately')).rejects.toThrow('Filter alerts: From must be a day (2026-11-24), today, yesterday, now or a time ago like -1h, -7d.');
+    // On the list, given filters change and the others stay; none clears all.
+    const open = context('/notifications', { alertStatus: 'firing', hostname: 'db', view: 'table' });
+    await line(open.ctx, 'alerts.filter --status all');
+    expect(open.navigate.mock.lastCall?.[0]).toBe('/notifications?hostname=db&view=table');
+    await line(open.ctx, 'alerts.filter');
+    expect(open.navigate.mock.lastCall?.[0]).toBe('/notifications?view=table');
+  });
+
+  it('reads days as the date filter does', () => {
+    const now = new Date(2026, 10, 25, 0, 30);
+    expect(dayOf('2026-11-20', now)).toBe('2026-11-20');
+    expect(dayOf('today', now)).toBe('2026-11-25');
+    expect(dayOf('-1h', now)).toBe('2026-11-24');
+    expect(dayOf('-2w', now)).toBe('2026-11-11');
+    expect(dayOf('soon', now)).toBeUndefined();
+  });
+
+  it('sorts by the columns the screens’ URL schemas accept', () => {
+    const sortOf = (key: string) => listViews.find((l) => l.key === key)!.sort.map((c) => c.value);
+    expect(sortOf('servers')).toEqual([...serverSortFields]);
+    expect(sortOf('users')).toEqual(usersSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
+    expect(sortOf('groups')).toEqual(groupsSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
+  });
+});
