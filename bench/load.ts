@@ -144,8 +144,11 @@ export async function runLoadBench() {
       serverRssPeakMB: Math.round(rssPeak / 2 ** 20),
       serverRssEndMB: Math.round(rssEnd / 2 ** 20),
       // CPU seconds per wall second: 2.0 is both cores.
-      serverCores: r1(serverCpuS / wallS),
-      generatorCores: r1(generatorCpuS / wallS),
+      serverCores: Math.round((serverCpuS / wallS) * 100) / 100,
+      generatorCores: Math.round((generatorCpuS / wallS) * 100) / 100,
+      // What a request costs the server whatever else runs: wall-clock latency grows with the load average, this hardly does.
+      serverCpuMsPerRequest: r1((serverCpuS * 1000) / all.length),
+      generatorCpuMsPerRequest: r1((generatorCpuS * 1000) / all.length),
       wireKBPerResponse: r1(bytes / all.length / 1024),
     };
   } finally {
@@ -160,6 +163,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await runLoadBench();
   console.log(JSON.stringify(r, null, 2));
   console.log(machineLoad());
-  console.log(`${r.clients} clients for ${r.seconds} s: ${r.requests} requests (${r.perSecond}/s), ${r.errors} errors; p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; server RSS peak ${r.serverRssPeakMB} MB; server ${r.serverCores} cores, generator ${r.generatorCores} cores`);
+  console.log(`${r.clients} clients for ${r.seconds} s: ${r.requests} requests (${r.perSecond}/s), ${r.errors} errors; p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms; server RSS peak ${r.serverRssPeakMB} MB; server ${r.serverCores} cores (${r.serverCpuMsPerRequest} ms CPU a request), generator ${r.generatorCores} cores (${r.generatorCpuMsPerRequest} ms a request)`);
   if (r.errors > 0) process.exit(1);
 }
