@@ -21,8 +21,10 @@ import { cpuMeter } from './lib/cpu';
 import { machineLoad, numberOption } from './lib/options';
 import { typedLoad, type TypedResult } from './lib/typed';
 
-const ALERTS = numberOption('--alerts', 100_000);
-const SERVERS = 1000;
+const ALERTS_OPTION = numberOption('--alerts', 100_000);
+const SERVERS_DEFAULT = 1000;
+const ALERTS = ALERTS_OPTION;
+const SERVERS = SERVERS_DEFAULT;
 const RUNS = numberOption('--runs', 40);
 const WARMUP = 5;
 const NOW = Date.parse('2026-06-01T12:00:00Z');
@@ -31,7 +33,9 @@ const DAY = 86_400_000;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const r1 = (n: number) => Math.round(n * 10) / 10;
 
-export async function seedAlerts(database: Database): Promise<void> {
+export async function seedAlerts(database: Database, size: { alerts?: number; servers?: number } = {}): Promise<void> {
+  const ALERTS = size.alerts ?? ALERTS_OPTION;
+  const SERVERS = size.servers ?? SERVERS_DEFAULT;
   const q = (text: string, params?: unknown[]) => database.query(text, params);
   const roles = `array['web','api','db','cache','worker','edge','log','mq','ci','win-iis','win-sql','win-ad']`;
   await q(

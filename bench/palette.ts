@@ -12,6 +12,7 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { build, preview } from 'vite';
 import { openBrowser } from '../tests/e2e/browser';
+import { machineLoad } from './lib/options';
 
 export interface PaletteBenchResult {
   indexed: number;
@@ -22,6 +23,8 @@ export interface PaletteBenchResult {
   frameP95Ms: number;
   /** Rows in the DOM with every entity matching: proves the list is virtualized. */
   renderedRows: number;
+  recents: number;
+  aliases: number;
 }
 
 // 30 keys: narrowing, widening again with Backspace, narrowing on another name.
@@ -57,11 +60,11 @@ export async function runPaletteBench(): Promise<PaletteBenchResult> {
       await page.waitForFunction((n) => (window as any).__bench.samples.length >= n, i + 1, { timeout: 5000 });
       await page.waitForTimeout(30);
     }
-    const { samples, indexed } = await page.evaluate(() => (window as any).__bench as { samples: { dom: number; frame: number }[]; indexed: number });
+    const { samples, indexed, recents, aliases } = await page.evaluate(() => (window as any).__bench as { samples: { dom: number; frame: number }[]; indexed: number; recents: number; aliases: number });
     const renderedRows = await page.evaluate(() => document.querySelectorAll('[cmdk-item]').length);
     const dom = samples.map((s) => s.dom);
     const frame = samples.map((s) => s.frame);
-    return { indexed, keystrokes: samples.length, domMedianMs: pct(dom, 0.5), domP95Ms: pct(dom, 0.95), frameMedianMs: pct(frame, 0.5), frameP95Ms: pct(frame, 0.95), renderedRows };
+    return { indexed, keystrokes: samples.length, domMedianMs: pct(dom, 0.5), domP95Ms: pct(dom, 0.95), frameMedianMs: pct(frame, 0.5), frameP95Ms: pct(frame, 0.95), renderedRows, recents, aliases };
   } finally {
     await browser.close();
     await new Promise<void>((r) => server.httpServer.close(() => r()));
@@ -71,7 +74,7 @@ export async function runPaletteBench(): Promise<PaletteBenchResult> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const r = await runPaletteBench();
-  console.log(`palette: ${r.indexed} indexed entities, ${r.keystrokes} keystrokes, ${r.renderedRows} rows in the DOM for an empty query`);
+  console.log(`palette: ${r.indexed} indexed entities, ${r.recents} recents, ${r.aliases} aliases, ${r.keystrokes} keystrokes, ${r.renderedRows} rows in the DOM for an empty query; ${machineLoad()}`);
   console.log(`keystroke → results in DOM: median ${r.domMedianMs} ms, p95 ${r.domP95Ms} ms (target median ≤ 16 ms)`);
   console.log(`keystroke → next frame:     median ${r.frameMedianMs} ms, p95 ${r.frameP95Ms} ms`);
 }

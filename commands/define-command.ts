@@ -26,7 +26,7 @@ export interface ArgSpec<N extends string = string> {
   choices?: (values: Record<string, unknown>, ctx: CommandContext) => Promise<readonly { value: string; label: string }[]>;
 }
 
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window';
+export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page';
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {

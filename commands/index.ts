@@ -10,6 +10,7 @@ import { agentCommands } from './agent/all';
 import { incidentCommands } from './incident/all';
 import { maintenanceCommands } from './maintenance/all';
 import { silenceCommands } from './silence/all';
+import { statusCommands } from './status/all';
 import { monitoringCommands } from './monitoring/all';
 import { historyCommands } from './history/all';
 import { listCommands } from './list/all';
@@ -24,7 +25,7 @@ import { tokenCommands } from './token/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...tokenCommands, ...listCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...listCommands] as const;
 
 /** Every command of the app, as a union of their definitions. */
 export type AppCommand = (typeof allCommands)[number];

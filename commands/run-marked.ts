@@ -15,6 +15,7 @@ const nouns: Record<string, [string, string]> = {
   group: ['notification group', 'notification groups'],
   command: ['history entry', 'history entries'],
   check: ['check', 'checks'],
+  'status-page': ['status page', 'status pages'],
 };
 export const markedNoun = (kind: string, n: number) => {
   const [one, many] = nouns[kind] ?? [kind, `${kind}s`];

@@ -42,6 +42,8 @@ const WAITING_E2E = [
   'tests/e2e/agent-setup.e2e.test.ts',
   'tests/e2e/untrusted-text.e2e.test.ts',
   'tests/e2e/routing.e2e.test.ts',
+  // A real Prometheus rule through a real Alertmanager into Opsdeck (~15 s of their clocks).
+  'tests/e2e/alertmanager.e2e.test.ts',
   // Installs the packed tarball with npm (mostly waiting on the registry mirror).
   'tests/e2e/package.e2e.test.ts',
   // Waits out a real delivery retry (30 s) after a restore.

@@ -33,6 +33,7 @@ import { registerOps } from './routes/ops';
 import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
+import { registerStatusPages } from './routes/status-pages';
 import { registerUsers } from './routes/users';
 import { ALERTMANAGER_RECEIVER_PATH, registerIntegrations } from './routes/integrations';
 import { AlertmanagerPush } from './alertmanager/push';
@@ -236,6 +237,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerIntegrations(app, db, config.alertmanager, alertmanager);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
+  registerStatusPages(app, database, monitoring);
   registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });

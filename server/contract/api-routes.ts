@@ -45,6 +45,15 @@ import {
   windowPreviewRequestSchema,
 } from './routing';
 import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, updateServerSchema } from './servers';
+import {
+  createStatusPageSchema,
+  postedIncidentSchema,
+  publicStatusSchema,
+  statusPageSchema,
+  statusPostInputSchema,
+  statusResolveInputSchema,
+  updateStatusPageSchema,
+} from './status-pages';
 import { createTokenSchema, personalTokenSchema } from './tokens';
 import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
 
@@ -202,6 +211,12 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) },
   { method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) },
   { method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) },
+
+  // Public status pages (issue 16 §3)
+  ...resource({ name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
+  { method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 },
+  { method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) },
+  { method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) },
 
   // Dashboard analytics
   { method: 'GET', path: '/api/analytics/top-cpu-usage-servers', summary: 'Servers by CPU usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: cpuUsageResultSchema },

@@ -19,6 +19,10 @@ export const permissions = {
   'groups.write': ['admin', 'sysadmin'],
   /** create, edit, pause, run and delete checks (the server fetches URLs they name: issue 16) */
   'checks.write': ['admin', 'sysadmin'],
+  /** compose public status pages (issue 16 §3): what the world sees */
+  'status.write': ['admin'],
+  /** post and resolve incident updates on status pages */
+  'status.post': ['admin', 'sysadmin'],
   /** list and view users */
   'users.read': ['admin', 'sysadmin'],
   /** create, edit, delete users */

@@ -846,3 +846,59 @@ export const commandAliases = pgTable(
   },
   (t) => [uniqueIndex('command_aliases_user_name_idx').on(t.userId, t.name)],
 );
+
+// Public status pages (issue 16 §3, docs/status-pages.md): what an admin composes, and the incident
+// posts shown on it. The page's groups are one jsonb document (read and written whole); items that
+// name a server or check deleted since are left out of the public view.
+
+/** One status page, served read-only at /status/<slug> without sign-in. */
+export const statusPages = pgTable(
+  'status_pages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    groups: jsonb('groups').$type<{ name: string; items: { kind: 'server' | 'check'; id: string; displayName: string; showAddress: boolean }[] }[]>().notNull().default(sql`'[]'::jsonb`),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('status_pages_slug_idx').on(t.slug), index('status_pages_created_at_idx').on(t.createdAt, t.id)],
+);
+
+/** An incident on a status page: opened by the first post, closed by status.resolve. */
+export const statusIncidents = pgTable(
+  'status_incidents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    pageId: uuid('page_id')
+      .notNull()
+      .references(() => statusPages.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    resolvedAt: at('resolved_at'),
+  },
+  (t) => [
+    index('status_incidents_page_idx').on(t.pageId, t.createdAt),
+    // One open incident per page: status.post adds to it, status.resolve closes it.
+    uniqueIndex('status_incidents_open_idx').on(t.pageId).where(sql`${t.resolvedAt} is null`),
+  ],
+);
+
+/** One update of an incident (markdown, rendered without raw HTML). Who wrote it stays in the audit trail, never on the page. */
+export const statusPosts = pgTable(
+  'status_posts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    incidentId: uuid('incident_id')
+      .notNull()
+      .references(() => statusIncidents.id, { onDelete: 'cascade' }),
+    body: text('body').notNull(),
+    /** The post that resolved the incident. */
+    resolves: boolean('resolves').notNull().default(false),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('status_posts_incident_idx').on(t.incidentId, t.createdAt)],
+);

@@ -29,6 +29,13 @@ export const queryKeys = {
     results: (id: string) => ['checks', 'results', id] as const,
     uptime: (id: string) => ['checks', 'uptime', id] as const,
   },
+  /** Issue 16 public status pages; `public` is the anonymous view by slug. */
+  statusPages: {
+    all: ['status-pages'] as const,
+    list: (q: ListQuery) => ['status-pages', 'list', q] as const,
+    one: (id: string) => ['status-pages', 'one', id] as const,
+    public: (slug: string) => ['status-pages', 'public', slug] as const,
+  },
   alerts: {
     all: ['alerts'] as const,
     list: (q: ListQuery) => ['alerts', 'list', q] as const,

@@ -75,3 +75,37 @@ export function MarkdownView({ children, className }: { children: string; classN
     </div>
   );
 }
+
+/** Links a public post may carry: absolute http(s) and mailto only (no relative paths into the console, no scripts). */
+export function publicUrl(url: string): string | null {
+  return /^(https?:\/\/|mailto:)/i.test(url.trim()) ? url.trim() : null;
+}
+
+const publicComponents: Components = {
+  ...components,
+  // A link the filter dropped shows as its text; kept links never get this window or a referrer.
+  a: ({ node: _n, href, children }) =>
+    href ? (
+      <a className="text-blue-600 underline dark:text-blue-400" href={href} target="_blank" rel="nofollow noopener noreferrer">
+        {children}
+      </a>
+    ) : (
+      <span>{children}</span>
+    ),
+  // No remote images: a visitor's browser fetches nothing a post names.
+  img: ({ node: _n, alt }) => <span>{alt ? `[image: ${alt}]` : '[image]'}</span>,
+};
+
+/**
+ * Incident posts on the public status pages (issue 16 §3): markdown without raw HTML (skipHtml,
+ * no rehype-raw), links only to http, https and mailto addresses, no images.
+ */
+export function PublicMarkdown({ children, className }: { children: string; className?: string }) {
+  return (
+    <div className={className}>
+      <Markdown remarkPlugins={[remarkGfm]} skipHtml urlTransform={(url) => publicUrl(url)} components={publicComponents}>
+        {children}
+      </Markdown>
+    </div>
+  );
+}

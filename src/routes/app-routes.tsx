@@ -6,6 +6,7 @@ import { usersSearchSchema } from '../features/users/users-search';
 import { serverRoutes } from './server-routes';
 import { serverDetailRoute } from './server-detail-route';
 import { checkRoutes } from './check-routes';
+import { statusPageRoutes } from './status-page-routes';
 import { dashboardRoute } from './dashboard-route';
 import { notificationRoutes } from './notification-routes';
 import { notificationGroupRoutes } from './notification-group-routes';
@@ -52,5 +53,6 @@ export const appRoutes = [
   ...notificationGroupRoutes(appLayoutRoute),
   ...pinnedWidgetRoutes(appLayoutRoute),
   incidentReportRoute(appLayoutRoute),
+  ...statusPageRoutes(appLayoutRoute),
   usersRoute.addChildren([userShowRoute, userCreateRoute]),
 ];

@@ -183,6 +183,16 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/checks/:id', 'DELETE', `/api/checks/${cid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
     expect((await recorded('/api/settings/monitoring-alert-groups', 'PATCH', '/api/settings/monitoring-alert-groups', { cookie: admin.cookie, body: { groupIds: null } })).rec.outcome).toBe('ok');
 
+    // Status pages (issue 16 §3): composed by an admin, named by slug; incident posts carry their markdown.
+    const sp = await recorded('/api/status-pages', 'POST', '/api/status-pages', { cookie: admin.cookie, body: { slug: 'audit-status', title: 'Audit' } });
+    const spid = sp.res.body.result._id as string;
+    expect(sp.rec.targets).toEqual([{ kind: 'status_page', id: spid, name: 'audit-status' }]);
+    expect((await recorded('/api/status-pages/:id', 'PATCH', `/api/status-pages/${spid}`, { cookie: admin.cookie, body: { title: 'Audit 2' } })).rec.outcome).toBe('ok');
+    const post = await recorded('/api/status-pages/post/:id', 'POST', `/api/status-pages/post/${spid}`, { cookie: sysadmin.cookie, body: { body: 'Investigating **errors**' } });
+    expect(post.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'status_page', id: spid, name: 'audit-status' }], requestBody: { body: 'Investigating **errors**' } });
+    expect((await recorded('/api/status-pages/resolve/:id', 'POST', `/api/status-pages/resolve/${spid}`, { cookie: sysadmin.cookie, body: {} })).rec.outcome).toBe('ok');
+    expect((await recorded('/api/status-pages/:id', 'DELETE', `/api/status-pages/${spid}`, { cookie: admin.cookie })).rec.targets[0]!.name).toBe('audit-status');
+
     // Silences and maintenance windows (issue 14): named by their matchers and their name.
     const silence = await recorded('/api/silences', 'POST', '/api/silences', { cookie: user.cookie, body: { matchers: [{ name: 'hostname', op: '=~', value: 'web-.*' }], durationSeconds: 3600, comment: 'deploy' } });
     const slid = silence.res.body.result._id as string;

@@ -34,7 +34,7 @@ describe('GET /api/openapi.json', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = JSON.parse(res.body);
-  });
+  }, 120_000);
   afterAll(async () => t.close());
 
   it('lists every route Fastify serves, and nothing it does not', () => {
@@ -96,5 +96,5 @@ describe("the contract's request schemas", () => {
     } finally {
       await f.t.close();
     }
-  }, 120_000);
+  }, 300_000);
 });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   const admin = await t.addUser({ role: 'admin' });
   cookie = await t.signIn(admin.email, admin.password);
   expect((await t.call('POST', '/api/notification-groups', { cookie, body: { name: 'Ops', emailEnabled: false } })).status).toBe(201);
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await t?.close();
   await peers?.close();

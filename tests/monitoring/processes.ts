@@ -51,14 +51,29 @@ export function startNodeExporter(port: number): Proc {
 }
 
 /** Debian's Prometheus discovering targets from Opsdeck's HTTP service discovery. */
-export function startPrometheus(options: { port: number; sdUrl?: string; token?: string; scrapeIntervalS?: number; extraTargets?: string[]; scrapeConfigs?: string; args?: string[] }): Proc & { url: string; dir: string } {
+export function startPrometheus(options: {
+  port: number;
+  sdUrl?: string;
+  token?: string;
+  scrapeIntervalS?: number;
+  extraTargets?: string[];
+  scrapeConfigs?: string;
+  args?: string[];
+  /** A rule file's content (alerting and recording rules), evaluated every interval. */
+  rules?: string;
+  /** Alertmanagers (host:port) the rules' alerts are sent to. */
+  alertmanagers?: string[];
+}): Proc & { url: string; dir: string } {
   const dir = mkdtempSync(join(tmpdir(), 'opsdeck-prom-'));
   const interval = `${options.scrapeIntervalS ?? 1}s`;
+  if (options.rules) writeFileSync(join(dir, 'rules.yml'), options.rules);
   const config = `global:
   scrape_interval: ${interval}
   scrape_timeout: ${interval}
   evaluation_interval: ${interval}
-scrape_configs:
+${options.rules ? `rule_files:\n  - ${join(dir, 'rules.yml')}\n` : ''}${
+  options.alertmanagers?.length ? `alerting:\n  alertmanagers:\n    - static_configs:\n        - targets: [${options.alertmanagers.map((t) => `'${t}'`).join(', ')}]\n` : ''
+}scrape_configs:
 ${
   options.sdUrl
     ? `  - job_name: opsdeck

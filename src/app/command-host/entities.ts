@@ -8,6 +8,7 @@ import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listNotificationGroups } from '../../api/notification-groups';
 import { listWindows } from '../../api/maintenance-windows';
 import { listSilences, silencesQuery } from '../../api/silences';
+import { listStatusPages } from '../../api/status-pages';
 import { matcherText } from '../../../server/contract/routing';
 import { listServers } from '../../api/servers';
 import { listUsers } from '../../api/users';
@@ -66,6 +67,22 @@ export const entityProviders: EntityProvider[] = [
       // `search` matches the name and the target (server/routes/checks.ts).
       const { result } = await listChecks(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
       return result.data.map((c) => ({ kind: 'check', id: c._id, title: c.name, subtitle: `${c.target} · ${c.paused ? 'paused' : c.state}`, value: c._id, completion: c.name }));
+    },
+  },
+  {
+    kind: 'status-page',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      // `search` matches the slug and the title (server/routes/status-pages.ts).
+      const { result } = await listStatusPages(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'slug', direction: 'asc' } });
+      return result.data.map((p) => ({
+        kind: 'status-page' as const,
+        id: p._id,
+        title: p.title,
+        subtitle: `/status/${p.slug}${p.openIncident ? ` · incident: ${p.openIncident}` : ''}`,
+        value: p._id,
+        completion: p.slug,
+      }));
     },
   },
   {

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { CommandContext, CommandDefinition } from '../../../commands/define-command';
+import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { middleEllipsis } from '../../lib/format';
@@ -20,6 +20,33 @@ const ROW = 44;
 const MAX_RESULTS = 2000;
 const RECENTS = 8;
 const NO_ALIASES: readonly AliasDef[] = [];
+/** Typing pauses this long before the API is asked (what is indexed already ranks at once). */
+export const SEARCH_DEBOUNCE_MS = 25;
+
+/**
+ * Runs one job at a time; what is asked meanwhile waits, and only the newest of it runs next.
+ * (An abort would not help: the server finishes a request the browser gave up on.)
+ */
+export class LatestOnly<T> {
+  private busy = false;
+  private next: { value: T } | null = null;
+  constructor(private readonly job: (value: T) => Promise<void>) {}
+  ask(value: T): void {
+    if (this.busy) {
+      this.next = { value };
+      return;
+    }
+    this.busy = true;
+    void this.job(value)
+      .catch(() => undefined)
+      .finally(() => {
+        this.busy = false;
+        const next = this.next;
+        this.next = null;
+        if (next) this.ask(next.value);
+      });
+  }
+}
 
 interface Asking {
   def: CommandDefinition<any>;
@@ -69,6 +96,8 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
+  /** The text whose API matches were last merged (data-entities-for: the palette bench waits on it). */
+  const [fetchedFor, setFetchedFor] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -88,33 +117,41 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   }, [asking, arg, ctx]);
   const choices = arg?.choices && loaded?.step === asking ? loaded : null;
 
-  // Ask the API for entities matching the text (debounced); results join the local index.
+  // Ask the API for entities matching the text; results join the local index. One search at a
+  // time: keys typed while it runs are folded into the next, so the server never works through a
+  // queue of texts the person has typed past (each search asks every provider once).
   const wantedKind = arg?.kind === 'entity' ? arg.entity : undefined;
+  const live = useRef({ ctx, index });
+  live.current = { ctx, index };
+  const searcher = useMemo(
+    () =>
+      new LatestOnly<{ text: string; kind: EntityKind | undefined }>(async ({ text, kind }) => {
+        const { ctx: c, index: idx } = live.current;
+        // The plain palette lists things to open; history entries only matter when an arg asks for one.
+        const providers = (kind ? [providerFor(kind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand)).filter((p) => p.visible(c.user?.role));
+        await Promise.all(
+          providers.map((p) =>
+            p
+              .search(c.api, text, 50)
+              .then((rows) => {
+                idx.add(rows);
+                setRevision(idx.revision);
+              })
+              .catch(() => {
+                // The palette still works on what it has; a failed search is not worth a dialog.
+              }),
+          ),
+        );
+        setFetchedFor(text);
+      }),
+    [],
+  );
   useEffect(() => {
     if (!fetchEntities || !ctx.user) return;
     if (arg && arg.kind !== 'entity') return;
-    // The plain palette lists things to open; history entries only matter when an arg asks for one.
-    const providers = wantedKind ? [providerFor(wantedKind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand);
-    let stale = false;
-    const t = setTimeout(() => {
-      for (const p of providers) {
-        if (!p.visible(ctx.user?.role)) continue;
-        p.search(ctx.api, query, 50)
-          .then((rows) => {
-            if (stale) return;
-            index.add(rows);
-            setRevision(index.revision);
-          })
-          .catch(() => {
-            // The palette still works on what it has; a failed search is not worth a dialog.
-          });
-      }
-    }, 150);
-    return () => {
-      stale = true;
-      clearTimeout(t);
-    };
-  }, [query, wantedKind, arg, fetchEntities, ctx.api, ctx.user, index]);
+    const t = setTimeout(() => searcher.ask({ text: query, kind: wantedKind }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [query, wantedKind, arg, fetchEntities, ctx.user, searcher]);
 
   // Things used lately are in the index from the start, so they rank as you type.
   useEffect(() => {
@@ -292,7 +329,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             className="w-full border-b border-slate-200 bg-transparent px-4 py-3 text-base outline-none dark:border-slate-700"
           />
         )}
-        <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length}>
+        <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length} data-entities-for={fetchedFor ?? undefined}>
           {results.length === 0 && (
             <div className="px-4 py-6 text-center text-sm text-slate-500 dark:text-slate-400">
               {arg?.choices && !choices?.options

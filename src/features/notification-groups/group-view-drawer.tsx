@@ -11,6 +11,7 @@ import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
 import { EscalationSection } from './escalation-section';
+import { GroupChannels } from './group-channels';
 
 const listRoute = getRouteApi('/app/notification-groups');
 const showRoute = getRouteApi('/app/notification-groups/show/$id');
@@ -99,6 +100,7 @@ export function ShowGroupRoute() {
         </dl>
       )}
       {g && <EscalationSection key={g._id} group={g} />}
+      {g && <GroupChannels groupId={g._id} groupName={g.name} />}
     </Drawer>
   );
 }

@@ -16,6 +16,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { AlertActionForm } from './alert-action-form';
 import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
 import { AckSection } from './ack-section';
+import { DeliveryLog } from './delivery-log';
 
 type DrawerTab = 'overview' | 'timeline' | 'action';
 const LIVE_MS = 5000;
@@ -93,7 +94,12 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
         </div>
       ) : (
         <Tabs aria-label="Alert" items={tabs} selectedKey={tab} onSelectionChange={setTab}>
-          {(key) => (key === 'overview' ? <Overview alert={alert} /> : key === 'timeline' ? <Timeline events={alert.timeline} /> : (
+          {(key) => (key === 'overview' ? <Overview alert={alert} /> : key === 'timeline' ? (
+                <>
+                  <Timeline events={alert.timeline} />
+                  <DeliveryLog alertId={alert._id} />
+                </>
+              ) : (
                 <div className="space-y-8">
                   <AckSection alert={alert} onSaved={() => setTab('timeline')} />
                   <AlertActionForm alert={alert} onSaved={() => setTab('timeline')} />

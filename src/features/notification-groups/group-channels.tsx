@@ -1,0 +1,167 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { channelTypeLabels, channelTypes, type ChannelType } from '../../../server/contract/channels';
+import { groupChannelsQueryOptions } from '../../api/notification-groups';
+import { Button } from '../../components/ui/button';
+import { Select } from '../../components/ui/select';
+import { Skeleton } from '../../components/ui/skeleton';
+import { TextField } from '../../components/ui/text-field';
+import { toast } from '../../components/ui/toast';
+import { CommandButton } from '../../lib/command-button';
+import { MarkdownView } from '../../lib/markdown';
+import { useCommandRunner } from '../../lib/run-command';
+
+/** The fields each type asks for, in the order the form shows them (the command's argument names). */
+type Field = 'webhook' | 'signingSecret' | 'headers' | 'routingKey' | 'botToken' | 'chatId' | 'topic' | 'token' | 'endpoint';
+const FIELDS: Record<ChannelType, { name: Field; label: string; secret?: boolean; optional?: boolean; placeholder?: string }[]> = {
+  webhook: [
+    { name: 'webhook', label: 'Webhook URL', secret: true, placeholder: 'https://receiver.example.com/alerts' },
+    { name: 'signingSecret', label: 'Signing secret (HMAC-SHA256, optional)', secret: true, optional: true },
+    { name: 'headers', label: 'Custom headers (optional)', secret: true, optional: true, placeholder: 'X-Api-Key: …; X-Team: ops' },
+  ],
+  teams: [{ name: 'webhook', label: 'Workflows webhook URL', secret: true, placeholder: 'https://….logic.azure.com/workflows/…' }],
+  pagerduty: [
+    { name: 'routingKey', label: 'Routing key (Events API v2 integration key)', secret: true },
+    { name: 'endpoint', label: 'Events API URL (optional, e.g. the EU region)', optional: true, placeholder: 'https://events.pagerduty.com/v2/enqueue' },
+  ],
+  telegram: [
+    { name: 'botToken', label: 'Bot token', secret: true, placeholder: '123456:ABC-DEF…' },
+    { name: 'chatId', label: 'Chat id', placeholder: '-1001234567890 or @channel' },
+    { name: 'endpoint', label: 'Bot API server (optional, a self-hosted one)', optional: true, placeholder: 'https://api.telegram.org' },
+  ],
+  ntfy: [
+    { name: 'topic', label: 'Topic', secret: true },
+    { name: 'token', label: 'Access token (optional)', secret: true, optional: true },
+    { name: 'endpoint', label: 'Server URL (optional)', optional: true, placeholder: 'https://ntfy.sh' },
+  ],
+};
+
+/**
+ * Issue 15 §4: a group's channel targets on its drawer — listed with their masked address, each
+ * with Test and Remove, an Add form per type, and the last test's answers. Every action is a
+ * command (group.add-channel, group.remove-channel, group.test).
+ */
+export function GroupChannels({ groupId, groupName }: { groupId: string; groupName: string }) {
+  const runner = useCommandRunner();
+  const query = useQuery(groupChannelsQueryOptions(groupId));
+  const [adding, setAdding] = useState(false);
+  const [type, setType] = useState<ChannelType>('webhook');
+  const [name, setName] = useState('');
+  const [values, setValues] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [testing, setTesting] = useState<string | null>(null);
+  const [report, setReport] = useState<{ ok: boolean; text: string } | null>(null);
+  const canEdit = runner.check('group.add-channel') === true;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setFormError(null);
+    try {
+      const given = Object.fromEntries(Object.entries(values).filter(([k, v]) => v?.trim() && FIELDS[type].some((f) => f.name === k)));
+      await runner.runOrThrow('group.add-channel', { group: groupId, type, name, ...given });
+      toast('success', `Added channel ${name.trim()}`);
+      setAdding(false);
+      setName('');
+      setValues({});
+    } catch (err) {
+      setFormError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const test = async (channel?: string) => {
+    setTesting(channel ?? '*');
+    setReport(null);
+    try {
+      const result = await runner.runOrThrow('group.test', { group: groupId, ...(channel ? { channel } : {}) });
+      setReport({ ok: true, text: result.message ?? 'Sent.' });
+    } catch (err) {
+      setReport({ ok: false, text: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setTesting(null);
+    }
+  };
+
+  const channels = query.data?.result;
+  return (
+    <section aria-label="Channels" className="mt-6 space-y-3">
+      <div className="flex items-center justify-between gap-2">
+        <h3 className="text-sm font-semibold">Channels</h3>
+        <div className="flex gap-2">
+          <Button size="sm" onPress={() => void test()} isDisabled={testing !== null} disabledReason={runner.check('group.test') === true ? false : (runner.check('group.test') as string)}>
+            {testing === '*' ? 'Sending…' : 'Send test notification'}
+          </Button>
+          {!adding && (
+            <Button size="sm" variant="primary" onPress={() => setAdding(true)} disabledReason={canEdit ? false : (runner.check('group.add-channel') as string)}>
+              Add channel
+            </Button>
+          )}
+        </div>
+      </div>
+      {query.isError ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          Could not load the channels: {query.error.message}
+        </p>
+      ) : !channels ? (
+        <Skeleton className="h-8" />
+      ) : !channels.length ? (
+        <p className="text-sm text-slate-500">No channels besides email and Slack. Add a webhook, Microsoft Teams, PagerDuty, Telegram or ntfy.</p>
+      ) : (
+        <ul aria-label="Channel targets" className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
+          {channels.map((c) => (
+            <li key={c._id} aria-label={c.name} className="flex items-center gap-3 px-3 py-2 text-sm">
+              <span className="w-32 shrink-0 font-medium text-slate-600 dark:text-slate-400">{channelTypeLabels[c.type]}</span>
+              <span className="min-w-0 flex-1 break-words">{c.target}</span>
+              <Button size="sm" onPress={() => void test(c._id)} isDisabled={testing !== null} aria-label={`Test ${c.name}`}>
+                {testing === c._id ? 'Sending…' : 'Test'}
+              </Button>
+              <CommandButton size="sm" variant="danger" command="group.remove-channel" input={{ group: groupId, channel: c._id }} aria-label={`Remove ${c.name}`} onDone={() => toast('success', `Removed channel ${c.name}`)}>
+                Remove
+              </CommandButton>
+            </li>
+          ))}
+        </ul>
+      )}
+      {report && (
+        <div role="status" aria-label="Test results" className={`rounded-md border p-3 text-sm ${report.ok ? 'border-green-200 bg-green-50 dark:border-green-900 dark:bg-green-950' : 'border-red-200 bg-red-50 dark:border-red-900 dark:bg-red-950'}`}>
+          <MarkdownView>{report.text}</MarkdownView>
+        </div>
+      )}
+      {adding && (
+        <form aria-label={`Add channel to ${groupName}`} onSubmit={submit} className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700" noValidate>
+          <Select label="Channel type" options={channelTypes.map((t) => ({ value: t, label: channelTypeLabels[t] }))} value={type} onChange={(t) => setType(t)} />
+          <TextField label="Channel name" placeholder="e.g. on-call pager" value={name} onChange={setName} isRequired />
+          {FIELDS[type].map((f) => (
+            <TextField
+              key={`${type}-${f.name}`}
+              label={f.label}
+              type={f.secret ? 'password' : 'text'}
+              placeholder={f.placeholder}
+              value={values[f.name] ?? ''}
+              onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+              isRequired={!f.optional}
+              autoComplete="off"
+            />
+          ))}
+          {formError && (
+            <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+              {formError}
+            </p>
+          )}
+          <div className="flex justify-end gap-2">
+            <Button size="sm" onPress={() => setAdding(false)}>
+              Cancel
+            </Button>
+            <Button size="sm" variant="primary" type="submit" isDisabled={busy}>
+              {busy ? 'Adding…' : 'Add'}
+            </Button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

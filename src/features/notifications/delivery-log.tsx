@@ -1,0 +1,71 @@
+import { useQuery } from '@tanstack/react-query';
+import { channelTypeLabels, type ChannelType } from '../../../server/contract/channels';
+import { alertDeliveriesQueryOptions } from '../../api/notification-groups';
+import { Skeleton } from '../../components/ui/skeleton';
+import { DateTime } from './alert-display';
+
+const channelLabel = (c: string) => (c === 'email' ? 'Email' : c === 'slack' ? 'Slack' : (channelTypeLabels[c as ChannelType] ?? c));
+const transitionLabel = (t: string) => (t === 'acknowledged' ? 'acknowledgement' : t);
+
+/**
+ * Issue 15 §4: every attempt to send this alert — channel, target, attempt, the peer's response
+ * code and the time — as a table under the timeline. Peers' answers are shown as text.
+ */
+export function DeliveryLog({ alertId }: { alertId: string }) {
+  const query = useQuery({ ...alertDeliveriesQueryOptions(alertId), refetchInterval: 5000 });
+  const rows = query.data?.result;
+  return (
+    <section aria-label="Delivery log" className="mt-8">
+      <h3 className="mb-2 text-sm font-semibold">Delivery log</h3>
+      {query.isError && !rows ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          Could not load the delivery log: {query.error.message}
+        </p>
+      ) : !rows ? (
+        <Skeleton className="h-8" />
+      ) : !rows.length ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">Nothing sent for this alert yet.</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <table className="w-full text-left text-sm">
+            <thead className="text-slate-600 dark:text-slate-400">
+              <tr>
+                <th className="py-1 pr-3 font-medium">Time</th>
+                <th className="py-1 pr-3 font-medium">Channel</th>
+                <th className="py-1 pr-3 font-medium">Attempt</th>
+                <th className="py-1 pr-3 font-medium">Response</th>
+                <th className="py-1 font-medium">Outcome</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r._id} className="border-t border-slate-100 align-top dark:border-slate-800">
+                  <td className="py-1 pr-3 whitespace-nowrap">
+                    <DateTime value={r.at} />
+                  </td>
+                  <td className="py-1 pr-3">
+                    <div>{channelLabel(r.channel)}</div>
+                    <div className="text-xs break-all text-slate-600 dark:text-slate-400">{r.target}</div>
+                  </td>
+                  <td className="py-1 pr-3">
+                    {r.attempt} <span className="text-xs text-slate-500">({transitionLabel(r.transition)})</span>
+                  </td>
+                  <td className="py-1 pr-3">{r.responseCode ?? '--'}</td>
+                  <td className="py-1">
+                    <span className={r.outcome === 'sent' ? 'text-green-700 dark:text-green-400' : r.outcome === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-slate-600'}>{r.outcome}</span>
+                    {r.error && <div className="text-xs break-words text-slate-600 dark:text-slate-400">{r.error}</div>}
+                    {r.retryAt && (
+                      <div className="text-xs text-slate-500">
+                        retry at <DateTime value={r.retryAt} />
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

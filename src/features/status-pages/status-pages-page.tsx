@@ -1,0 +1,235 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import type { StatusPage } from '../../../server/contract/status-pages';
+import { statusPagesListQueryOptions } from '../../api/status-pages';
+import { Button } from '../../components/ui/button';
+import { cx } from '../../components/ui/cx';
+import { DataTable } from '../../components/ui/data-table';
+import { Modal } from '../../components/ui/modal';
+import { Pagination } from '../../components/ui/pagination';
+import { SearchField } from '../../components/ui/search-field';
+import { TextArea } from '../../components/ui/text-area';
+import { TextField } from '../../components/ui/text-field';
+import { formatRelativeTime } from '../../lib/format';
+import { useCommandRunner } from '../../lib/run-command';
+
+const features = tableFeatures({});
+const PAGE_SIZE = 25;
+
+const linkButton = (primary: boolean, disabled = false) =>
+  cx(
+    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
+    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
+    disabled && 'pointer-events-none opacity-50',
+  );
+
+/** The incident form: a post (status.post) or the closing update (status.resolve), run as commands. */
+function IncidentDialog({ page, mode, onClose }: { page: StatusPage; mode: 'post' | 'resolve'; onClose: () => void }) {
+  const runner = useCommandRunner();
+  const [body, setBody] = useState('');
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const opens = mode === 'post' && !page.openIncident;
+  const submit = async () => {
+    if (mode === 'post' && !body.trim()) return setError('Write the update to post');
+    setBusy(true);
+    setError(null);
+    try {
+      if (mode === 'post') await runner.runOrThrow('status.post', { page: page._id, body, ...(opens && title.trim() ? { title: title.trim() } : {}) });
+      else await runner.runOrThrow('status.resolve', { page: page._id, ...(body.trim() ? { body } : {}) });
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={mode === 'post' ? (opens ? `New incident on ${page.title}` : `Update: ${page.openIncident}`) : `Resolve: ${page.openIncident}`}
+      isOpen
+      onOpenChange={(open) => !open && onClose()}
+      width={640}
+      footer={
+        <>
+          <Button onPress={onClose}>Cancel</Button>
+          <Button variant="primary" onPress={() => void submit()} isDisabled={busy}>
+            {busy ? 'Posting…' : mode === 'post' ? 'Post update' : 'Resolve incident'}
+          </Button>
+        </>
+      }
+    >
+      <div className="space-y-3">
+        {opens && <TextField label="Incident title" placeholder="By default the update's first line" value={title} onChange={setTitle} />}
+        <TextArea
+          label={mode === 'post' ? 'Update (markdown)' : 'Last update (markdown, optional)'}
+          placeholder={mode === 'post' ? 'We are investigating failed payments.' : 'This incident has been resolved.'}
+          rows={6}
+          value={body}
+          onChange={setBody}
+          autoFocus
+        />
+        <p className="text-xs text-slate-500 dark:text-slate-400">Shown publicly at /status/{page.slug}. Markdown without HTML; links to http, https and mailto only.</p>
+        {error && (
+          <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+            {error}
+          </p>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/** Status pages (issue 16 §3): the list admins compose pages from, in the checks list's style; every action is a command. */
+export function StatusPagesPage() {
+  const runner = useCommandRunner();
+  const navigate = useNavigate();
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [dialog, setDialog] = useState<{ page: StatusPage; mode: 'post' | 'resolve' } | null>(null);
+  const query = useQuery({
+    ...statusPagesListQueryOptions({ pageNumber: page, pageSize: PAGE_SIZE, sort: { by: 'createdAt', direction: 'desc' }, ...(q.trim() ? { search: q.trim() } : {}) }),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
+  const canWrite = runner.check('status.create');
+  const canPost = runner.check('status.post');
+  const pages = query.data?.result.data ?? [];
+  const total = query.data?.result.count ?? 0;
+  const now = Date.now();
+
+  const columns = useMemo<ColumnDef<typeof features, StatusPage>[]>(
+    () => [
+      {
+        id: 'title',
+        header: () => <span className="font-semibold">Title</span>,
+        cell: ({ row }) => (
+          <div className="min-w-0">
+            <div className="font-medium">{row.original.title}</div>
+            <a href={`/status/${row.original.slug}`} target="_blank" rel="noopener noreferrer" className="font-mono text-xs text-blue-700 hover:underline dark:text-blue-400" onClick={(e) => e.stopPropagation()}>
+              /status/{row.original.slug}
+            </a>
+          </div>
+        ),
+      },
+      {
+        id: 'items',
+        header: () => <span className="font-semibold">Items</span>,
+        cell: ({ row }) => {
+          const items = row.original.groups.flatMap((g) => g.items);
+          const gone = items.filter((i) => i.name === null).length;
+          return (
+            <span className="whitespace-nowrap tabular-nums" title={items.map((i) => `${i.displayName} ← ${i.name ?? 'deleted'}`).join('\n')}>
+              {items.length} in {row.original.groups.length} group{row.original.groups.length === 1 ? '' : 's'}
+              {gone > 0 && <span className="ml-1 text-orange-600 dark:text-orange-400">({gone} deleted)</span>}
+            </span>
+          );
+        },
+      },
+      {
+        id: 'incident',
+        header: () => <span className="font-semibold">Incident</span>,
+        cell: ({ row }) =>
+          row.original.openIncident ? (
+            <span className="font-medium text-orange-700 dark:text-orange-300">{row.original.openIncident}</span>
+          ) : (
+            <span className="text-slate-500 dark:text-slate-400">None open</span>
+          ),
+      },
+      { id: 'updated', header: () => <span className="font-semibold">Updated</span>, cell: ({ row }) => <span className="whitespace-nowrap">{formatRelativeTime(row.original.updatedAt, now)}</span> },
+      {
+        id: 'actions',
+        header: () => <span className="font-semibold">Actions</span>,
+        cell: ({ row }) => {
+          const p = row.original;
+          const write = canWrite === true ? false : canWrite;
+          const post = canPost === true ? false : canPost;
+          return (
+            <div className="flex items-center gap-1" onClick={(e) => e.stopPropagation()}>
+              <Button variant="ghost" size="sm" disabledReason={post} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post an update on ${p.title}`}>
+                Post update
+              </Button>
+              {p.openIncident && (
+                <Button variant="ghost" size="sm" disabledReason={post} onPress={() => setDialog({ page: p, mode: 'resolve' })} aria-label={`Resolve the incident on ${p.title}`}>
+                  Resolve
+                </Button>
+              )}
+              <Button variant="ghost" size="sm" disabledReason={write} onPress={() => void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} aria-label={`Edit ${p.title}`}>
+                Edit
+              </Button>
+              <Button variant="danger-ghost" size="sm" disabledReason={write} onPress={() => void runner.run('status.delete', { page: p._id })} aria-label={`Delete ${p.title}`}>
+                Delete
+              </Button>
+            </div>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [canWrite, canPost, now],
+  );
+  const table = useTable({ features, columns, data: pages, getRowId: (p) => p._id });
+
+  const empty = q.trim() ? (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <p className="text-sm text-slate-600 dark:text-slate-400">No status pages match.</p>
+      <Button onPress={() => setQ('')}>Clear search</Button>
+    </div>
+  ) : (
+    <div className="flex flex-col items-center gap-3 p-10 text-center">
+      <h2 className="text-lg font-semibold">No status pages yet</h2>
+      <p className="text-sm text-slate-600 dark:text-slate-400">Publish the state of chosen servers and checks, with 90-day uptime and incident updates, at an address anyone can open.</p>
+      {canWrite === true && (
+        <Link to="/status-pages/create" className={linkButton(true)}>
+          Create status page
+        </Link>
+      )}
+    </div>
+  );
+
+  return (
+    <div className="space-y-4">
+      <div className="flex flex-wrap items-center gap-2">
+        <h1 className="mr-auto text-2xl font-semibold">Status Pages</h1>
+        <SearchField
+          aria-label="Search by slug or title"
+          placeholder="Search by slug or title"
+          value={q}
+          onChange={(v) => {
+            setQ(v);
+            setPage(1);
+          }}
+          className="w-60"
+        />
+        <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
+          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
+            ⟳
+          </span>
+          Refresh
+        </Button>
+        <span title={canWrite === true ? undefined : canWrite}>
+          <Link to="/status-pages/create" disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
+            Create status page
+          </Link>
+        </span>
+      </div>
+      {query.isError && (
+        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+          <span className="mr-auto">
+            <strong>Could not load status pages.</strong> {query.error.message}
+          </span>
+          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+            Retry
+          </Button>
+        </div>
+      )}
+      <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => canWrite === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} />
+      <Pagination page={page} pageSize={PAGE_SIZE} total={total} onChange={(p) => setPage(p)} />
+      {dialog && <IncidentDialog page={dialog.page} mode={dialog.mode} onClose={() => setDialog(null)} />}
+      <Outlet />
+    </div>
+  );
+}
