@@ -28,6 +28,7 @@ import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
 import { AlertRetention } from './alerting/retention';
+import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
 import { registerOpenApi } from './routes/openapi';
@@ -235,6 +236,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     alertmanager.wake();
   };
   registerIntegrations(app, db, config.alertmanager, alertmanager);
+  // Prometheus mode: forecasts by predict_linear over Prometheus's history (the built-in store has none).
+  const prometheus = monitoring.prometheus;
+  if (prometheus) app.alerting.forecaster = (nowMs) => computePrometheusForecasts(database, prometheus, nowMs);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring);

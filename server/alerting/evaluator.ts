@@ -116,6 +116,11 @@ export class AlertEvaluator {
   private retryAt = 0;
   private ticks = 0;
   private lastForecastMs = 0;
+  /**
+   * Where forecasts come from when not the built-in store: Prometheus mode's predict_linear
+   * (forecasts-promql.ts), set by the app. Its failures are logged, never a database outage.
+   */
+  forecaster: ((nowMs: number) => Promise<unknown>) | null = null;
   private sinceVacuum = 0;
   /** When the earliest grace period still running ends, as the last tick saw it (ms; null: none). */
   private nextDueMs: number | null = null;
@@ -207,7 +212,8 @@ export class AlertEvaluator {
         // the next ticks' forecast rules read what it wrote.
         if (r && this.now() - this.lastForecastMs >= FORECAST_EVERY_MS) {
           this.lastForecastMs = this.now();
-          await computeForecasts(this.database, this.now());
+          if (!this.forecaster) await computeForecasts(this.database, this.now());
+          else await this.forecaster(this.now()).catch((err: unknown) => this.log.warn({ err }, 'Forecasts from Prometheus failed; the previous ones stay'));
         }
         this.outage.ok();
       })

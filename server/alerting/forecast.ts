@@ -58,7 +58,12 @@ export function forecastFull(input: readonly Point[], nowS: number, limit = 100)
   const { slope, intercept, t0 } = theilSen(points);
   const slopePerHour = slope * 3600;
   const fittedNow = intercept + slope * (nowS - t0);
-  if (slopePerHour <= FLAT_PER_HOUR) return { slopePerHour, fittedNow, hoursLeft: null, fullAt: null, points: points.length };
+  return forecastFromLine(slopePerHour, fittedNow, nowS, points.length, limit);
+}
+
+/** A fitted line (from Theil–Sen here, or Prometheus's predict_linear and deriv) as a forecast. */
+export function forecastFromLine(slopePerHour: number, fittedNow: number, nowS: number, points: number, limit = 100): Forecast {
+  if (slopePerHour <= FLAT_PER_HOUR) return { slopePerHour, fittedNow, hoursLeft: null, fullAt: null, points };
   const hoursLeft = Math.max(0, (limit - fittedNow) / slopePerHour);
-  return { slopePerHour, fittedNow, hoursLeft, fullAt: nowS + hoursLeft * 3600, points: points.length };
+  return { slopePerHour, fittedNow, hoursLeft, fullAt: nowS + hoursLeft * 3600, points };
 }

@@ -54,9 +54,24 @@ export async function computeForecasts(database: Database, nowMs: number): Promi
         if (forecast) written.push({ serverId, metric, forecast });
       }
     }
+    await writeForecasts(database, chunk, written, nowMs);
+    out.push(...written);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await dropStale(database);
+  return out;
+}
+
+/** Servers no longer up or monitored keep no forecast. */
+export async function dropStale(database: Database): Promise<void> {
+  await database.query(`delete from server_forecasts f where not exists (select 1 from servers s where s.id = f.server_id and s.status = 'active' and s.is_agent_configured and s.state = 'up')`);
+}
+
+/** Replaces the forecasts of `serverIds` with `written` (a server missing from it has none now). */
+export async function writeForecasts(database: Database, serverIds: string[], written: ForecastRow[], nowMs: number): Promise<void> {
     await database.query(
       `delete from server_forecasts where server_id = any($1::uuid[]) and (server_id, metric) not in (select * from jsonb_to_recordset($2::jsonb) as x(s uuid, m text))`,
-      [chunk, JSON.stringify(written.map((w) => ({ s: w.serverId, m: w.metric })))],
+      [serverIds, JSON.stringify(written.map((w) => ({ s: w.serverId, m: w.metric })))],
     );
     if (written.length) {
       await database.query(
@@ -71,10 +86,4 @@ export async function computeForecasts(database: Database, nowMs: number): Promi
         ],
       );
     }
-    out.push(...written);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  // Servers no longer up or monitored keep no forecast.
-  await database.query(`delete from server_forecasts f where not exists (select 1 from servers s where s.id = f.server_id and s.status = 'active' and s.is_agent_configured and s.state = 'up')`);
-  return out;
 }
