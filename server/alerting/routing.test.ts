@@ -166,6 +166,29 @@ describe.each(await backends())('alert routing on $name', (backend) => {
     expect(mails).toHaveLength(2);
   });
 
+  it('a silence or window that starts over alerts already sent mutes them (repeats stop) and leaves the others alone', async () => {
+    const ops = await group('ops', { repeatIntervalSeconds: 600 });
+    const a = await server(ops);
+    const b = await server(ops);
+    const c = await server(ops);
+    for (const s of [a, b, c]) await cpu(s.id, 95);
+    await step(0);
+    expect(subjects(await step(60)).sort()).toEqual([a, b, c].map((s) => `[FIRING] high_cpu_usage on ${s.hostname} (warning) -> ops@example.com`).sort());
+    // A silence for a (made now, in force from the next look), a window for b from 300 s.
+    const silence = await t.call('POST', '/api/silences', { cookie: admin, body: { matchers: [{ name: 'hostname', op: '=', value: a.hostname }], durationSeconds: 7200, comment: 'quiet' } });
+    expect(silence.status, JSON.stringify(silence.body)).toBe(201);
+    const window = await t.call('POST', '/api/maintenance-windows', { cookie: admin, body: { name: 'Later', serverIds: [b.id], startsAt: new Date(T0 + 300_000).toISOString(), endsAt: new Date(T0 + 3_600_000).toISOString() } });
+    expect(window.status, JSON.stringify(window.body)).toBe(201);
+    await step(120);
+    expect((await alertOf(a.id))!).toMatchObject({ mute: 'silenced', mute_label: expect.stringMatching(/^Silenced by /) });
+    expect((await alertOf(b.id))!.mute).toBeNull();
+    await step(300);
+    expect((await alertOf(b.id))!).toMatchObject({ mute: 'maintenance', mute_label: 'In maintenance: Later' });
+    expect((await alertOf(c.id))!.mute).toBeNull();
+    // At 660 s only c repeats.
+    expect(subjects(await step(660))).toEqual([`[STILL FIRING] high_cpu_usage on ${c.hostname} (warning) -> ops@example.com`]);
+  });
+
   it('expiring a silence by hand ends it at once', async () => {
     const ops = await group('ops');
     const a = await server(ops);

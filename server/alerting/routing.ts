@@ -65,6 +65,7 @@ type Candidate = {
   mountpoint: string | null;
   status: 'firing' | 'snoozed' | 'resolved';
   notified_at: Date | string | null;
+  next_action_at: Date | string | null;
   mute: MuteReason | null;
   mute_ref: string | null;
   mute_label: string | null;
@@ -104,6 +105,8 @@ interface Queued {
 }
 
 export interface SweepResult {
+  /** Open alerts whose fields were read to see whether the silences and windows now in force change their mute. */
+  scanned: number;
   looked: number;
   queued: number;
   /** Alerts whose mute started or ended. */
@@ -137,7 +140,7 @@ export function shortDuration(seconds: number): string {
  */
 const CANDIDATES = sql`
   select a.id, a.server_id, a.rule_id, a.subject, a.hostname, a.alertname, a.type, a.severity, a.service, a.mountpoint, a.status,
-    a.notified_at, a.mute, a.mute_ref, a.mute_label, a.host_down_alert_id, a.escalation_step, a.last_sent_at,
+    a.notified_at, a.mute, a.mute_ref, a.mute_label, a.host_down_alert_id, a.escalation_step, a.last_sent_at, a.next_action_at,
     a.ack_at, a.ack_user_id, a.ack_username, a.ack_reminded_at, a.created_at,
     coalesce(s.labels, '{}'::jsonb) as labels, coalesce(s.suppress_alarm, 'no') as suppress_alarm, r.metric,
     coalesce(r.notification_group_id, cr.notification_group_id) as group_id, r.suppress_on_host_down,
@@ -161,6 +164,34 @@ const CANDIDATES = sql`
       and coalesce(r.metric, '') <> 'instance_down' and coalesce(r.suppress_on_host_down, true)
     limit 1
   ) d on true`;
+
+/**
+ * When the silences or windows in force change, every open alert may be muted or unmuted by them:
+ * this reads only what the matchers need (no locks, no joins beyond the server's labels), so the
+ * router can take the few whose mute changes through CANDIDATES. Read with CANDIDATES for all
+ * 226 open alerts of the tick bench, a full look took 300–400 ms on a loaded machine.
+ */
+const FACTS = sql`
+  select a.id, a.server_id, a.hostname, a.alertname, a.type, a.severity, a.service, a.mountpoint, a.mute, a.mute_ref, a.mute_label,
+    coalesce(s.labels, '{}'::jsonb) as labels
+  from alerts a left join servers s on s.id = a.server_id
+  where a.status <> 'resolved'`;
+type FactRow = Pick<Candidate, 'id' | 'server_id' | 'hostname' | 'alertname' | 'type' | 'severity' | 'service' | 'mountpoint' | 'mute' | 'mute_ref' | 'mute_label' | 'labels'>;
+
+const factsOf = (c: FactRow): MatchFacts => ({ hostname: c.hostname, alertname: c.alertname, type: c.type, severity: c.severity, service: c.service, mountpoint: c.mountpoint, labels: parseJson(c.labels) ?? {} });
+
+type Rules = ReturnType<Router['rulesAt']>;
+
+/** The window or silence that mutes an alert now (a window first), or null. */
+function windowOrSilence(rules: Rules, serverId: string | null, facts: MatchFacts): { reason: 'maintenance' | 'silenced'; ref: string; label: string; enter: string; end: number } | null {
+  const window = rules.windows.find(({ w }) => (serverId !== null && w.serverIds.has(serverId)) || (w.match !== null && w.match(facts)));
+  if (window)
+    return { reason: 'maintenance', ref: window.w.id, label: `In maintenance: ${window.w.name}`, enter: `In maintenance (window “${window.w.name}”, until ${utc(window.end.getTime())}): nobody is notified.`, end: window.end.getTime() };
+  const silence = rules.silences.find((x) => x.match(facts));
+  if (silence)
+    return { reason: 'silenced', ref: silence.id, label: `Silenced by ${silence.createdBy}`, enter: `Silenced by ${silence.createdBy} until ${utc(silence.endsAt)} (“${silence.comment}”): nobody is notified.`, end: silence.endsAt };
+  return null;
+}
 
 export class Router {
   private version: string | null = null;
@@ -243,7 +274,7 @@ export class Router {
   }
 
   /** The silences and windows in force at `at`. */
-  private rulesAt(at: Date) {
+  rulesAt(at: Date) {
     const t = at.getTime();
     const silences = this.silences.filter((s) => s.startsAt <= t && t < s.endsAt);
     const windows = this.windows.flatMap((w) => {
@@ -263,16 +294,29 @@ export class Router {
     const { reloaded, due } = await this.look(tx, at);
     const rules = this.rulesAt(at);
     let where;
+    let scanned = 0;
     if (only) where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...only])}::uuid[])`;
     else {
       const all = reloaded || rules.key !== this.inForce;
       this.inForce = rules.key;
-      if (!all && !due.length) return { looked: 0, queued: 0, muteChanged: 0 };
-      where = all ? sql`a.status <> 'resolved'` : sql`a.status <> 'resolved' and a.id = any(${sql.param(due)}::uuid[])`;
+      if (!all && !due.length) return { scanned: 0, looked: 0, queued: 0, muteChanged: 0 };
+      const ids = new Set(due);
+      if (all) {
+        // Only alerts whose window or silence changes (or that are due) need the full look.
+        const facts = (await tx.execute<FactRow>(FACTS)).rows;
+        scanned = facts.length;
+        for (const f of facts) {
+          const now = windowOrSilence(rules, f.server_id, factsOf(f));
+          const held = f.mute === 'maintenance' || f.mute === 'silenced';
+          if ((now?.ref ?? null) !== (held ? f.mute_ref : null) || (now?.label ?? null) !== (held ? f.mute_label : null)) ids.add(f.id);
+        }
+      }
+      if (!ids.size) return { scanned, looked: 0, queued: 0, muteChanged: 0 };
+      where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...ids])}::uuid[])`;
     }
     if (reloaded && only) this.inForce = null;
     const rows = (await tx.execute<Candidate>(sql`${CANDIDATES} where ${where} for update of a`)).rows;
-    const result: SweepResult = { looked: rows.length, queued: 0, muteChanged: 0 };
+    const result: SweepResult = { scanned, looked: rows.length, queued: 0, muteChanged: 0 };
     if (!rows.length) return result;
 
     const updates: { id: string; mute: MuteReason | null; muteRef: string | null; muteLabel: string | null; hostDown: string | null; notifiedAt: number | null; lastSentAt: number | null; step: number; reminded: number | null; next: number | null }[] = [];
@@ -281,7 +325,7 @@ export class Router {
     const t = at.getTime();
 
     for (const c of rows) {
-      const facts: MatchFacts = { hostname: c.hostname, alertname: c.alertname, type: c.type, severity: c.severity, service: c.service, mountpoint: c.mountpoint, labels: parseJson(c.labels) ?? {} };
+      const facts = factsOf(c);
       let notifiedAt = ms(c.notified_at);
       let lastSentAt = ms(c.last_sent_at);
       let step = c.escalation_step;
@@ -291,14 +335,11 @@ export class Router {
 
       // 1. Why it notifies nobody now, if it does not: a window, then a silence, then its host
       //    being down (only before it was ever sent), then flapping.
-      let mute: { reason: MuteReason; ref: string | null; label: string; enter: string } | null = null;
-      const window = rules.windows.find(({ w }) => (c.server_id !== null && w.serverIds.has(c.server_id)) || (w.match !== null && w.match(facts)));
-      const silence = window ? undefined : rules.silences.find((s) => s.match(facts));
+      let mute: { reason: MuteReason; ref: string | null; label: string; enter: string } | null = windowOrSilence(rules, c.server_id, facts);
       const flapEnd = c.flapping_since && c.flap_window_seconds ? ms(c.last_transition ?? c.flapping_since)! + c.flap_window_seconds * 1000 : null;
-      if (window) mute = { reason: 'maintenance', ref: window.w.id, label: `In maintenance: ${window.w.name}`, enter: `In maintenance (window “${window.w.name}”, until ${utc(window.end.getTime())}): nobody is notified.` };
-      else if (silence)
-        mute = { reason: 'silenced', ref: silence.id, label: `Silenced by ${silence.createdBy}`, enter: `Silenced by ${silence.createdBy} until ${utc(silence.endsAt)} (“${silence.comment}”): nobody is notified.` };
-      else if (c.down_id && (notifiedAt === null || c.mute === 'host_down')) {
+      if (mute) {
+        // A window's or silence's end is caught by the "in force" key, not by next_action_at.
+      } else if (c.down_id && (notifiedAt === null || c.mute === 'host_down')) {
         hostDown = c.down_id;
         mute = { reason: 'host_down', ref: c.down_id, label: 'Suppressed: host down', enter: `Suppressed: host down (instance_down is firing on ${c.down_hostname ?? c.hostname}): nobody is notified; the host's recovery message will list it.` };
       } else if (flapEnd !== null && flapEnd > t) {
@@ -365,7 +406,11 @@ export class Router {
       // A deferral or a window that ends: looked at again then (windows and silences also by the
       // "in force" key, which catches their ends whatever this says).
       const next = nexts.length ? Math.min(...nexts) : null;
-      updates.push({ id: c.id, mute: mute?.reason ?? null, muteRef: mute?.ref ?? null, muteLabel: mute?.label ?? null, hostDown, notifiedAt, lastSentAt, step, reminded, next });
+      // A row whose routing state is as it was is not written (most of a full look).
+      const same =
+        (mute?.reason ?? null) === c.mute && (mute?.ref ?? null) === c.mute_ref && (mute?.label ?? null) === c.mute_label && hostDown === c.host_down_alert_id &&
+        notifiedAt === ms(c.notified_at) && lastSentAt === ms(c.last_sent_at) && step === c.escalation_step && reminded === ms(c.ack_reminded_at) && next === ms(c.next_action_at);
+      if (!same) updates.push({ id: c.id, mute: mute?.reason ?? null, muteRef: mute?.ref ?? null, muteLabel: mute?.label ?? null, hostDown, notifiedAt, lastSentAt, step, reminded, next });
     }
 
     for (const part of chunked(updates, 500)) {
