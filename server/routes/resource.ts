@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lte, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -145,9 +145,16 @@ export function filterCondition(field: string, spec: FilterSpec, value: FilterVa
  */
 export const COUNT_BOUND = 1_000;
 
+/** A query selecting one column per matching row (`db.select({ one: sql`1` }).from(…).where(…)`). */
+type MatchQuery = SQLWrapper & { limit(n: number): { as(alias: string): unknown } };
+
 /** How many rows match, counting no further than COUNT_BOUND + 1. */
 export async function boundedCount(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
-  const capped = db.select({ one: sql`1` }).from(table).where(where).limit(COUNT_BOUND + 1).as('capped');
+  return boundedCountOf(db, db.select({ one: sql`1` }).from(table).where(where));
+}
+
+export async function boundedCountOf(db: Db, matches: MatchQuery): Promise<number> {
+  const capped = matches.limit(COUNT_BOUND + 1).as('capped') as Parameters<ReturnType<Db['select']>['from']>[0];
   const [row] = await db.select({ n: count() }).from(capped);
   return Number(row?.n ?? 0);
 }
@@ -157,7 +164,11 @@ export async function boundedCount(db: Db, table: PgTable, where: SQL | undefine
  * significant figures, never below what boundedCount proved (COUNT_BOUND + 1).
  */
 export async function estimatedCount(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
-  const res = (await db.execute(sql`explain (format json) ${db.select({ one: sql`1` }).from(table).where(where)}`)) as unknown as { rows: Record<string, unknown>[] };
+  return estimatedCountOf(db, db.select({ one: sql`1` }).from(table).where(where));
+}
+
+export async function estimatedCountOf(db: Db, matches: SQLWrapper): Promise<number> {
+  const res = (await db.execute(sql`explain (format json) ${matches}`)) as unknown as { rows: Record<string, unknown>[] };
   const raw = res.rows[0]?.['QUERY PLAN'];
   const plan = (typeof raw === 'string' ? JSON.parse(raw) : raw) as { Plan: { 'Plan Rows': number } }[];
   const rows = Number(plan?.[0]?.Plan?.['Plan Rows'] ?? 0);

@@ -20,7 +20,7 @@ import type { Monitoring } from '../monitoring/monitoring';
 import { createDefaultRulesIfMissing } from '../alerting/defaults';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
-import { escapeLike, declared, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
+import { boundedCountOf, COUNT_BOUND, escapeLike, declared, estimatedCountOf, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
 
 type ServerRow = typeof servers.$inferSelect;
 type ServiceRow = typeof services.$inferSelect;
@@ -280,6 +280,24 @@ function registerServices(app: FastifyInstance, db: Db): void {
     const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
     const column = declared<PgColumn>(sortable, sort.by);
     if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
+    const where = conditions.length ? and(...conditions) : undefined;
+    const matches = () => db.select({ one: sql`1` }).from(services).innerJoin(servers, eq(servers.id, services.serverId)).where(where);
+    // Many matches (one or two typed characters): the page is a walk along the sort order and
+    // the count the planner's estimate (docs/decisions.md "Counts"), as resource.ts lists do.
+    if (where && (await boundedCountOf(db, matches())) > COUNT_BOUND) {
+      const [page, estimate] = await Promise.all([
+        db
+          .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress })
+          .from(services)
+          .innerJoin(servers, eq(servers.id, services.serverId))
+          .where(where)
+          .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(services.serviceName), asc(services.id))
+          .limit(q.pageSize)
+          .offset((q.pageNumber - 1) * q.pageSize),
+        estimatedCountOf(db, matches()),
+      ]);
+      return { result: { data: page.map((r) => serviceToApi(r.service, { hostname: r.hostname, ipaddress: r.ipaddress })), count: estimate, countEstimated: true as const } };
+    }
     const rows = await db
       .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(services)

@@ -60,4 +60,22 @@ describe.each(await backends())('list counts on $name', (backend) => {
     expect(one.body.result.countEstimated).toBe(true);
     expect(one.body.result.data).toHaveLength(25);
   });
+
+  it('the services list does the same', async () => {
+    const created = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: 'svc-counts-01', ipaddress: '10.79.0.1', operating_system: 'linux' } });
+    expect(created.status).toBe(201);
+    await t.database.query(
+      `insert into services (server_id, service_name, status) select $1, 'unit-' || lpad(i::text, 4, '0') || case when i % 100 = 0 then '-rare' else '' end, 'active' from generate_series(1, 1500) i`,
+      [created.body.result._id],
+    );
+    await t.database.query('analyze services');
+    const services = (filter: Record<string, unknown>) => t.call('POST', '/api/prometheus/get-services/all', { cookie: admin, body: { pageNumber: 1, pageSize: 25, filter, sort: { by: 'name', direction: 'asc' } } });
+    const rare = await services({ name: { contains: 'rare' } });
+    expect(rare.body.result.count).toBe(15);
+    expect(rare.body.result.countEstimated).toBeUndefined();
+    const many = await services({ name: { contains: 'unit' } });
+    expect(many.body.result.countEstimated).toBe(true);
+    expect(many.body.result.count).toBeGreaterThan(COUNT_BOUND);
+    expect(many.body.result.data.map((s: { service_name: string }) => s.service_name).slice(0, 2)).toEqual(['unit-0001', 'unit-0002']);
+  });
 });

@@ -35,6 +35,7 @@ describe.skipIf(!haveAlertmanager || !havePrometheus)('a Prometheus rule through
         labels:
           severity: critical
           instance: 127.0.0.93:9100
+          team: '<b>db</b> [x](javascript:alert(1))'
         annotations:
           summary: Always firing, from a Prometheus rule
           description: The expression vector(1) always holds.
@@ -77,6 +78,12 @@ describe.skipIf(!haveAlertmanager || !havePrometheus)('a Prometheus rule through
     await shown(drawer.getByText('Alertmanager Alert'));
     await shown(drawer.getByText('Always firing, from a Prometheus rule'));
     await shown(drawer.getByText('prom-rule-01').first());
+    // Its labels as text (a rule's author and its targets control them), and the way back to the rule.
+    const labels = drawer.getByRole('list', { name: 'Alertmanager labels' });
+    await shown(labels.getByText(`alertname=${ALERT}`));
+    await shown(labels.getByText('team=<b>db</b> [x](javascript:alert(1))'));
+    expect(await labels.locator('b, a').count()).toBe(0);
+    expect(await drawer.getByRole('link', { name: "Open the rule's expression" }).getAttribute('href')).toMatch(/^http:\/\/.*\/graph\?g0\.expr=vector/);
     // The timeline says where it came from.
     await drawer.getByRole('tab', { name: 'Timeline' }).click();
     await shown(drawer.getByText(/Firing in Alertmanager \(receiver hook\)/));

@@ -148,7 +148,44 @@ function Overview({ alert }: { alert: AlertDetail }) {
       {row('Mountpoint', alert.mountpoint)}
       {row('Volume', alert.volume)}
       {row('Service', alert.service)}
+      {alert.source === 'alertmanager' && row('Source', <AlertmanagerSource alert={alert} />)}
     </dl>
+  );
+}
+
+/** Only web links are followed: a label set (or a rule author) controls this text. */
+const webLink = (url: string | null) => (url && /^https?:\/\//i.test(url) ? url : null);
+
+/**
+ * Issue 15 §3: an alert received from Alertmanager, with its labels as text (a Prometheus rule
+ * and its targets control them) and the link back to the rule's expression.
+ */
+function AlertmanagerSource({ alert }: { alert: AlertDetail }) {
+  const link = webLink(alert.generatorURL);
+  const labels = Object.entries(alert.labels ?? {}).sort(([a], [b]) => a.localeCompare(b));
+  return (
+    <div className="space-y-1">
+      <div>
+        Alertmanager
+        {link && (
+          <>
+            {' · '}
+            <a href={link} target="_blank" rel="noopener noreferrer" className="text-blue-700 underline dark:text-blue-300">
+              Open the rule's expression
+            </a>
+          </>
+        )}
+      </div>
+      {labels.length > 0 && (
+        <ul aria-label="Alertmanager labels" className="flex flex-wrap gap-1">
+          {labels.map(([name, value]) => (
+            <li key={name} className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs break-all dark:bg-slate-800">
+              {name}={value}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 

@@ -56,6 +56,7 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
   const query = useQuery({ ...servicesQueryOptions(servicesListQuery(server._id, view)), placeholderData: keepPreviousData });
   const rows = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
+  const estimated = query.data?.result.countEstimated === true;
   const filtered = view.q.trim() !== '' || view.status !== 'all';
   const searchName = useCallback((name: string) => void run('server.services-filter', { name }), [run]);
 
@@ -135,6 +136,7 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
             page={view.page}
             pageSize={view.pageSize}
             total={total}
+            estimated={estimated}
             // Paging is not a command (nothing to record, nothing to replay): the URL only.
             onChange={(page, pageSize) => void navigate({ search: (prev) => ({ ...prev, tab: 'services', page: page > 1 ? page : undefined, pageSize: pageSize === 25 ? undefined : (pageSize as ServicePageSize) }), replace: true })}
           />
