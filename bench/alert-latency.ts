@@ -11,6 +11,10 @@
  * interval turns the disk 98 % full (the crossing) and measures until the SMTP server's onData
  * has the firing email. Then the disk goes back to 40 % and the run waits for the resolution
  * email, so the next run starts from no open alert. `--runs N` (default 3; each takes ≥ 60 s).
+ *
+ * Issue 15: the same group also has one target of each channel type (webhook, Microsoft Teams,
+ * PagerDuty, Telegram, ntfy), each a local stand-in that checks the peer's payload shape
+ * (tests/api/channel-peers.ts); each run reports crossing → first accepted request per channel.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +25,9 @@ import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { machineLoad, numberOption } from './lib/options';
 import { nodeExporterWithDisk } from '../server/monitoring/fixtures/node-exporter';
+import { insertChannel } from '../server/channels/store';
+import type { ChannelConfig } from '../server/contract/channels';
+import { PEER_SECRETS, startPeers } from '../tests/api/channel-peers';
 
 const RUNS = numberOption('--runs', 3);
 const r1 = (n: number) => Math.round(n * 10) / 10;
@@ -79,6 +86,17 @@ await createDefaultRulesIfMissing(database.db, serverId);
 const [group] = await q<{ id: string }>(`insert into notification_groups (name, email_list) values ('on-call', '{oncall@example.com}') returning id`);
 const [rule] = await q<{ time_limit: number }>(`update alert_rules set notification_group_id = $2 where server_id = $1 and name = 'critical_disk_usage' returning time_limit`, [serverId, group!.id]);
 const graceS = rule!.time_limit;
+const peers = await startPeers();
+const targets: ChannelConfig[] = [
+  { type: 'webhook', name: 'webhook', settings: {}, secrets: { url: `${peers.url}/hook/signed`, signingSecret: PEER_SECRETS.signingSecret } },
+  { type: 'teams', name: 'teams', settings: {}, secrets: { url: `${peers.url}/teams/workflows/bench` } },
+  { type: 'pagerduty', name: 'pagerduty', settings: { eventsUrl: `${peers.url}/pd/v2/enqueue` }, secrets: { routingKey: PEER_SECRETS.routingKey } },
+  { type: 'telegram', name: 'telegram', settings: { chatId: PEER_SECRETS.chatId, apiUrl: `${peers.url}/tg` }, secrets: { botToken: PEER_SECRETS.botToken } },
+  { type: 'ntfy', name: 'ntfy', settings: { serverUrl: `${peers.url}/ntfy` }, secrets: { topic: PEER_SECRETS.ntfyTopic, token: PEER_SECRETS.ntfyToken } },
+];
+for (const target of targets) await insertChannel(database.db, app.secretBox, group!.id, target);
+const PEER_OF = { webhook: 'webhook', teams: 'teams', pagerduty: 'pagerduty', telegram: 'telegram', ntfy: 'ntfy' } as const;
+const perChannel: Record<string, number[]> = { email: [], webhook: [], teams: [], pagerduty: [], telegram: [], ntfy: [] };
 const scrapeS = config.monitoring.scrapeIntervalS;
 const budgetMs = (graceS + scrapeS + 2) * 1000;
 console.log(`Threshold crossing → email accepted by SMTP; grace ${graceS} s, SCRAPE_INTERVAL ${scrapeS} s, ALERT_EVAL_INTERVAL ${config.alerting.evalIntervalS} s, delivery poll ${config.delivery.pollIntervalS} s; budget ${budgetMs / 1000} s; ${RUNS} runs; ${machineLoad()}`);
@@ -102,8 +120,15 @@ try {
     const [alert] = await q<{ created_at: Date }>(`select created_at from alerts where server_id = $1 and status = 'firing'`, [serverId]);
     const latency = mail.at - crossed;
     latencies.push(latency);
+    perChannel.email!.push(latency);
+    const channelFigures: string[] = [];
+    for (const [channel, peer] of Object.entries(PEER_OF)) {
+      const call = await until(`the ${channel} notification`, () => peers.calls.find((c) => c.peer === peer && c.at >= crossed), 30_000);
+      perChannel[channel]!.push(call.at - crossed);
+      channelFigures.push(`${channel} +${r1((call.at - crossed) / 1000)} s`);
+    }
     console.log(
-      `  run ${run}: crossed ${r1(offset / 1000)} s after a scrape; scraped +${r1((firstSeen - crossed) / 1000)} s, alert opened +${alert ? r1((alert.created_at.getTime() - crossed) / 1000) : '?'} s, email accepted +${r1(latency / 1000)} s (${latency <= budgetMs ? 'within' : 'OVER'} the ${budgetMs / 1000} s budget)`,
+      `  run ${run}: crossed ${r1(offset / 1000)} s after a scrape; scraped +${r1((firstSeen - crossed) / 1000)} s, alert opened +${alert ? r1((alert.created_at.getTime() - crossed) / 1000) : '?'} s, email accepted +${r1(latency / 1000)} s (${latency <= budgetMs ? 'within' : 'OVER'} the ${budgetMs / 1000} s budget); ${channelFigures.join(', ')}`,
     );
     // Back to healthy; the resolution email ends the run.
     const resolvedBefore = mails.length;
@@ -115,6 +140,12 @@ try {
   await database.close();
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
   exporter.close();
+  await peers.close();
+}
+for (const [channel, values] of Object.entries(perChannel)) {
+  if (!values.length) continue;
+  const m = values.reduce((a, b) => a + b, 0) / values.length;
+  console.log(`  ${channel.padEnd(10)} crossing → first notification: mean ${r1(m / 1000)} s, max ${r1(Math.max(...values) / 1000)} s, min ${r1(Math.min(...values) / 1000)} s`);
 }
 const max = Math.max(...latencies);
 const mean = latencies.reduce((a, b) => a + b, 0) / latencies.length;
