@@ -40,35 +40,35 @@ export const amReceiveResultSchema = z.object({
   resolved: z.number(),
   /** Alerts Opsdeck pushed itself, resolutions of alerts it does not hold open, occurrences an operator resolved. */
   ignored: z.number(),
-  alertIds: z.array(z.string()),
+  alertIds: z.array(str()),
 });
 export type AmReceiveResult = z.infer<typeof amReceiveResultSchema>;
 
 /** POST /api/integrations/alertmanager/token: the token, shown this once. */
-export const receiverTokenSchema = z.object({ token: z.string(), prefix: z.string(), createdAt: z.string() });
+export const receiverTokenSchema = z.object({ token: str(), prefix: str(), createdAt: str() });
 
-const instanceStatusSchema = z.object({ url: z.string(), ok: z.boolean().nullable(), lastOkAt: z.string().nullable(), lastError: z.string().nullable() });
+const instanceStatusSchema = z.object({ url: str(), ok: z.boolean().nullable(), lastOkAt: str().nullable(), lastError: str().nullable() });
 /** GET /api/integrations/alertmanager. */
 export const integrationsStatusSchema = z.object({
   push: z.object({
-    urls: z.array(z.string()),
+    urls: z.array(str()),
     running: z.boolean(),
-    lastPushAt: z.string().nullable(),
-    lastFullAt: z.string().nullable(),
+    lastPushAt: str().nullable(),
+    lastFullAt: str().nullable(),
     instances: z.array(instanceStatusSchema),
     silences: z
       .object({
-        lastSyncAt: z.string().nullable(),
-        lastError: z.string().nullable(),
-        mirrored: z.record(z.string(), z.string()),
-        skipped: z.array(z.object({ id: z.string(), reason: z.string() })),
+        lastSyncAt: str().nullable(),
+        lastError: str().nullable(),
+        mirrored: z.record(str(), str()),
+        skipped: z.array(z.object({ id: str(), reason: str() })),
       })
       .nullable(),
   }),
   receiver: z.object({
     enabled: z.boolean(),
     fromEnvironment: z.boolean(),
-    token: z.object({ prefix: z.string(), createdAt: z.string(), createdBy: z.string() }).nullable(),
+    token: z.object({ prefix: str(), createdAt: str(), createdBy: str() }).nullable(),
   }),
 });
 export type IntegrationsStatus = z.infer<typeof integrationsStatusSchema>;

@@ -125,7 +125,7 @@ export const alertSchema = z.object({
   /** Issue 15: 'alertmanager' for an alert received from Alertmanager, else 'opsdeck'. */
   source: z.enum(alertSources),
   /** Alertmanager's labels of a received alert (host-controlled text: shown as text); null for Opsdeck's own. */
-  labels: z.record(z.string(), z.string()).nullable(),
+  labels: z.record(str(), str()).nullable(),
   /** Where a received alert came from (Prometheus' expression page); null for Opsdeck's own. */
   generatorURL: str().nullable(),
 });

@@ -80,7 +80,7 @@ describe('group commands', () => {
 
   it('refuses before sending: no name, Slack on without a channel, an address that is not one', async () => {
     for (const [text, message] of [
-      ['group.create --name "  "', 'Create notification group: name: Please enter notification group name'],
+      ['group.create --name "  "', 'Create notification group: Name: Please enter notification group name.'],
       ['group.create --name Slacky --slackEnabled', 'Create notification group: slackChannel: Please enter a Slack channel'],
       ['group.create --name Bad --emails "ok@x.io, nope"', 'Create notification group: emails: "nope" is not an email address like name@example.com'],
     ] as const) {
@@ -141,7 +141,7 @@ describe('group commands', () => {
     expect(await findGroup('Data science')).toBeDefined();
 
     const { ctx } = await line('group.delete "Data science"');
-    expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Delete Notification Group', message: 'Are you sure you want to delete the group?', confirmLabel: 'Delete', cancelLabel: 'Cancel' });
+    expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Delete Notification Group', message: 'Are you sure you want to delete the group?', target: 'Data science · 0 emails', confirmLabel: 'Delete', cancelLabel: 'Cancel' });
     expect(await findGroup('Data science')).toBeUndefined();
   });
 

@@ -228,6 +228,17 @@ describe('undo through the registry', () => {
     expect(await aliases()).toEqual(['ack1h=alert.snooze --for 1h']);
   });
 
+  it('channels and status pages: an added channel is removed again, a created page is deleted', async () => {
+    const g = await api('POST', 'notification-groups', { name: 'Undo channels' });
+    const { result } = await runAndUndo('group.add-channel', { group: g.name, type: 'webhook', name: 'hook', webhook: 'https://hooks.example.invalid/opsdeck' });
+    expect((result.data as { _id?: string })._id).toBeDefined();
+    expect(await t.database.query('select 1 from notification_channels where group_id = $1', [g._id])).toHaveLength(0);
+
+    const page = await runAndUndo('status.create', { slug: 'undo-page', title: 'Undo page' });
+    expect((page.result.data as { _id?: string })._id).toBeDefined();
+    expect(await t.database.query("select 1 from status_pages where slug = 'undo-page'")).toHaveLength(0);
+  });
+
   it('every command that declares an inverse had its undo run above', () => {
     expect([...exercised].sort()).toEqual(allCommands.filter((c) => c.inverse).map((c) => c.id).sort());
   });
