@@ -240,7 +240,7 @@ describe('alerts configuration', () => {
 
     // A value outside SPEC's choices is refused, nothing held.
     await commandLine(page, 'rules.set-threshold "high cpu usage" 75');
-    await show(page.getByText(/threshold must be one of 99, 95, 90, 85, 80, 70, 60/));
+    await show(page.getByText(/Threshold must be one of 99, 95, 90, 85, 80, 70, 60/));
     expect(await page.locator('tr[data-changed]').count()).toBe(0);
 
     // From the servers list: fetch, change and save at once, by hostname.
