@@ -81,8 +81,8 @@ describe('group commands', () => {
   it('refuses before sending: no name, Slack on without a channel, an address that is not one', async () => {
     for (const [text, message] of [
       ['group.create --name "  "', 'Create notification group: Name: Please enter notification group name.'],
-      ['group.create --name Slacky --slackEnabled', 'Create notification group: slackChannel: Please enter a Slack channel'],
-      ['group.create --name Bad --emails "ok@x.io, nope"', 'Create notification group: emails: "nope" is not an email address like name@example.com'],
+      ['group.create --name Slacky --slackEnabled', 'Create notification group: Slack Channel: Please enter a Slack channel.'],
+      ['group.create --name Bad --emails "ok@x.io, nope"', 'Create notification group: Email List: "nope" is not an email address like name@example.com.'],
     ] as const) {
       const err = await line(text).catch((e: unknown) => e);
       expect(err, text).toBeInstanceOf(CommandError);
