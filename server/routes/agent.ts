@@ -20,7 +20,7 @@ import { audited, auditActor, auditRelated, auditTarget } from '../audit/trail';
 import { badRequest, fromZod, HttpError, notFound } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
-import { UUID } from './resource';
+import { UUID } from '../db/list-query';
 import { serverTarget, serverToApi } from './servers';
 
 const keyTarget = (key: { id: string; prefix: string }) => ({ kind: 'api-key', id: key.id, name: `${key.prefix}…` });

@@ -17,7 +17,8 @@ import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { publicStatus } from '../status/public-view';
-import { registerResource, UUID } from './resource';
+import { UUID } from '../db/list-query';
+import { registerResource } from './resource';
 
 type PageRow = typeof statusPages.$inferSelect;
 type Groups = PageRow['groups'];
@@ -111,7 +112,7 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
       slug: { column: statusPages.slug, ops: ['eq', 'contains'] },
       title: { column: statusPages.title, ops: ['contains'] },
     },
-    search: [statusPages.slug, sql`lower(${statusPages.title})`],
+    search: [{ lower: statusPages.slug }, { lower: sql`lower(${statusPages.title})` }],
     defaultSort: { by: 'createdAt', direction: 'desc' },
     create: {
       permission: 'status.write',

@@ -7,7 +7,7 @@ import { audited, auditTarget } from '../audit/trail';
 import { newPersonalToken } from '../auth/personal-tokens';
 import { conflict, forbidden, fromZod, notFound, pgConstraint } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
-import { UUID } from './resource';
+import { UUID } from '../db/list-query';
 
 type Row = typeof personalTokens.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
