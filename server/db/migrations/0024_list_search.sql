@@ -5,7 +5,7 @@
 -- PL/pgSQL, not SQL: a SQL function with generate_series and array_agg cost 160 µs a call on
 -- PGlite, this 22 µs (string_to_array(t, NULL) splits into characters in C). Duplicates stay:
 -- GIN keeps each key once per row.
-CREATE OR REPLACE FUNCTION "opsdeck_short_grams"(t text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+CREATE OR REPLACE FUNCTION "opsdeck_short_grams"(t text) RETURNS text[] LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 2000 AS $$
 DECLARE
   grams text[] := string_to_array(t, NULL);
 BEGIN
