@@ -4,7 +4,7 @@ import { checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckRuleInpu
 import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getCheck, listChecks } from '../../src/api/checks';
-import { parseDuration } from '../alert/alert-fields';
+import { parseDuration } from '../../server/contract/duration';
 import type { ArgSpec } from '../define-command';
 import { resolveGroup } from '../group/resolve-group';
 import { CommandError } from '../registry';
