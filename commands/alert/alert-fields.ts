@@ -8,8 +8,8 @@ import { staleAfter } from '../../src/api/query-keys';
 import type { ArgSpec, CommandContext, CommandResult, InverseRun } from '../define-command';
 import { CommandError } from '../registry';
 import { invalidateAll } from '../stale';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
 export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname}`;
@@ -22,7 +22,7 @@ export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.ale
 export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name an alert: its id, or words matching one alert');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getAlert(api, value)).result;
     } catch (err) {
