@@ -12,7 +12,7 @@ import { inputClass } from '../../components/ui/text-field';
 import { cx } from '../../components/ui/cx';
 import { downloadText } from '../../lib/download';
 import { MarkdownView } from '../../lib/markdown';
-import { reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
+import { reportCall, reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
 import { useCommandRunner } from '../../lib/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
 
@@ -33,7 +33,7 @@ export function IncidentReportPage() {
   const window = useMemo(() => resolveReportWindow(search.from, search.to, openedAt), [search.from, search.to, openedAt]);
   const valid = typeof window !== 'string';
   const query = useQuery({
-    ...incidentReportQueryOptions(valid ? { from: iso(window.from), to: iso(window.to), serverId: search.server } : { from: '', to: '' }),
+    ...incidentReportQueryOptions(valid ? reportCall(window, search.server) : { from: '', to: '' }),
     enabled: valid,
     placeholderData: keepPreviousData,
   });
