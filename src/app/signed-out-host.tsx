@@ -19,7 +19,15 @@ type AppRegistry = ReturnType<typeof createAppRegistry>;
  * the same code right after signing in anyway.
  */
 let loading: Promise<AppRegistry> | undefined;
-const loadRegistry = () => (loading ??= import('../../commands').then((m) => m.createAppRegistry()));
+const loadRegistry = () =>
+  (loading ??= import('../../commands').then(
+    (m) => m.createAppRegistry(),
+    (err: unknown) => {
+      // A download that failed (the server was unreachable) is tried again on the next run.
+      loading = undefined;
+      throw err;
+    },
+  ));
 
 /**
  * The command gate for the signed-out pages (/login, /logout, /session-expired): the same
