@@ -69,7 +69,13 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     const ref = parsed.data.channel;
     if (ref && !['email', 'slack'].includes(ref.toLowerCase()) && !(await findChannel(db, group.id, ref))) throw notFound(`Notification group "${group.name}" has no channel "${ref}"`);
     const results = await app.delivery.sendTest(group, ref);
-    await audited(request, db, async () => {});
+    // The answer lists every channel's outcome (200); the history records the run as failed when
+    // any channel did not take the message, with the reasons (already redacted of secrets).
+    const failed = results.filter((r) => !r.ok);
+    await audited(request, db, async (_tx, scope) => {
+      if (!results.length) scope.fail(`Notification group "${group.name}" has no channel to test`);
+      else if (failed.length) scope.fail(`${failed.length} of ${results.length} channel${results.length === 1 ? '' : 's'} failed the test: ${failed.map((r) => `${r.name}: ${r.error ?? 'failed'}`).join('; ')}`);
+    });
     return { result: results };
   });
 

@@ -269,6 +269,13 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     expect(byName['wrong-token']).toMatchObject({ ok: false, status: 401, error: 'Telegram answered HTTP 401: Unauthorized' });
     expect(byName.dead).toMatchObject({ ok: false, status: null, error: expect.stringContaining('could not be reached') });
     expect(JSON.stringify(res.body)).not.toContain('AAwrong-token');
+    // The shared history records the run as failed, with each failing channel's reason (no secret).
+    const lastTestRecord = async () =>
+      (await q<{ outcome: string; error: string | null; status: number | null }>(`select outcome, error, status from command_history where route = '/api/notification-groups/:id/test' order by created_at desc, id desc limit 1`))[0];
+    const failedRecord = await lastTestRecord();
+    expect(failedRecord).toMatchObject({ outcome: 'error', status: null });
+    expect(failedRecord!.error).toMatch(/^2 of 5 channels failed the test: wrong-token: Telegram answered HTTP 401: Unauthorized; dead: The webhook could not be reached/);
+    expect(failedRecord!.error).not.toContain('AAwrong-token');
     // PagerDuty's test leaves no open incident: trigger then resolve on one key.
     expect(peers.calls.filter((c) => c.peer === 'pagerduty').map((c) => c.body.event_action)).toEqual(['trigger', 'resolve']);
     // One channel by name; an unknown one is a 404; a user may not send tests.
@@ -276,6 +283,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     const one = await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: admin, body: { channel: 'phone' } });
     expect(one.body.result.map((r: any) => r.name)).toEqual(['phone']);
     expect(peers.calls.map((c) => c.peer)).toEqual(['ntfy']);
+    expect(await lastTestRecord()).toMatchObject({ outcome: 'ok', error: null });
     expect((await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: admin, body: { channel: 'nope' } })).status).toBe(404);
     expect((await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: user, body: {} })).status).toBe(403);
   });
