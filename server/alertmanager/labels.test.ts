@@ -48,7 +48,7 @@ describe('Alertmanager labels and matching', () => {
       hostname: full.hostname,
       instance: full.instance,
       alertname: full.alertname,
-      severity: full.severity,
+      severity: 'warning' as const,
       summary: full.summary,
       description: full.description,
       mountpoint: full.mountpoint,
