@@ -106,6 +106,7 @@ export const commandExamples: { [K in CommandId]: CommandInput<K> } = {
   'group.remove-email': { group: 'Ops', email: 'dba@example.com' },
   'group.refresh': {},
   'group.add-channel': { group: 'Ops', type: 'teams', name: 'teams', webhook: 'https://example.webhook.office.com/workflows/abc' },
+  'group.edit-channel': { group: 'Ops', channel: 'teams', webhook: 'https://example.webhook.office.com/workflows/def' },
   'group.remove-channel': { group: 'Ops', channel: 'teams' },
   'group.test': { group: 'Ops', channel: 'teams' },
   'rules.enable': { rule: 'high cpu usage', server: 'web-01' },
