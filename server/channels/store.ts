@@ -75,7 +75,7 @@ export async function insertChannel(db: Db, box: SecretBox, groupId: string, con
  * is left out, and secrets given empty, are kept; `null` removes. The result is checked by the
  * caller with channelInputSchema, as a new target is.
  */
-export function mergeChannelUpdate(current: ChannelConfig, update: ChannelUpdate): Record<string, unknown> {
+export function mergeChannelUpdate(current: { type: string; name: string; settings: unknown; secrets: unknown }, update: ChannelUpdate): Record<string, unknown> {
   const merge = (stored: Record<string, unknown>, given: Record<string, unknown> | undefined, keepEmpty: boolean) => {
     const out: Record<string, unknown> = { ...stored };
     for (const [k, v] of Object.entries(given ?? {})) {

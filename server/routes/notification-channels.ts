@@ -60,7 +60,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     const opened = openChannel(box, row);
     // Unreadable secrets (another key) cannot be merged: every secret must be given again.
     const base = opened.target ?? { type: row.type, name: row.name, settings: row.settings, secrets: {} };
-    const parsed = channelInputSchema.safeParse(mergeChannelUpdate(base as never, update.data));
+    const parsed = channelInputSchema.safeParse(mergeChannelUpdate(base, update.data));
     if (!parsed.success) throw fromZod(parsed.error);
     const config = parsed.data;
     try {
