@@ -63,5 +63,11 @@ export function notificationRoutes(parent: AppLayoutRoute) {
     loader: ({ context: { queryClient } }) => warm(queryClient.ensureQueryData(windowsListQueryOptions())),
     component: lazyRouteComponent(() => import('../features/routing/maintenance-page'), 'MaintenancePage'),
   });
-  return [list.addChildren([show, create, edit]), silences, maintenance] as const;
+  // Issue 15: Notifications › Integrations (Alertmanager both ways).
+  const integrations = createRoute({
+    getParentRoute: () => parent,
+    path: '/notifications/integrations',
+    component: lazyRouteComponent(() => import('../features/integrations/integrations-page'), 'IntegrationsPage'),
+  });
+  return [list.addChildren([show, create, edit]), silences, maintenance, integrations] as const;
 }
