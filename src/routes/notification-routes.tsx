@@ -1,6 +1,7 @@
 import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import * as z from 'zod/mini';
 import { alertQueryOptions, alertsListQueryOptions } from '../api/alerts';
+import { alertmanagerIntegrationQueryOptions } from '../api/integrations';
 import { windowsListQueryOptions } from '../api/maintenance-windows';
 import { silencesListQueryOptions } from '../api/silences';
 import { alertsListQuery, notificationsSearchSchema, searchToFilters } from '../features/notifications/notifications-search';
@@ -67,6 +68,7 @@ export function notificationRoutes(parent: AppLayoutRoute) {
   const integrations = createRoute({
     getParentRoute: () => parent,
     path: '/notifications/integrations',
+    loader: ({ context: { queryClient } }) => warm(queryClient.ensureQueryData(alertmanagerIntegrationQueryOptions())),
     component: lazyRouteComponent(() => import('../features/integrations/integrations-page'), 'IntegrationsPage'),
   });
   return [list.addChildren([show, create, edit]), silences, maintenance, integrations] as const;
