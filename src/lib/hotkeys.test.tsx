@@ -8,7 +8,7 @@ afterEach(cleanup);
 
 let bound: readonly { hotkey: string; useKey?: boolean }[] = [];
 function Host({ bindings, active = true }: { bindings: readonly ShortcutBinding[]; active?: boolean }) {
-  useShortcuts(bindings, active);
+  useShortcuts(bindings, { active });
   bound = useHotkeysContext().hotkeys;
   return <input aria-label="field" />;
 }

@@ -135,10 +135,11 @@ const defaultInFields = (shortcut: string) => /(^|\+)(mod|ctrl|meta)\+/.test(sho
 
 /**
  * Binds every binding through react-hotkeys-hook: on the document while `active`, or only inside
- * the element the returned ref is put on. A press fires at most one binding (the first declared),
- * even when it matches a letter both by physical key and by produced letter.
+ * the element the returned ref is put on; `capture` listens ahead of the page's own handlers. A
+ * press fires at most one binding (the first declared), even when it matches a letter both by
+ * physical key and by produced letter.
  */
-export function useShortcuts(bindings: readonly ShortcutBinding[], active = true) {
+export function useShortcuts(bindings: readonly ShortcutBinding[], { active = true, capture = false }: { active?: boolean; capture?: boolean } = {}) {
   const bindingsRef = useRef(bindings);
   bindingsRef.current = bindings;
   // One hotkey string per binding and mode; "alt+arrow" adds four.
@@ -150,21 +151,27 @@ export function useShortcuts(bindings: readonly ShortcutBinding[], active = true
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [bindings.map((b) => `${b.shortcut}|${b.inFields ?? ''}`).join(',')]);
   const fired = useMemo(() => new WeakSet<KeyboardEvent>(), []);
+  // Decided once per press, group and hotkey: react-hotkeys-hook asks `preventDefault` first and
+  // then calls back, and a binding's `accept` must not see that preventDefault the second time.
+  const decisions = useMemo(() => new WeakMap<KeyboardEvent, Map<string, ShortcutBinding | undefined>>(), []);
 
-  const decide = useCallback(
-    (keys: readonly { hotkey: string; index: number }[], e: KeyboardEvent, hk: HotkeysEvent) => {
-      if (e.repeat || e.isComposing || fired.has(e)) return undefined;
-      const entry = keys.find((k) => k.hotkey === hk.hotkey);
-      if (!entry) return undefined;
-      const binding = bindingsRef.current[entry.index];
-      if (!binding) return undefined;
-      if (isSymbol(parseShortcut(entry.hotkey).key) && !modifiersAsDeclared(e, entry.hotkey)) return undefined;
-      if (!(binding.inFields ?? defaultInFields(binding.shortcut)) && isTypingTarget(e.target)) return undefined;
-      if (binding.accept && !binding.accept(e)) return undefined;
-      return binding;
-    },
-    [fired],
-  );
+  const decideOnce = (keys: readonly { hotkey: string; index: number }[], e: KeyboardEvent, hotkey: string): ShortcutBinding | undefined => {
+    if (e.repeat || e.isComposing || fired.has(e)) return undefined;
+    const entry = keys.find((k) => k.hotkey === hotkey);
+    const binding = entry && bindingsRef.current[entry.index];
+    if (!binding) return undefined;
+    if (isSymbol(parseShortcut(hotkey).key) && !modifiersAsDeclared(e, hotkey)) return undefined;
+    if (!(binding.inFields ?? defaultInFields(binding.shortcut)) && isTypingTarget(e.target)) return undefined;
+    if (binding.accept && !binding.accept(e)) return undefined;
+    return binding;
+  };
+  const decide = (group: string, keys: readonly { hotkey: string; index: number }[], e: KeyboardEvent, hk: HotkeysEvent) => {
+    let seen = decisions.get(e);
+    if (!seen) decisions.set(e, (seen = new Map()));
+    const key = `${group}|${hk.hotkey}`;
+    if (!seen.has(key)) seen.set(key, decideOnce(keys, e, hk.hotkey));
+    return seen.get(key);
+  };
 
   const refs = plan.map(({ mode, inFields, keys }) =>
     // The plan always has the same six entries, so the hooks are called in the same order.
@@ -172,7 +179,7 @@ export function useShortcuts(bindings: readonly ShortcutBinding[], active = true
     useHotkeys(
       keys.map((k) => k.hotkey),
       (e, hk) => {
-        const binding = decide(keys, e, hk);
+        const binding = decide(`${mode}|${inFields}`, keys, e, hk);
         if (!binding) return;
         fired.add(e);
         binding.fire(e);
@@ -182,7 +189,8 @@ export function useShortcuts(bindings: readonly ShortcutBinding[], active = true
         enabled: active && keys.length > 0,
         enableOnFormTags: inFields,
         enableOnContentEditable: inFields,
-        preventDefault: (e, hk) => decide(keys, e, hk) !== undefined,
+        preventDefault: (e, hk) => decide(`${mode}|${inFields}`, keys, e, hk) !== undefined,
+        ...(capture ? { eventListenerOptions: { capture: true } } : {}),
       },
     ),
   );

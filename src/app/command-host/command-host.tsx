@@ -80,6 +80,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         download: downloadUrl,
         copy: (text) => navigator.clipboard.writeText(text),
         lookup: (id) => registry.get(id),
+        marks,
         views,
         undo: {
           peek: () => {

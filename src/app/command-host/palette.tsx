@@ -5,7 +5,7 @@ import type { CommandContext, CommandDefinition, EntityKind } from '../../../com
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { middleEllipsis } from '../../lib/format';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor } from './entities';
 import { EntityIndex } from './entity-index';
@@ -72,6 +72,9 @@ interface Loaded {
 }
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
+/** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
+const COPY_AS_CURL_KEY = 'alt+c';
+
 export const offersCurl = (def: CommandDefinition<any>) => def.history !== false;
 
 export interface PaletteProps {
@@ -253,6 +256,10 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     start(item.def, {});
   }
 
+  // "Copy as curl" is the palette's own key (not a command): declared once, bound inside the
+  // palette (its input has the focus), and shown in its footer from the same string.
+  const copyKeysRef = useShortcuts([{ shortcut: COPY_AS_CURL_KEY, inFields: true, fire: () => copyAsCurl() }]);
+
   function onKeyDown(e: KeyboardEvent) {
     if (e.key === 'Escape') {
       e.preventDefault();
@@ -266,10 +273,6 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(results[active]);
-    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyC') {
-      // e.code: on a Mac, Option+C types "ç".
-      e.preventDefault();
-      copyAsCurl();
     } else if (e.key === 'Tab') {
       // The palette is modal: focus stays in its input.
       e.preventDefault();
@@ -284,7 +287,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const curlable = !!onCopyApi && (asking ? offersCurl(asking.def) && !asking.copy && !asking.marked : (highlighted?.kind === 'command' || highlighted?.kind === 'alias') && highlighted.allowed === true && !!highlighted.def && offersCurl(highlighted.def));
   const placeholder = arg ? (arg.placeholder ?? `${arg.label}${arg.optional ? ' (optional)' : ''}`) : 'Type a command, a user name…';
   return (
-    <div role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div ref={copyKeysRef} role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <Command
         // cmdk names its input by this label (aria-labelledby wins over aria-label): name the step.
         label={asking && arg ? `${asking.def.title}: ${arg.label}` : 'Command palette'}
@@ -368,7 +371,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {curlable && (
               <>
                 {' · '}
-                <kbd className="font-mono">{shortcutLabel('alt+c')}</kbd> copy as curl
+                <kbd className="font-mono">{shortcutLabel(COPY_AS_CURL_KEY)}</kbd> copy as curl
               </>
             )}
           </span>

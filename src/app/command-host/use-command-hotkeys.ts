@@ -21,7 +21,7 @@ export function useCommandHotkeys(registry: Registry, fire: (id: string) => void
         .map((def) => ({ shortcut: def.shortcut!, inFields: def.shortcutInFields, fire: () => fireRef.current(def.id) })),
     [registry],
   );
-  useShortcuts(bindings, active);
+  useShortcuts(bindings, { active });
 
   // Keys pressed while the app was still loading (a fast Ctrl+K right after navigation): played
   // again once the bindings above listen (layout effects run before this one), so they are
