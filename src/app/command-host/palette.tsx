@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { offersPrintApi } from '../../../commands/print-api';
 import { middleEllipsis } from '../../lib/format';
 import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
@@ -75,7 +76,7 @@ interface Loaded {
 /** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
 const COPY_AS_CURL_KEY = 'alt+c';
 
-export const offersCurl = (def: CommandDefinition<any>) => def.history !== false;
+export const offersCurl = (def: CommandDefinition<any>) => offersPrintApi(def);
 
 export interface PaletteProps {
   registry: Registry;
