@@ -124,6 +124,8 @@ export const commandExamples: { [K in CommandId]: CommandInput<K> } = {
   'view.table': {},
   'view.cards': {},
   'list.search': { text: 'web' },
+  'list.filter': { field: 'role', value: 'admin' },
+  'list.clear-filters': {},
   'list.page-size': { size: 50 },
   'list.sort': { by: 'hostname', direction: 'asc' },
   'servers.search': { text: 'web' },
