@@ -18,6 +18,8 @@ type HotkeysEvent = Parameters<HotkeyCallback>[1];
  *   Mac, where Option+1 types "¡") or the produced letter (so Ctrl+K is K on Dvorak too).
  * - Named keys (space, escape, arrows) match the physical key.
  * "arrow" stands for the four arrow keys ("alt+arrow" is Alt+←/→/↑/↓), shown as "Arrow".
+ * react-hotkeys-hook reads "+" as a joiner, "," as a list and ">" as a sequence, so none of the
+ * three can be a declared key.
  */
 
 export interface ParsedShortcut {
@@ -136,8 +138,8 @@ const defaultInFields = (shortcut: string) => /(^|\+)(mod|ctrl|meta)\+/.test(sho
 /**
  * Binds every binding through react-hotkeys-hook: on the document while `active`, or only inside
  * the element the returned ref is put on; `capture` listens ahead of the page's own handlers. A
- * press fires at most one binding (the first declared), even when it matches a letter both by
- * physical key and by produced letter.
+ * press fires at most one binding, even when it matches a letter both by physical key and by
+ * produced letter.
  */
 export function useShortcuts(bindings: readonly ShortcutBinding[], { active = true, capture = false }: { active?: boolean; capture?: boolean } = {}) {
   const bindingsRef = useRef(bindings);
