@@ -403,6 +403,8 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
   }
   if (item.kind === 'command') {
     const onMarked = marked?.items.length && markedArg(item.def, marked.kind) ? markedNoun(marked.kind, marked.items.length) : undefined;
+    // Its global key, or the keys a screen binds to it (with where, on hover), as the "?" overview lists them.
+    const keys = item.def.shortcut ?? item.def.screenKeys?.keys;
     return (
       <>
         <Kind item={item}>{item.def.category}</Kind>
@@ -411,7 +413,11 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
           {item.allowed === true && onMarked && <span className="ml-2 text-xs text-blue-700 dark:text-blue-300">→ {onMarked} marked</span>}
         </span>
-        {item.def.shortcut && <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">{shortcutLabel(item.def.shortcut)}</kbd>}
+        {keys && (
+          <kbd title={item.def.shortcut ? undefined : item.def.screenKeys?.where} className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">
+            {shortcutLabel(keys)}
+          </kbd>
+        )}
       </>
     );
   }
