@@ -56,7 +56,7 @@ export const listViews: readonly ListView[] = [
     // /servers/show/… is a server's own page, not a drawer over the list.
     drawers: /^\/servers\/(new|edit\/[^/]+)$/,
   },
-  { key: 'alerts', name: 'Notifications', path: '/notifications', searchKey: 'hostname', searchLabel: 'hostname', views: true, viewClearsFilters: true, sort: [], drawers: /^\/notifications\/(?!silences|maintenance)/ },
+  { key: 'alerts', name: 'Notifications', path: '/notifications', searchKey: 'hostname', searchLabel: 'hostname', views: true, viewClearsFilters: true, sort: [], drawers: /^\/notifications\/(show\/[^/]+|create|edit\/[^/]+)$/ },
   {
     key: 'users',
     name: 'Users',

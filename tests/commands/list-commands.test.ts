@@ -128,6 +128,7 @@ describe('list-view commands (issue 13: every list action a command)', () => {
     // A check's own page and the Silences screen are not the Checks or Notifications lists.
     await expect(line(context('/checks/show/abc').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
     await expect(line(context('/notifications/silences').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
+    await expect(line(context('/notifications/integrations').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
     const drawer = context('/checks/edit/abc', { q: 'web' });
     await line(drawer.ctx, 'list.search db');
     expect(drawer.navigate.mock.lastCall?.[0]).toBe('/checks?q=db');
