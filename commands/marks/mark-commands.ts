@@ -21,6 +21,8 @@ function marksCommand<const Id extends string>(id: Id, title: string, what: Mark
     input: z.object({}).strict(),
     args: [],
     screenKeys: { keys, where },
+    // Marks are on lists, which need a signed-in reader.
+    permission: 'read',
     history: false,
     bulk: false,
     enabled: what === 'clear' ? somethingMarked : focusedRow,

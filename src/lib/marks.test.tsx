@@ -36,7 +36,7 @@ const ids = () => marks.get().items.map((m) => m.id);
  */
 function WithHost({ children }: { children: ReactNode }) {
   const registry = createAppRegistry();
-  const ctx = { user: null, marks } as unknown as CommandContext;
+  const ctx = { user: { _id: 'u1', username: 'ann', email: 'ann@example.com', role: 'user' }, marks } as unknown as CommandContext;
   const runner = {
     run: (id: string, input: unknown) => registry.dispatch(id, input, { source: 'hotkey', ctx }),
     get: (id: string) => registry.get(id),
