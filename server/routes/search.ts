@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { can, whyNot } from '../contract/permissions';
+import { can, whyNot, type Permission } from '../contract/permissions';
 import { searchKinds, searchQuerySchema, searchWords, type SearchKind, type SearchResult } from '../contract/search';
 import type { Db } from '../db/client';
 import { fromZod, HttpError } from '../http/errors';
@@ -7,7 +7,7 @@ import { requirePermission, requireUser } from '../http/session';
 import { searchEntities } from '../search/entity-search';
 
 /** Users are listed only to those who may read them (admin, sysadmin); the rest to every role. */
-const readPermission = (kind: SearchKind) => (kind === 'user' ? 'users.read' : 'read') as const;
+const readPermission = (kind: SearchKind): Permission => (kind === 'user' ? 'users.read' : 'read');
 
 /** The palette's entity search (server/contract/search.ts): one request, one query per keystroke. */
 export function registerSearch(app: FastifyInstance, db: Db): void {
