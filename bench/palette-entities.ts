@@ -7,14 +7,14 @@
  * API's matches for that text (`data-entities-for`); a keystroke whose text was overtaken by the
  * next key before its matches came counts as superseded. Target: ≤ 100 ms after the last key.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hashPassword } from '../server/auth/password';
 import { openDatabase } from '../server/db/client';
 import { users } from '../server/db/schema';
 import { openBrowser } from '../tests/e2e/browser';
-import { startServer } from '../tests/e2e/server-process';
+import { liveGroupMembers, startServer } from '../tests/e2e/server-process';
 import { seedAlerts } from './alerts-list';
 import { machineLoad, numberOption } from './lib/options';
 
@@ -22,6 +22,19 @@ const SERVERS = numberOption('--servers', 10_000);
 const ALERTS = numberOption('--alerts', 100_000);
 const KEY_GAP_MS = numberOption('--key-gap', 120);
 const QUERIES = ['web-042', 'redis', 'db-107', 'is down', 'cache-033.us2', 'mssql', 'api-710', 'disk almost', 'edge-501.staging', 'w3svc', 'log-299', 'mq-066.us2'];
+
+/** CPU nanoseconds the server's processes (npm and node, one process group) have used so far. */
+function groupCpuNs(pgid: number): number {
+  let ns = 0;
+  for (const pid of liveGroupMembers(pgid)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return ns;
+}
 
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return NaN;
@@ -74,6 +87,8 @@ export async function runPaletteEntitiesBench() {
     const last: number[] = [];
     const calls = new Map<string, number[]>();
     const every: number[] = [];
+    const cpuPerSearch: number[] = [];
+    const found: string[] = [];
     let superseded = 0;
     let keys = 0;
     for (const [i, q] of QUERIES.entries()) {
@@ -86,11 +101,14 @@ export async function runPaletteEntitiesBench() {
         (window as unknown as { __keys: unknown[] }).__keys.length = 0;
         performance.clearResourceTimings();
       });
+      const cpu0 = groupCpuNs(server.child.pid!);
       for (const ch of q) {
         await page.keyboard.type(ch);
         await page.waitForTimeout(KEY_GAP_MS);
       }
       await page.waitForFunction((text) => document.querySelector('[data-testid="palette-results"]')?.getAttribute('data-entities-for') === text, q, { timeout: 10_000 });
+      const cpuMs = (groupCpuNs(server.child.pid!) - cpu0) / 1e6;
+      found.push(`${q}: ${await page.getByTestId('palette-results').getAttribute('data-count')}`);
       const samples = await page.evaluate(() => (window as unknown as { __keys: { text: string; down: number; shown?: number }[] }).__keys);
       samples.forEach((s, j) => {
         if (s.shown === undefined) return void (superseded += 1);
@@ -101,11 +119,14 @@ export async function runPaletteEntitiesBench() {
       // How long each search call took, as the browser saw it (server time plus the loopback).
       const timings = await page.evaluate(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/')).map((e) => ({ name: new URL(e.name).pathname, ms: e.duration })));
       for (const t of timings) calls.set(t.name, [...(calls.get(t.name) ?? []), t.ms]);
+      // The server's CPU over the typing (its idle work included: scrapes are off) per search call.
+      const searches = timings.filter((t) => t.name === '/api/search').length;
+      if (searches) cpuPerSearch.push(cpuMs / searches);
       if (i === 0) console.log(`  (first query "${q}": ${samples.map((s) => (s.shown === undefined ? '–' : Math.round(s.shown - s.down))).join(' ')} ms)`);
       await page.keyboard.press('Escape');
     }
     const perCall = Object.fromEntries([...calls].map(([name, ms]) => [name, { n: ms.length, p50: pct(ms, 0.5), p95: pct(ms, 0.95) }]));
-    return { perCall, servers: SERVERS, alerts: ALERTS, seedS, keys, superseded, lastP50: pct(last, 0.5), lastP95: pct(last, 0.95), lastMax: pct(last, 1), everyP50: pct(every, 0.5), everyP95: pct(every, 0.95) };
+    return { perCall, found, servers: SERVERS, alerts: ALERTS, seedS, keys, superseded, lastP50: pct(last, 0.5), lastP95: pct(last, 0.95), lastMax: pct(last, 1), everyP50: pct(every, 0.5), everyP95: pct(every, 0.95), cpuPerSearchP50: pct(cpuPerSearch, 0.5), cpuPerSearchMax: pct(cpuPerSearch, 1) };
   } finally {
     await browser.close();
     await server.stop();
@@ -120,4 +141,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(`last keystroke → API matches shown: median ${r.lastP50} ms, p95 ${r.lastP95} ms, max ${r.lastMax} ms (target ≤ 100 ms)`);
   console.log(`any keystroke shown before the next: median ${r.everyP50} ms, p95 ${r.everyP95} ms`);
   for (const [name, t] of Object.entries(r.perCall)) console.log(`  ${name}: ${t.n} calls, median ${t.p50} ms, p95 ${t.p95} ms`);
+  console.log(`server CPU per search call (the server's processes over each query's typing / its calls): median ${r.cpuPerSearchP50} ms, max ${r.cpuPerSearchMax} ms`);
+  console.log(`results listed after the last key: ${r.found.join('; ')}`);
+  console.log(`machine load after: ${machineLoad()}`);
 }
