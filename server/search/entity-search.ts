@@ -18,7 +18,9 @@ const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: st
     from: sql`servers`,
     // The IP address has no trigram index: only words that could be part of one look there.
     matches: (p, w) => (ADDRESS_WORD.test(w) ? sql`(hostname_lc like ${p} or ipaddress like ${p})` : sql`hostname_lc like ${p}`),
-    order: sql`created_at desc, id desc`,
+    // Not "created_at, id": the index is on created_at alone, and a tie-break sorted every match
+    // of a common text (servers registered together share a time; 790 ms for "w" at 10,000).
+    order: sql`created_at desc`,
     doc: sql`json_build_object('kind', 'server', '_id', id, 'hostname', hostname, 'ipaddress', ipaddress, 'operating_system', operating_system, 'state', state)`,
   },
   alert: {
