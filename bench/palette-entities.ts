@@ -49,7 +49,7 @@ const pct = (xs: number[], p: number) => {
 const KEEP = process.argv.includes('--keep') ? process.argv[process.argv.indexOf('--keep') + 1] : undefined;
 
 export async function runPaletteEntitiesBench() {
-  const reuse = !!KEEP && existsSync(join(KEEP, 'PG_VERSION'));
+  const reuse = !!KEEP && existsSync(join(KEEP, 'pglite', 'PG_VERSION'));
   const dataDir = KEEP ?? mkdtempSync(join(tmpdir(), 'opsdeck-bench-palette-'));
   const t0 = performance.now();
   if (!reuse) {
