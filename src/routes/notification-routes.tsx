@@ -52,5 +52,11 @@ export function notificationRoutes<P extends AnyRoute>(parent: P) {
     validateSearch: maintenanceSearchSchema,
     component: lazyRouteComponent(() => import('../features/routing/maintenance-page'), 'MaintenancePage'),
   });
-  return [list.addChildren([show, create, edit]), silences, maintenance] as const;
+  // Issue 15: Notifications › Integrations (Alertmanager both ways).
+  const integrations = createRoute({
+    getParentRoute: () => parent,
+    path: '/notifications/integrations',
+    component: lazyRouteComponent(() => import('../features/integrations/integrations-page'), 'IntegrationsPage'),
+  });
+  return [list.addChildren([show, create, edit]), silences, maintenance, integrations] as const;
 }
