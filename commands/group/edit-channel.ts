@@ -7,6 +7,7 @@ import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { argFor, parseHeaders } from './add-channel';
 import { resolveGroup } from './resolve-group';
+import { isUuid } from '../../server/contract/ids';
 
 type FlatField = 'webhook' | 'signingSecret' | 'headers' | 'routingKey' | 'botToken' | 'chatId' | 'topic' | 'token' | 'endpoint' | 'priority';
 
@@ -52,9 +53,8 @@ export function channelUpdateBody(type: ChannelType, i: Partial<Record<FlatField
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 async function findChannel(channels: NotificationChannel[], ref: string, group: string): Promise<NotificationChannel> {
-  const found = UUID.test(ref) ? channels.find((c) => c._id === ref) : channels.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
+  const found = isUuid(ref) ? channels.find((c) => c._id === ref) : channels.find((c) => c.name.toLowerCase() === ref.trim().toLowerCase());
   if (!found) throw new CommandError(`Notification group "${group}" has no channel "${ref}"`);
   return found;
 }

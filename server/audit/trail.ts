@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { badRequest, HttpError } from '../http/errors';
 import { appendServerRecord, type AuditActor } from './record';
 import { checkUndoOf } from './undo';
+import { isUuid } from '../contract/ids';
 
 /**
  * The server-written audit trail (issue 11 §2, docs/architecture.md "Audit trail").
@@ -55,7 +56,6 @@ export interface AuditContext {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -93,7 +93,7 @@ function readClaim(request: FastifyRequest): Claim {
   ] as const) {
     const v = header(request, name);
     if (v === undefined) continue;
-    if (!UUID.test(v)) throw badRequest(`${name}: not a uuid`, name);
+    if (!isUuid(v)) throw badRequest(`${name}: not a uuid`, name);
     claim[key] = v.toLowerCase();
   }
   return claim;

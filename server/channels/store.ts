@@ -7,6 +7,7 @@ import { pluginFor } from './index';
 import { maskToken, maskUrl } from './mask';
 import { SecretUnreadable, type SecretBox } from './secret-box';
 import type { ChannelTarget } from './types';
+import { isUuid } from '../contract/ids';
 
 type ChannelRow = typeof notificationChannels.$inferSelect;
 
@@ -55,8 +56,7 @@ export async function listChannels(db: Db, groupId: string): Promise<ChannelRow[
 }
 
 export async function findChannel(db: Db, groupId: string, ref: string): Promise<ChannelRow | undefined> {
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const where = UUID.test(ref) ? eq(notificationChannels.id, ref) : sql`${notificationChannels.nameLc} = ${ref.trim().toLowerCase()}`;
+  const where = isUuid(ref) ? eq(notificationChannels.id, ref) : sql`${notificationChannels.nameLc} = ${ref.trim().toLowerCase()}`;
   const [row] = await db.select().from(notificationChannels).where(and(eq(notificationChannels.groupId, groupId), where)).limit(1);
   return row;
 }
