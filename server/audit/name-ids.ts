@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { AuditTarget } from '../contract/command-history';
+import { isUuid } from '../contract/ids';
 import { matcherText, type Matcher } from '../contract/routing';
 import type { Db } from '../db/client';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A run's input names at most a handful of things; more is not a command's input. */
 const MAX_IDS = 20;
 
@@ -12,7 +12,7 @@ export function idsIn(input: unknown): string[] {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return [];
   const out = new Set<string>();
   for (const value of Object.values(input as Record<string, unknown>)) {
-    for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string' && UUID.test(v)) out.add(v.toLowerCase());
+    for (const v of Array.isArray(value) ? value : [value]) if (typeof v === 'string' && isUuid(v)) out.add(v.toLowerCase());
   }
   return [...out].slice(0, MAX_IDS);
 }
