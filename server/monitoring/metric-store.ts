@@ -14,6 +14,20 @@ interface Pending {
   values: (number | null)[];
 }
 
+/**
+ * One scrape's chart values: by key, or (from the scrape worker) as columns — a key list that
+ * only ever grows, and one value per key (NaN: none this scrape). The store maps the list onto
+ * its layout once per list and length, not once per value.
+ */
+export type SeriesValues = Record<string, number> | { keys: readonly string[]; values: Float64Array };
+
+/** A key list's columns in a server's layout, cached while the list neither changes nor grows. */
+interface ColumnMap {
+  keys: readonly string[];
+  length: number;
+  columns: Int32Array;
+}
+
 export interface SeriesWindow {
   /** Unix seconds, one per step from the aligned start of the range to its end. */
   timestamps: number[];
@@ -30,6 +44,7 @@ export interface SeriesWindow {
  */
 export class MetricStore {
   private layouts = new Map<string, Layout>();
+  private columnMaps = new Map<string, ColumnMap>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
   /** undefined: not read from the database yet. */
@@ -49,24 +64,48 @@ export class MetricStore {
   }
 
   /** Queue one scrape's series values; `flush` (or the next append past the batch size) writes them. */
-  async append(serverId: string, atMs: number, series: Record<string, number>): Promise<void> {
+  async append(serverId: string, atMs: number, series: SeriesValues): Promise<void> {
     const layout = await this.layout(serverId);
-    let grew = false;
-    for (const key of Object.keys(series)) {
-      if (!layout.index.has(key)) {
-        layout.index.set(key, layout.keys.length);
-        layout.keys.push(key);
-        grew = true;
+    const columnar = 'keys' in series && series.values instanceof Float64Array;
+    const keys = columnar ? (series.keys as readonly string[]) : Object.keys(series);
+    let map = columnar ? this.columnMaps.get(serverId) : undefined;
+    if (!map || map.keys !== keys || map.length !== keys.length) {
+      let grew = false;
+      const columns = new Int32Array(keys.length);
+      keys.forEach((key, i) => {
+        let column = layout.index.get(key);
+        if (column === undefined) {
+          column = layout.keys.length;
+          layout.index.set(key, column);
+          layout.keys.push(key);
+          grew = true;
+        }
+        columns[i] = column;
+      });
+      if (grew) {
+        await this.database.query(
+          'insert into metric_series (server_id, keys) values ($1, $2) on conflict (server_id) do update set keys = excluded.keys',
+          [serverId, layout.keys],
+        );
       }
-    }
-    if (grew) {
-      await this.database.query(
-        'insert into metric_series (server_id, keys) values ($1, $2) on conflict (server_id) do update set keys = excluded.keys',
-        [serverId, layout.keys],
-      );
+      map = { keys, length: keys.length, columns };
+      if (columnar) this.columnMaps.set(serverId, map);
     }
     const values: (number | null)[] = new Array(layout.keys.length).fill(null);
-    for (const [key, value] of Object.entries(series)) if (Number.isFinite(value)) values[layout.index.get(key)!] = value;
+    const { columns } = map;
+    if (columnar) {
+      const given = (series as { values: Float64Array }).values;
+      for (let i = 0; i < given.length && i < columns.length; i++) {
+        const v = given[i]!;
+        if (Number.isFinite(v)) values[columns[i]!] = v;
+      }
+    } else {
+      const byKey = series as Record<string, number>;
+      keys.forEach((key, i) => {
+        const v = byKey[key]!;
+        if (Number.isFinite(v)) values[columns[i]!] = v;
+      });
+    }
     this.pending.push({ serverId, at: new Date(atMs), values });
     if (this.pending.length >= 200) await this.flush();
   }
@@ -229,6 +268,7 @@ export class MetricStore {
   /** Drop the cached layout of a deleted server (its rows go with the server by cascade). */
   forget(serverId: string): void {
     this.layouts.delete(serverId);
+    this.columnMaps.delete(serverId);
     this.pending = this.pending.filter((p) => p.serverId !== serverId);
   }
 }

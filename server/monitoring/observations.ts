@@ -1,5 +1,5 @@
 import type { Database } from '../db/client';
-import type { MetricStore } from './metric-store';
+import type { MetricStore, SeriesValues } from './metric-store';
 import type { ServiceState, Usage } from './types';
 
 /** The server-row columns a reading fills, in the order of the batched UPDATE's VALUES list. */
@@ -48,7 +48,7 @@ export class ObservationWriter {
   ) {}
 
   /** The exporter answered: the server is up with these figures. Written before this resolves. */
-  async up(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: Record<string, number>): Promise<void> {
+  async up(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: SeriesValues): Promise<void> {
     await this.queueUp(serverId, atMs, usage, services, series);
     await this.flush();
   }
@@ -63,7 +63,7 @@ export class ObservationWriter {
    * `up`, with the server row left for the next `flush`. Services are written now (only their
    * changes, so rarely anything) and chart samples go to the store's own buffer.
    */
-  async queueUp(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: Record<string, number>): Promise<void> {
+  async queueUp(serverId: string, atMs: number, usage: Usage, services: ServiceState[] | null, series?: SeriesValues): Promise<void> {
     const values = USAGE_COLUMNS.map(([, field]) => {
       const v = usage[field];
       return typeof v === 'number' && Number.isFinite(v) ? v : null;
