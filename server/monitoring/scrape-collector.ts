@@ -344,7 +344,9 @@ export class ScrapeCollector {
     this.generation.set(serverId, (this.generation.get(serverId) ?? 0) + 1);
     this.keyLists.delete(serverId);
     this.client?.post({ type: 'forget', id: serverId });
-    this.lastTargets = '';
     this.writer.forget(serverId);
+    // The worker's list names the old generation: send the new one now rather than at the next interval.
+    this.lastTargets = '';
+    if (this.running) void this.refreshTargets();
   }
 }

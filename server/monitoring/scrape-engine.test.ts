@@ -109,6 +109,12 @@ describe('ScrapeEngine', () => {
     // First scrape of the new generation: no rates yet.
     expect(moved.usage[0]).toBeNaN();
     expect(moved.services).toBeDefined();
+    // A round still holding the list from before the move is not about this target any more,
+    // and must not reset what the new generation remembers.
+    expect(await engine.scrapeNow(target)).toBeNull();
+    const next = up(await engine.scrapeNow({ ...target, gen: 1 }));
+    expect(next.keyBase).toBeGreaterThan(0);
+    expect(Number.isNaN(next.usage[0]!)).toBe(false);
   });
 
   it('reports a refused connection as down with the reason, and a page without metrics as down', async () => {

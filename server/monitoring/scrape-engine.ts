@@ -209,8 +209,10 @@ export class ScrapeEngine {
     }
   }
 
-  private stateOf(target: WorkerTarget): TargetState {
+  private stateOf(target: WorkerTarget): TargetState | null {
     let state = this.state.get(target.id);
+    // A list sent before the target was re-pointed (scrapeNow already brought the new one): skip it.
+    if (state && target.gen < state.gen) return null;
     if (!state || state.gen !== target.gen) {
       state = { gen: target.gen, keys: new Map() };
       this.state.set(target.id, state);
@@ -222,6 +224,7 @@ export class ScrapeEngine {
   private async collect(target: WorkerTarget): Promise<ScrapeResult | null> {
     const at = Date.now();
     const state = this.stateOf(target);
+    if (!state) return null;
     const base = { id: target.id, gen: target.gen, at };
     // The server was forgotten (deleted or re-pointed) meanwhile: this answer is about a target it no longer has.
     const stale = () => this.state.get(target.id) !== state;
