@@ -82,6 +82,17 @@ describe('the scrape worker thread', () => {
     expect(problems).toEqual([]);
   });
 
+  it('starts the worker again when it dies on its own, and says so once', async () => {
+    // As an uncaught error or running out of memory in the thread would end it.
+    const client = (collector as unknown as { client: { worker: { terminate: () => Promise<number> } } }).client;
+    await client.worker.terminate();
+    await waitFor('the crash to be logged', async () => problems.includes('The scrape worker stopped unexpectedly; starting it again'), 5000, 50);
+    const after = Date.now();
+    await waitFor('samples from the restarted worker', async () => (await scrapeTimes(after, Date.now() + 1000)).length >= ids.length, 20_000, 100);
+    expect(problems).toEqual(['The scrape worker stopped unexpectedly; starting it again']);
+    problems.length = 0;
+  });
+
   it('ends the worker thread on stop, and starts a fresh one on start', async () => {
     await collector.stop();
     await waitFor('the worker thread to end', async () => threads() <= threadsBefore, 5000, 50);
