@@ -40,8 +40,9 @@ export interface Logger {
 
 /** How long a round's server rows wait for its slowest targets before being written anyway. */
 const ROUND_SETTLE_MS = 2000;
-/** A worker that died on its own is started again after this long. */
+/** A worker that died on its own is started again after this long, doubling (to 30 s) while it keeps dying within a minute. */
 const RESTART_MS = 1000;
+const MAX_RESTART_MS = 30_000;
 
 /**
  * The built-in collector: scrapes every active, agent-configured server on a fixed interval.
@@ -63,6 +64,8 @@ export class ScrapeCollector {
   private pruneTimer: NodeJS.Timeout | null = null;
   private rollupTimer: NodeJS.Timeout | null = null;
   private restartTimer: NodeJS.Timeout | null = null;
+  private crashes = 0;
+  private spawnedAt = 0;
   /** Batches of results are written one after another, in the order the worker sent them. */
   private chain: Promise<void> = Promise.resolve();
   private requests = 0;
@@ -136,6 +139,8 @@ export class ScrapeCollector {
       (error) => {
         if (this.client !== client) return;
         this.log.error({ err: error }, 'The scrape worker stopped unexpectedly; starting it again');
+        // A worker that cannot even start (a broken install) is not restarted in a tight loop.
+        this.crashes = Date.now() - this.spawnedAt > 60_000 ? 1 : this.crashes + 1;
         this.client = null;
         for (const wake of this.waiting.values()) wake(null);
         this.waiting.clear();
@@ -144,13 +149,14 @@ export class ScrapeCollector {
           this.restartTimer = setTimeout(() => {
             this.restartTimer = null;
             if (!this.stopped) this.start();
-          }, RESTART_MS);
+          }, Math.min(MAX_RESTART_MS, RESTART_MS * 2 ** (this.crashes - 1)));
           for (const timer of [this.targetsTimer, this.pruneTimer, this.rollupTimer]) if (timer) clearInterval(timer);
           this.targetsTimer = this.pruneTimer = this.rollupTimer = null;
         }
       },
     );
     this.client = client;
+    this.spawnedAt = Date.now();
     // A new worker numbers every target's series keys afresh.
     this.keyLists.clear();
     this.lastTargets = '';
