@@ -1,5 +1,6 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { openAlertsFollowAddress } from '../alerting/follow-address';
 import { listQuerySchema } from '../contract/common';
 import {
   chartQuerySchema,
@@ -183,7 +184,8 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
         if (input.labels !== undefined) row.labels = input.labels;
         return row;
       },
-      async after(updated, input, { afterCommit }) {
+      async after(updated, input, { db: tx, afterCommit }) {
+        if (input.ipaddress !== undefined) await openAlertsFollowAddress(tx, updated.id, updated.ipaddress);
         // Another target (or OS) means the previous counters no longer apply.
         if (input.ipaddress !== undefined || input.agentPort !== undefined || input.operating_system !== undefined) {
           afterCommit(() => {

@@ -4,10 +4,11 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { offersPrintApi } from '../../../commands/print-api';
 import { middleEllipsis } from '../../lib/format';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
-import { entityProviders, providerFor } from './entities';
+import { entityProviders, providerFor, searchEntityKinds } from './entities';
 import { EntityIndex } from './entity-index';
 import { aliasItems, argsToAsk, commandItems, entityItems, optionItems, recentItems, withRecency, type PaletteItem } from './palette-items';
 import type { AliasDef } from '../../../commands/aliases';
@@ -20,8 +21,14 @@ const ROW = 44;
 const MAX_RESULTS = 2000;
 const RECENTS = 8;
 const NO_ALIASES: readonly AliasDef[] = [];
-/** Typing pauses this long before the API is asked (what is indexed already ranks at once). */
-export const SEARCH_DEBOUNCE_MS = 25;
+/**
+ * Typing pauses this long before the API is asked (what is indexed already ranks at once). None:
+ * LatestOnly already folds the keys typed while a search runs into the next one, so a pause only
+ * delays the first (it was 25 ms of the 100 ms budget, issue 13).
+ */
+export const SEARCH_DEBOUNCE_MS = 0;
+/** Of each kind per search: a screenful to choose from; typing on narrows it and the index keeps what came. */
+const SEARCH_LIMIT = 25;
 
 /**
  * Runs one job at a time; what is asked meanwhile waits, and only the newest of it runs next.
@@ -72,7 +79,10 @@ interface Loaded {
 }
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
-export const offersCurl = (def: CommandDefinition<any>) => def.history !== false;
+/** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
+const COPY_AS_CURL_KEY = 'alt+c';
+
+export const offersCurl = (def: CommandDefinition<any>) => offersPrintApi(def);
 
 export interface PaletteProps {
   registry: Registry;
@@ -119,7 +129,8 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
 
   // Ask the API for entities matching the text; results join the local index. One search at a
   // time: keys typed while it runs are folded into the next, so the server never works through a
-  // queue of texts the person has typed past (each search asks every provider once).
+  // queue of texts the person has typed past. The kinds GET /api/search answers go in one request
+  // (one query: PGlite serves one at a time, so a request per kind queued up behind each other).
   const wantedKind = arg?.kind === 'entity' ? arg.entity : undefined;
   const live = useRef({ ctx, index });
   live.current = { ctx, index };
@@ -129,10 +140,14 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
         const { ctx: c, index: idx } = live.current;
         // The plain palette lists things to open; history entries only matter when an arg asks for one.
         const providers = (kind ? [providerFor(kind)].filter((p) => !!p) : entityProviders.filter((p) => p.showCommand)).filter((p) => p.visible(c.user?.role));
+        const together = providers.flatMap((p) => (p.searchKind ? [p.searchKind] : []));
+        const searches = [
+          ...(together.length ? [searchEntityKinds(c.api, text, together, SEARCH_LIMIT)] : []),
+          ...providers.filter((p) => !p.searchKind).map((p) => p.search(c.api, text, SEARCH_LIMIT)),
+        ];
         await Promise.all(
-          providers.map((p) =>
-            p
-              .search(c.api, text, 50)
+          searches.map((s) =>
+            s
               .then((rows) => {
                 idx.add(rows);
                 setRevision(idx.revision);
@@ -253,6 +268,10 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     start(item.def, {});
   }
 
+  // "Copy as curl" is the palette's own key (not a command): declared once, bound inside the
+  // palette (its input has the focus), and shown in its footer from the same string.
+  const copyKeysRef = useShortcuts([{ shortcut: COPY_AS_CURL_KEY, inFields: true, fire: () => copyAsCurl() }]);
+
   function onKeyDown(e: KeyboardEvent) {
     if (e.key === 'Escape') {
       e.preventDefault();
@@ -266,10 +285,6 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(results[active]);
-    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyC') {
-      // e.code: on a Mac, Option+C types "ç".
-      e.preventDefault();
-      copyAsCurl();
     } else if (e.key === 'Tab') {
       // The palette is modal: focus stays in its input.
       e.preventDefault();
@@ -284,7 +299,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const curlable = !!onCopyApi && (asking ? offersCurl(asking.def) && !asking.copy && !asking.marked : (highlighted?.kind === 'command' || highlighted?.kind === 'alias') && highlighted.allowed === true && !!highlighted.def && offersCurl(highlighted.def));
   const placeholder = arg ? (arg.placeholder ?? `${arg.label}${arg.optional ? ' (optional)' : ''}`) : 'Type a command, a user name…';
   return (
-    <div role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div ref={copyKeysRef} role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <Command
         // cmdk names its input by this label (aria-labelledby wins over aria-label): name the step.
         label={asking && arg ? `${asking.def.title}: ${arg.label}` : 'Command palette'}
@@ -368,7 +383,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {curlable && (
               <>
                 {' · '}
-                <kbd className="font-mono">{shortcutLabel('alt+c')}</kbd> copy as curl
+                <kbd className="font-mono">{shortcutLabel(COPY_AS_CURL_KEY)}</kbd> copy as curl
               </>
             )}
           </span>
@@ -399,6 +414,8 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
   }
   if (item.kind === 'command') {
     const onMarked = marked?.items.length && markedArg(item.def, marked.kind) ? markedNoun(marked.kind, marked.items.length) : undefined;
+    // Its global key, or the keys a screen binds to it (with where, on hover), as the "?" overview lists them.
+    const keys = item.def.shortcut ?? item.def.screenKeys?.keys;
     return (
       <>
         <Kind item={item}>{item.def.category}</Kind>
@@ -407,7 +424,11 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
           {item.allowed === true && onMarked && <span className="ml-2 text-xs text-blue-700 dark:text-blue-300">→ {onMarked} marked</span>}
         </span>
-        {item.def.shortcut && <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">{shortcutLabel(item.def.shortcut)}</kbd>}
+        {keys && (
+          <kbd title={item.def.shortcut ? undefined : item.def.screenKeys?.where} className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">
+            {shortcutLabel(keys)}
+          </kbd>
+        )}
       </>
     );
   }
