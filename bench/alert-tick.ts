@@ -177,12 +177,14 @@ export async function runAlertTickBench() {
       if (!first || first.defaultsCreated !== SERVERS) throw new Error(`expected default rules for ${SERVERS} servers, got ${first?.defaultsCreated}`);
       const routing = ROUTING ? await seedRouting(database, new Date(T0)) : null;
       // The router's share of each tick (its sweep runs inside the tick), measured apart.
-      const sweeps: { ms: number; looked: number; scanned: number; full: boolean }[] = [];
+      const sweeps: { ms: number; cpu: number; looked: number; scanned: number; full: boolean }[] = [];
       const sweep = evaluator.router.sweep.bind(evaluator.router);
       evaluator.router.sweep = async (...args: Parameters<typeof sweep>) => {
         const t = performance.now();
+        const c = process.cpuUsage();
         const r = await sweep(...args);
-        sweeps.push({ ms: performance.now() - t, looked: r.looked, scanned: r.scanned, full: r.full });
+        const used = process.cpuUsage(c);
+        sweeps.push({ ms: performance.now() - t, cpu: (used.user + used.system) / 1000, looked: r.looked, scanned: r.scanned, full: r.full });
         return r;
       };
       for (let i = 1; i <= 100; i++) {
@@ -261,14 +263,20 @@ export async function runAlertTickBench() {
           const all = sweeps.map((x) => x.ms).sort((x, y) => x - y);
           const checked = sweeps.filter((x) => x.scanned > 0);
           const checks = checked.map((x) => x.ms).sort((x, y) => x - y);
+          // CPU of this process during the sweep: the whole cost on PGlite, the client's on PostgreSQL.
+          const cpu = sweeps.map((x) => x.cpu).sort((x, y) => x - y);
+          const checksCpu = checked.map((x) => x.cpu).sort((x, y) => x - y);
           const scanned = checked.map((x) => x.scanned).sort((x, y) => x - y);
           return all.length
             ? {
                 p50: r1(pct(all, 50)),
                 p95: r1(pct(all, 95)),
                 max: r1(all.at(-1)!),
+                cpuP50: r1(pct(cpu, 50)),
+                cpuP95: r1(pct(cpu, 95)),
                 recheckSweeps: checks.length,
                 recheckMedian: checks.length ? r1(pct(checks, 50)) : null,
+                recheckCpuMedian: checksCpu.length ? r1(pct(checksCpu, 50)) : null,
                 recheckedMedian: scanned.length ? pct(scanned, 50) : 0,
                 recheckedMax: scanned.length ? scanned.at(-1)! : 0,
                 fullReads: sweeps.filter((x) => x.full).length,
@@ -295,7 +303,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         ` (without the default-rules pass p50 ${(r.withoutDefaultsPass as any).p50} / p95 ${(r.withoutDefaultsPass as any).p95}; with it p50 ${(r.withDefaultsPass as any).p50} / p95 ${(r.withDefaultsPass as any).p95})`,
     );
     if (r.backend === 'pglite') console.log(`    VACUUM (analyze) of servers, services, alert_pending and alert_counts every fourth tick (not in the figures above): mean ${r.vacuumMs} ms`);
-    if (r.router) console.log(`    router sweep inside the tick: ${JSON.stringify(r.router)} (recheckSweeps: ticks where a silence or window started, ended or changed and the open alerts it concerns were re-matched, recheckedMedian/Max of them per tick; fullReads: ticks that read every open alert; looked: alerts given the full look)`);
+    if (r.router) console.log(`    router sweep inside the tick: ${JSON.stringify(r.router)} (ms; cpuP50/95: CPU of this process in the sweep, all of it on PGlite; recheckSweeps: ticks where a silence or window started, ended or changed and the open alerts it concerns were re-matched, recheckedMedian/Max of them per tick; fullReads: ticks that read every open alert; looked: alerts given the full look)`);
     console.log(`    state before measuring: ${JSON.stringify(r.before)}; after: ${JSON.stringify(r.after)}; during: ${JSON.stringify(r.duringMeasurement)}`);
   }
 }
