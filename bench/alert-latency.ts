@@ -15,6 +15,11 @@
  * Issue 15: the same group also has one target of each channel type (webhook, Microsoft Teams,
  * PagerDuty, Telegram, ntfy), each a local stand-in that checks the peer's payload shape
  * (tests/api/channel-peers.ts); each run reports crossing → first accepted request per channel.
+ *
+ * Issue 15 §2: with Debian's prometheus-alertmanager installed, ALERTMANAGER_URL points at a real
+ * one (the tests' configuration: group_wait 300 ms, group_interval 1 s) whose webhook receiver is a
+ * local sink; "alertmanager" is crossing → that receiver's first firing notification of the alert
+ * (Opsdeck's push, then Alertmanager's routing). `--no-alertmanager` leaves it out.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,11 +28,12 @@ import { createDefaultRulesIfMissing } from '../server/alerting/defaults';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
-import { machineLoad, numberOption } from './lib/options';
+import { flagOption, machineLoad, numberOption } from './lib/options';
 import { nodeExporterWithDisk } from '../server/monitoring/fixtures/node-exporter';
 import { insertChannel } from '../server/channels/store';
 import type { ChannelConfig } from '../server/contract/channels';
 import { PEER_SECRETS, startPeers } from '../tests/api/channel-peers';
+import { haveAlertmanager, startAlertmanagerCluster, startWebhookSink } from '../tests/monitoring/alertmanager-cluster';
 
 const RUNS = numberOption('--runs', 3);
 const r1 = (n: number) => Math.round(n * 10) / 10;
@@ -70,7 +76,13 @@ const smtp = new SMTPServer({
 await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
 const smtpPort = (smtp.server.address() as AddressInfo).port;
 
-const config = { ...loadConfig({ LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PUBLIC_URL: 'https://opsdeck.example.com' }), uiDir: undefined };
+const withAm = haveAlertmanager && !flagOption('--no-alertmanager');
+const amSink = withAm ? await startWebhookSink() : null;
+const am = amSink ? await startAlertmanagerCluster({ size: 1, routeTo: amSink.url }) : null;
+const config = {
+  ...loadConfig({ LOG_LEVEL: 'warn', SMTP_URL: `smtp://127.0.0.1:${smtpPort}`, PUBLIC_URL: 'https://opsdeck.example.com', ...(am ? { ALERTMANAGER_URL: am.instances[0]!.url } : {}) }),
+  uiDir: undefined,
+};
 const database = await openDatabase({});
 const app = await buildApp(config, { database });
 await app.ready();
@@ -96,7 +108,9 @@ const targets: ChannelConfig[] = [
 ];
 for (const target of targets) await insertChannel(database.db, app.secretBox, group!.id, target);
 const PEER_OF = { webhook: 'webhook', teams: 'teams', pagerduty: 'pagerduty', telegram: 'telegram', ntfy: 'ntfy' } as const;
-const perChannel: Record<string, number[]> = { email: [], webhook: [], teams: [], pagerduty: [], telegram: [], ntfy: [] };
+const perChannel: Record<string, number[]> = { email: [], webhook: [], teams: [], pagerduty: [], telegram: [], ntfy: [], alertmanager: [] };
+/** Alert opened → Alertmanager's receiver: the push and Alertmanager's routing alone, without the grace period. */
+const amAfterOpen: number[] = [];
 const scrapeS = config.monitoring.scrapeIntervalS;
 const budgetMs = (graceS + scrapeS + 2) * 1000;
 console.log(`Threshold crossing → email accepted by SMTP; grace ${graceS} s, SCRAPE_INTERVAL ${scrapeS} s, ALERT_EVAL_INTERVAL ${config.alerting.evalIntervalS} s, delivery poll ${config.delivery.pollIntervalS} s; budget ${budgetMs / 1000} s; ${RUNS} runs; ${machineLoad()}`);
@@ -127,6 +141,12 @@ try {
       perChannel[channel]!.push(call.at - crossed);
       channelFigures.push(`${channel} +${r1((call.at - crossed) / 1000)} s`);
     }
+    if (amSink) {
+      const note = await until('the Alertmanager notification', () => amSink.received.find((n) => n.status === 'firing' && (n.receivedAt ?? 0) >= crossed && n.alerts.some((a) => a.labels.alertname === 'critical_disk_usage' && a.status === 'firing')), 30_000);
+      perChannel.alertmanager!.push(note.receivedAt! - crossed);
+      if (alert) amAfterOpen.push(note.receivedAt! - alert.created_at.getTime());
+      channelFigures.push(`alertmanager +${r1((note.receivedAt! - crossed) / 1000)} s${alert ? ` (alert opened → receiver ${r1((note.receivedAt! - alert.created_at.getTime()) / 1000)} s)` : ''}`);
+    }
     console.log(
       `  run ${run}: crossed ${r1(offset / 1000)} s after a scrape; scraped +${r1((firstSeen - crossed) / 1000)} s, alert opened +${alert ? r1((alert.created_at.getTime() - crossed) / 1000) : '?'} s, email accepted +${r1(latency / 1000)} s (${latency <= budgetMs ? 'within' : 'OVER'} the ${budgetMs / 1000} s budget); ${channelFigures.join(', ')}`,
     );
@@ -141,7 +161,10 @@ try {
   await new Promise<void>((resolve) => smtp.close(() => resolve()));
   exporter.close();
   await peers.close();
+  await am?.stop();
+  await amSink?.close();
 }
+if (amAfterOpen.length) console.log(`  alertmanager: alert opened → receiver: mean ${r1(amAfterOpen.reduce((a, b) => a + b, 0) / amAfterOpen.length / 1000)} s, max ${r1(Math.max(...amAfterOpen) / 1000)} s (Alertmanager group_wait 300 ms here; its default is 30 s)`);
 for (const [channel, values] of Object.entries(perChannel)) {
   if (!values.length) continue;
   const m = values.reduce((a, b) => a + b, 0) / values.length;

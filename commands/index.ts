@@ -22,10 +22,11 @@ import { serverCommands } from './server/all';
 import { serverViewCommands } from './server-view/all';
 import { sessionCommands } from './session/all';
 import { tokenCommands } from './token/all';
+import { integrationCommands } from './integration/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...listCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands] as const;
 
 /** Every command of the app, as a union of their definitions. */
 export type AppCommand = (typeof allCommands)[number];

@@ -5,6 +5,7 @@ import { argumentError } from './argument-error';
 import { CommandError, type Registry } from './registry';
 import { SECRET_KEYS } from './redact';
 import { rerunnableLine } from './rerunnable-line';
+import { isUuid } from '../server/contract/ids';
 
 /** One HTTP call a command makes: what "Copy as curl" and `--print-api` print. */
 export interface ApiCall {
@@ -28,8 +29,6 @@ export function isReadCall(method: string, path: string): boolean {
   const bare = path.split('?')[0]!;
   return method === 'GET' || /\/(all|preview)$/.test(bare);
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The id a created thing gets in a dry run: a call that uses it cannot be replayed as printed. */
 export const CREATED_ID = '$CREATED_ID';
@@ -73,7 +72,7 @@ export async function printApi(registry: Registry, id: string, rawInput: unknown
     const before = known && typeof known === 'object' && 'result' in known && known.result && typeof known.result === 'object' && !Array.isArray(known.result) ? (known.result as Record<string, unknown>) : {};
     const sent = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const last = bare.split('/').at(-1) ?? '';
-    const result = { ...before, ...sent, _id: before._id ?? (UUID.test(last) || method !== 'POST' ? last : CREATED_ID) };
+    const result = { ...before, ...sent, _id: before._id ?? (isUuid(last) || method !== 'POST' ? last : CREATED_ID) };
     return { result, data: result };
   };
   const call = async <T,>(method: HttpMethod, path: string, body: unknown, options: RequestOptions | undefined, real: () => Promise<T>): Promise<T> => {

@@ -15,8 +15,10 @@ export class CommandError extends Error {
   constructor(
     message: string,
     readonly outcome: 'error' | 'refused' | 'cancelled' = 'error',
+    /** `cause`: what failed underneath (an ApiError, a network TypeError), for callers that word their own message. */
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'CommandError';
   }
 }
@@ -147,7 +149,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         await record('error', parsed.data, message);
-        throw err instanceof CommandError ? err : new CommandError(message, 'error');
+        throw err instanceof CommandError ? err : new CommandError(message, 'error', { cause: err });
       }
     }
     if (def.destructive) {
@@ -184,7 +186,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
       const message = err instanceof Error ? err.message : String(err);
       await record('error', parsed.data, message);
       await Promise.all(refetches);
-      throw err instanceof CommandError ? err : new CommandError(message, 'error');
+      throw err instanceof CommandError ? err : new CommandError(message, 'error', { cause: err });
     }
   }
 

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { ackAlert } from '../../src/api/alerts';
 import { queryKeys } from '../../src/api/query-keys';
 import { namesFilter } from '../alerts/matching-filter';
-import { defineCommand } from '../define-command';
+import { defineCommand, type CommandResult } from '../define-command';
 import { CommandError } from '../registry';
+import { runCommand } from '../run-command';
 import { ackDurationSchema, ackForArg, ackSpan, oneOrFilterShape, optionalNoteArg, optionalNoteSchema } from './ack-fields';
 import { alertArg, alertLabel, resolveAlert } from './alert-fields';
 
@@ -16,11 +17,12 @@ export const ackAlertCommand = defineCommand({
   input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema, for: ackDurationSchema.optional() }),
   args: [{ ...alertArg, optional: true }, optionalNoteArg, ackForArg],
   permission: 'alerts.triage',
-  async run(input, ctx) {
+  // Annotated: the hand-over below is typed by the command list, which must not need this body to know its own type.
+  async run(input, ctx): Promise<CommandResult> {
     const { alert, note, for: seconds, host, name, severity, status } = input;
     if (!alert) {
       if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
-      return ctx.run('alerts.ack-matching', { host, name, severity, status, note, for: seconds });
+      return runCommand(ctx, 'alerts.ack-matching', { host, name, severity, status, note, for: seconds });
     }
     const found = await resolveAlert(ctx.api, alert);
     const { result } = await ackAlert(ctx.api, found._id, { ...(note ? { note } : {}), ...(seconds ? { forSeconds: seconds } : {}) });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { MAX_NOTE } from '../../server/contract/alerts';
 import type { ArgSpec } from '../define-command';
 import { matchingFilterShape } from '../alerts/matching-filter';
-import { boundedDurationSchema, formatDuration } from './alert-fields';
+import { formatDuration } from '../../server/contract/duration';
+import { boundedDurationSchema } from './alert-fields';
 
 /**
  * Shared by alert.ack / alert.unack and their bulk forms (issue 14 §1). Unlike a status change an

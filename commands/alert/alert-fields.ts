@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDuration } from '../../server/contract/duration';
 import { alertStatusLabels, MAX_NOTE, MAX_SNOOZE_SECONDS, type Alert, type AlertDetail, type AlertStatus } from '../../server/contract/alerts';
 import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
@@ -7,8 +8,8 @@ import { staleAfter } from '../../src/api/query-keys';
 import type { ArgSpec, CommandContext, CommandResult, InverseRun } from '../define-command';
 import { CommandError } from '../registry';
 import { invalidateAll } from '../stale';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
 export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname}`;
@@ -21,7 +22,7 @@ export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.ale
 export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name an alert: its id, or words matching one alert');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getAlert(api, value)).result;
     } catch (err) {
@@ -46,21 +47,6 @@ export const alertRefSchema = z.string({ error: 'alert is required' }).trim().mi
 export const alertArg = { name: 'alert', label: 'Alert', kind: 'entity', entity: 'alert', positional: true } as const satisfies ArgSpec;
 export const noteArg = { name: 'note', label: 'Notes', kind: 'text', placeholder: 'What was done, or why (markdown)' } as const satisfies ArgSpec;
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
-
-/**
- * "30m", "2h", "1h30m", "1d", "90s" or a bare number of minutes to seconds; undefined for text
- * that is not a duration. Snoozes last 1 minute to 30 days (the API's limits).
- */
-export function parseDuration(text: string): number | undefined {
-  const t = text.trim().toLowerCase().replace(/\s+/g, '');
-  if (/^\d+$/.test(t)) return Number(t) * 60;
-  if (!/^(\d+[smhd])+$/.test(t)) return undefined;
-  let total = 0;
-  for (const [, n, u] of t.matchAll(/(\d+)([smhd])/g)) total += Number(n) * UNITS[u!]!;
-  return total;
-}
-
 /**
  * A duration as typed ("30m") or, from a history re-run, the seconds it was parsed to, between
  * 1 minute and 30 days; `what` names it in the message ("A snooze lasts …").
@@ -79,18 +65,6 @@ export const boundedDurationSchema = (what: string) =>
     return s;
   });
 export const durationSchema = boundedDurationSchema('A snooze');
-
-export function formatDuration(seconds: number): string {
-  const parts: string[] = [];
-  let rest = seconds;
-  for (const [u, n] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
-    if (rest >= n) {
-      parts.push(`${Math.floor(rest / n)}${u}`);
-      rest %= n;
-    }
-  }
-  return parts.join(' ') || '0s';
-}
 
 /** One status change (or note) through the API, then the lists and this alert refresh. */
 export async function setAlertStatus(ctx: CommandContext, alert: AlertDetail, status: AlertStatus, note: string, snoozeSeconds?: number): Promise<AlertDetail> {

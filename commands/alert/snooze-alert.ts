@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { formatDuration } from '../../server/contract/duration';
 import { defineCommand } from '../define-command';
-import { alertArg, alertLabel, alertRefSchema, durationSchema, formatDuration, noteArg, noteSchema, resolveAlert, setAlertStatus, statusBefore, undoStatusChange } from './alert-fields';
+import { alertArg, alertLabel, alertRefSchema, durationSchema, noteArg, noteSchema, resolveAlert, setAlertStatus, statusBefore, undoStatusChange } from './alert-fields';
 
 export const snoozeAlert = defineCommand({
   id: 'alert.snooze',

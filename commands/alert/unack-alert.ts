@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { unackAlert } from '../../src/api/alerts';
 import { queryKeys } from '../../src/api/query-keys';
 import { namesFilter } from '../alerts/matching-filter';
-import { defineCommand } from '../define-command';
+import { defineCommand, type CommandResult } from '../define-command';
 import { CommandError } from '../registry';
+import { runCommand } from '../run-command';
 import { oneOrFilterShape, optionalNoteArg, optionalNoteSchema } from './ack-fields';
 import { alertArg, alertLabel, resolveAlert } from './alert-fields';
 
@@ -16,11 +17,12 @@ export const unackAlertCommand = defineCommand({
   input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema }),
   args: [{ ...alertArg, optional: true }, optionalNoteArg],
   permission: 'alerts.triage',
-  async run(input, ctx) {
+  // Annotated: the hand-over below is typed by the command list, which must not need this body to know its own type.
+  async run(input, ctx): Promise<CommandResult> {
     const { alert, note, host, name, severity, status } = input;
     if (!alert) {
       if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
-      return ctx.run('alerts.unack-matching', { host, name, severity, status, note });
+      return runCommand(ctx, 'alerts.unack-matching', { host, name, severity, status, note });
     }
     const found = await resolveAlert(ctx.api, alert);
     if (!found.acknowledgement) throw new CommandError(`**${alertLabel(found)}** is not acknowledged`, 'refused');

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { updateAlert } from '../../src/api/alerts';
 import { staleAfter } from '../../src/api/query-keys';
-import { durationSchema, formatDuration, noteArg, noteSchema } from '../alert/alert-fields';
+import { formatDuration } from '../../server/contract/duration';
+import { durationSchema, noteArg, noteSchema } from '../alert/alert-fields';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { bulkActions, changeAll, collectMatching, confirmQuestion, countMatching, describeFilter, matchingFilterArgs, matchingFilterShape, matchingListFilter, summary } from './matching-filter';

@@ -4,12 +4,12 @@ import { checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckRuleInpu
 import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getCheck, listChecks } from '../../src/api/checks';
-import { parseDuration } from '../alert/alert-fields';
+import { parseDuration } from '../../server/contract/duration';
 import type { ArgSpec } from '../define-command';
 import { resolveGroup } from '../group/resolve-group';
 import { CommandError } from '../registry';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
 /** Seconds as typed: a bare number is seconds here ("30"), or "30s", "2m", "1h". */
@@ -213,7 +213,7 @@ export function checkFieldError(err: unknown): unknown {
 export async function resolveCheck(api: Api, ref: string): Promise<Check> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a check: its name or id');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getCheck(api, value)).result;
     } catch (err) {

@@ -50,7 +50,7 @@ const ARG_OF: Record<string, string> = {
   'settings.serverUrl': 'endpoint',
   'settings.priority': 'priority',
 };
-const argFor = (field: string) => ARG_OF[field] ?? (field.startsWith('secrets.headers') ? 'headers' : field);
+export const argFor = (field: string) => ARG_OF[field] ?? (field.startsWith('secrets.headers') ? 'headers' : field);
 
 export const addGroupChannel_ = defineCommand({
   id: 'group.add-channel',

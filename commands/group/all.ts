@@ -1,5 +1,6 @@
 import { addGroupChannel_ } from './add-channel';
 import { addGroupEmail } from './add-group-email';
+import { editGroupChannel_ } from './edit-channel';
 import { removeGroupChannel_ } from './remove-channel';
 import { testGroup } from './test-group';
 import { createGroup } from './create-group';
@@ -11,4 +12,4 @@ import { setEscalation } from './set-escalation';
 import { showGroup } from './show-group';
 
 /** Every command of the "group" domain; commands/index.ts collects the domains. */
-export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, setEscalation, refreshGroups, addGroupChannel_, removeGroupChannel_, testGroup] as const;
+export const groupCommands = [showGroup, createGroup, editGroup, deleteGroup, addGroupEmail, removeGroupEmail, setEscalation, refreshGroups, addGroupChannel_, editGroupChannel_, removeGroupChannel_, testGroup] as const;

@@ -3,8 +3,8 @@ import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getNotificationGroup, listNotificationGroups } from '../../src/api/notification-groups';
 import { CommandError } from '../registry';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
 /**
@@ -14,7 +14,7 @@ const SHOWN = 5;
 export async function resolveGroup(api: Api, ref: string): Promise<NotificationGroup> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a notification group: its name or id');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getNotificationGroup(api, value)).result;
     } catch (err) {

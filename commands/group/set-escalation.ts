@@ -3,7 +3,7 @@ import type { EscalationStep } from '../../server/contract/alerts';
 import { updateNotificationGroup } from '../../src/api/notification-groups';
 import { queryKeys } from '../../src/api/query-keys';
 import type { Api } from '../../src/api/client';
-import { formatDuration, parseDuration } from '../alert/alert-fields';
+import { formatDuration, parseDuration } from '../../server/contract/duration';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveUser } from '../user/resolve-user';

@@ -8,8 +8,7 @@ import type { ArgSpec } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveServer } from '../server/resolve-server';
 import { matchersSchema, spanSchema, timeSchema } from '../silence/matcher-fields';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../server/contract/ids';
 
 /** What maintenance.create and maintenance.edit take besides the name. */
 export const windowShape = {
@@ -39,7 +38,7 @@ export async function serverIds(api: Api, servers: string | string[] | undefined
   if (servers === undefined) return undefined;
   const refs = (Array.isArray(servers) ? servers : servers.split(',')).map((s) => s.trim()).filter(Boolean);
   const ids: string[] = [];
-  for (const ref of refs) ids.push(UUID.test(ref) ? ref : (await resolveServer(api, ref))._id);
+  for (const ref of refs) ids.push(isUuid(ref) ? ref : (await resolveServer(api, ref))._id);
   return ids;
 }
 
@@ -50,7 +49,7 @@ export const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone 
 export async function resolveWindow(api: Api, ref: string): Promise<MaintenanceWindow> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a maintenance window: its name or id');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getWindow(api, value)).result;
     } catch (err) {

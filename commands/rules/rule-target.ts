@@ -11,6 +11,7 @@ import { CommandError } from '../registry';
 import { resolveServer } from '../server/resolve-server';
 import { openServerView } from '../server-view/current-view';
 import { checkEdit, draftKey, findRule, getDraft, ruleLabel, updateBody, withEdit, type EditableField, type RuleDraft, type RuleEdit } from './rule-draft';
+import { isUuid } from '../../server/contract/ids';
 
 /**
  * How rules.* commands meet the held-edits model (docs/decisions.md): while a server's Alerts
@@ -120,7 +121,6 @@ export function undoRuleEdit(result: CommandResult, field: EditableField): Inver
   }
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const NO_GROUP = ['none', '-', 'null'];
 
 /**
@@ -130,7 +130,7 @@ export const NO_GROUP = ['none', '-', 'null'];
 export async function resolveGroup(ctx: CommandContext, ref: string): Promise<NotificationGroup | null> {
   const value = ref.trim();
   if (!value || NO_GROUP.includes(value.toLowerCase())) return null;
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getNotificationGroup(ctx.api, value)).result;
     } catch (err) {

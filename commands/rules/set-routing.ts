@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AlertRule } from '../../server/contract/alerts';
 import { updateAlertConfig } from '../../src/api/alert-config';
 import { queryKeys } from '../../src/api/query-keys';
-import { formatDuration, parseDuration } from '../alert/alert-fields';
+import { formatDuration, parseDuration } from '../../server/contract/duration';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { findRule, ruleLabel, updateBody } from './rule-draft';

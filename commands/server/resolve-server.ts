@@ -3,8 +3,8 @@ import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getServer, listServers } from '../../src/api/servers';
 import { CommandError } from '../registry';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const IP_LIKE = /^[0-9a-f.:]+$/i;
 const SHOWN = 5;
 
@@ -24,7 +24,7 @@ function several(value: string, matches: Server[], total: number, how: string): 
 export async function resolveServer(api: Api, ref: string): Promise<Server> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a server: its hostname, IP address or id');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getServer(api, value)).result;
     } catch (err) {

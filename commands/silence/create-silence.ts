@@ -4,7 +4,7 @@ import { queryKeys } from '../../src/api/query-keys';
 import { createSilence, previewSilence } from '../../src/api/silences';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { formatDuration } from '../alert/alert-fields';
+import { formatDuration } from '../../server/contract/duration';
 import { describeMatchers, matchersArg, matchersSchema, previewText, spanSchema, timeSchema } from './matcher-fields';
 
 export const createSilenceCommand = defineCommand({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { matcherSchema, matcherText, parseMatcher, type Matcher, type MatchPreview } from '../../server/contract/routing';
 import type { ArgSpec } from '../define-command';
-import { parseDuration } from '../alert/alert-fields';
+import { parseDuration } from '../../server/contract/duration';
 
 /**
  * Matchers as the command line writes them, Alertmanager's way: `hostname=~web-.*,

@@ -3,14 +3,13 @@ import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { getSilence, listSilences, silencesQuery } from '../../src/api/silences';
 import { CommandError } from '../registry';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../server/contract/ids';
 
 /** `silence` arguments: an id, or words of the comment of exactly one current (active or pending) silence. */
 export async function resolveSilence(api: Api, ref: string): Promise<Silence> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a silence: its id, or words of its comment');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getSilence(api, value)).result;
     } catch (err) {

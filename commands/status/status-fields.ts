@@ -6,8 +6,8 @@ import { resolveCheck } from '../check/check-fields';
 import type { ArgSpec } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveServer } from '../server/resolve-server';
+import { isUuid } from '../../server/contract/ids';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const SHOWN = 5;
 
 export const pageArg = { name: 'page', label: 'Status page', kind: 'entity', entity: 'status-page', positional: true } as const satisfies ArgSpec;
@@ -26,7 +26,7 @@ export const itemsArg = {
 export async function resolveStatusPage(api: Api, ref: string): Promise<StatusPage> {
   const value = ref.trim();
   if (!value) throw new CommandError('Name a status page: its slug or id');
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getStatusPage(api, value)).result;
     } catch (err) {

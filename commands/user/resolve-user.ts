@@ -3,13 +3,12 @@ import { getUser, listUsers } from '../../src/api/users';
 import type { Api } from '../../src/api/client';
 import { ApiError } from '../../src/api/client';
 import { CommandError } from '../registry';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../../server/contract/ids';
 
 /** `user` arguments take an id, a username or an email, so `user.delete ann` works. */
 export async function resolveUser(api: Api, ref: string): Promise<User> {
   const value = ref.trim();
-  if (UUID.test(value)) {
+  if (isUuid(value)) {
     try {
       return (await getUser(api, value)).result;
     } catch (err) {

@@ -57,10 +57,19 @@ export interface SlackTarget {
 }
 
 /**
+ * Slack's `{ok:false}` codes that say "not now" rather than "not this request" (docs.slack.dev
+ * chat.postMessage "Errors" and the common errors): rate limiting and Slack's own trouble. Every
+ * other code (invalid_auth, channel_not_found, not_in_channel, is_archived, missing_scope,
+ * msg_too_long, …) needs a person to change something, so trying again cannot help.
+ */
+const SLACK_TEMPORARY = new Set(['ratelimited', 'rate_limited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
+
+/**
  * Slack Web API chat.postMessage. Slack answers HTTP 200 with `{ok: false, error}` when it
- * refuses (channel_not_found, not_in_channel, invalid_auth …): that is a failure too, retried
- * (inviting the bot fixes it). HTTP 429 and 5xx carry Slack's Retry-After (issue 15); another
- * HTTP error status is a refusal of the request itself: it fails once.
+ * refuses: a permanent refusal fails once with Slack's reason in the delivery log; rate limiting
+ * and Slack's own errors are retried, at Slack's Retry-After when it sends one. HTTP 429 and 5xx
+ * carry Slack's Retry-After (issue 15); another HTTP error status is a refusal of the request
+ * itself: it fails once.
  */
 export async function postSlack(target: SlackTarget, message: SlackMessage, timeoutMs = 10_000): Promise<number> {
   let res: Response;
@@ -87,6 +96,10 @@ export async function postSlack(target: SlackTarget, message: SlackMessage, time
   } catch {
     throw new ChannelError(`Slack answered something that is not JSON: ${body.slice(0, 200)}`, res.status);
   }
-  if (parsed.ok !== true) throw new ChannelError(`Slack refused the message: ${parsed.error ?? 'no reason given'}`, res.status);
+  if (parsed.ok !== true) {
+    const code = typeof parsed.error === 'string' ? parsed.error : 'no reason given';
+    if (SLACK_TEMPORARY.has(code)) throw new ChannelError(`Slack did not take the message now: ${code}`, res.status, false, parseRetryAfter(res.headers.get('retry-after')));
+    throw new ChannelError(`Slack refused the message: ${code}`, res.status, true);
+  }
   return res.status;
 }

@@ -30,7 +30,7 @@ interface SlackCall {
 }
 const slackCalls: SlackCall[] = [];
 /** Answers for the next calls, in order; then `{ok: true}`. */
-const slackAnswers: { status: number; body: unknown }[] = [];
+const slackAnswers: { status: number; body: unknown; headers?: Record<string, string> }[] = [];
 let slackDelayMs = 0;
 let slack: Server;
 let slackPort = 0;
@@ -49,7 +49,7 @@ beforeAll(async () => {
       slackCalls.push({ authorization: req.headers.authorization, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
       if (slackDelayMs) await new Promise((r) => setTimeout(r, slackDelayMs));
       const answer = slackAnswers.shift() ?? { status: 200, body: { ok: true, ts: '1.0' } };
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => slack.listen(0, '127.0.0.1', resolve));
@@ -262,17 +262,17 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
     expect(body.text).toContain(`Service ${flat.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')} is down`);
   });
 
-  it('SMTP refusing, Slack {ok:false} and Slack HTTP 500 are failed attempts, retried after 30 s and 2 min, then sent once', async () => {
+  it('SMTP refusing, Slack {ok:false, internal_error} and Slack HTTP 500 are failed attempts, retried after 30 s and 2 min, then sent once', async () => {
     const s = await server(await group({ emailList: ['ops@example.com'] }));
     const alertId = await fire(s.id);
     refuseOnce.add('ops@example.com');
-    slackAnswers.push({ status: 200, body: { ok: false, error: 'not_in_channel' } }, { status: 500, body: 'upstream trouble' });
+    slackAnswers.push({ status: 200, body: { ok: false, error: 'internal_error' } }, { status: 500, body: 'upstream trouble' });
     const w = worker();
 
     expect(await w.deliver()).toMatchObject({ sent: 0, failed: 2 });
     expect(await deliveries(alertId)).toMatchObject([
       { channel: 'email', attempt: 1, outcome: 'failed', error: expect.stringContaining('550'), retry_at: new Date(clock + 30_000) },
-      { channel: 'slack', attempt: 1, outcome: 'failed', error: expect.stringContaining('not_in_channel'), retry_at: new Date(clock + 30_000) },
+      { channel: 'slack', attempt: 1, outcome: 'failed', error: expect.stringContaining('internal_error'), retry_at: new Date(clock + 30_000) },
     ]);
     expect(mails).toHaveLength(0);
 
@@ -300,6 +300,41 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
     ]);
     const notes = (await q<{ note: string }>(`select note from alert_events where alert_id = $1 and type = 'playbook_action' order by at, note`, [alertId])).map((e) => e.note);
     expect(notes[0]).toMatch(/^Email to ops@example.com failed \(firing notification, attempt 1 of 5\): `.*550.*`\. Next try at 2026-01-01T00:05:30.000Z\.$/);
+  });
+
+  it('Slack {ok:false} for a refusal (channel_not_found, invalid_auth) fails once with the reason; ratelimited waits for Slack\'s Retry-After', async () => {
+    for (const code of ['channel_not_found', 'invalid_auth']) {
+      slackCalls.length = 0;
+      const s = await server(await group({ emailEnabled: false }));
+      const alertId = await fire(s.id);
+      slackAnswers.push({ status: 200, body: { ok: false, error: code } });
+      const w = worker();
+      expect(await w.deliver()).toMatchObject({ sent: 0, failed: 1 });
+      expect(await deliveries(alertId)).toMatchObject([{ channel: 'slack', attempt: 1, outcome: 'failed', error: `Slack refused the message: ${code}`, retry_at: null }]);
+      // Not tried again, however long one waits: the outbox row is done.
+      at(300 + 3600);
+      expect(await w.deliver()).toMatchObject({ rows: 0 });
+      expect(slackCalls).toHaveLength(1);
+      expect(await unprocessed()).toBe(0);
+      const notes = (await q<{ note: string }>(`select note from alert_events where alert_id = $1 and type = 'playbook_action'`, [alertId])).map((e) => e.note);
+      expect(notes.join('\n')).toContain('Not retried: the request itself was refused.');
+      await q('delete from servers');
+      clock = T0;
+    }
+
+    // Rate limited (HTTP 200 {ok:false, error: ratelimited} with Retry-After): retried when Slack said, not on the 30 s schedule.
+    slackCalls.length = 0;
+    const s = await server(await group({ emailEnabled: false }));
+    const alertId = await fire(s.id);
+    slackAnswers.push({ status: 200, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '7' } });
+    const w = worker();
+    expect(await w.deliver()).toMatchObject({ failed: 1 });
+    expect(await deliveries(alertId)).toMatchObject([{ channel: 'slack', attempt: 1, outcome: 'failed', error: 'Slack did not take the message now: ratelimited', retry_at: new Date(clock + 7000) }]);
+    at(300 + 6);
+    expect(await w.deliver()).toMatchObject({ rows: 0 });
+    at(300 + 7);
+    expect(await w.deliver()).toMatchObject({ sent: 1 });
+    expect(slackCalls).toHaveLength(2);
   });
 
   it('a partly refused email is sent to the accepted addresses and retried only for the refused one', async () => {

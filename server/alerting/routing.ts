@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type SQL } from 'drizzle-orm';
 import type { EscalationStep, OutboxTransition } from '../contract/alerts';
+import { formatDuration } from '../contract/duration';
 import type { Matcher, MuteReason } from '../contract/routing';
 import type { Db } from '../db/client';
 import { alertEvents, alertOutbox } from '../db/schema';
@@ -128,19 +129,8 @@ const ms = (d: Date | string | null | undefined) => (d ? new Date(d).getTime() :
 const utc = (t: number) => `${new Date(t).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const parseJson = <T>(v: T | string | null): T | null => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
-/** "15m", "2h 30m", "1d" */
-export function shortDuration(seconds: number): string {
-  const parts: string[] = [];
-  let rest = Math.round(seconds);
-  for (const [u, n] of [['d', 86_400], ['h', 3600], ['m', 60], ['s', 1]] as const) {
-    if (rest >= n) {
-      parts.push(`${Math.floor(rest / n)}${u}`);
-      rest %= n;
-    }
-    if (parts.length === 2) break;
-  }
-  return parts.join(' ') || '0s';
-}
+/** "15m", "2h 30m", "1d": the two largest units, as notification texts read. */
+export const shortDuration = (seconds: number): string => formatDuration(seconds, 2);
 
 /**
  * What the router reads about each alert: its fields and its server's labels (matchers), its

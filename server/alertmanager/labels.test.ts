@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { labelKey, toPostable, type PushedAlertRow } from './labels';
+import { webhookPayload } from '../channels/webhook';
+import { alertmanagerLabels, labelKey, toPostable, type PushedAlertRow } from './labels';
 import { instanceHost, severityOf } from './receive';
 import { toAmMatcher } from './silence-mirror';
 
@@ -36,6 +37,32 @@ describe('Alertmanager labels and matching', () => {
     expect(firing.endsAt).toBe('2030-01-01T00:00:00.000Z');
     expect(firing.annotations.runbook_url).toBe(`x/n/${row.id}`);
     expect(labelKey({ b: '1', a: '2' })).toBe(labelKey({ a: '2', b: '1' }));
+  });
+
+  it('the push and the webhook channel build their labels with one builder: the same alert gets the same labels either way', () => {
+    const full: PushedAlertRow = { ...row, server_id: '0b1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f', instance: '10.0.0.9', service: 'nginx', mountpoint: '', status: 'firing', resolved_at: null };
+    const expected = { alertname: 'website_down', severity: 'warning', hostname: 'shop & co', instance: '10.0.0.9', server_id: full.server_id!, type: 'website_alert', service: 'nginx' };
+    const pushed = toPostable(full, { publicUrl: 'https://ops.example', runbookUrl: '{publicUrl}', validUntil: new Date('2030-01-01T00:00:00Z') }).labels;
+    const alert = {
+      id: full.id,
+      hostname: full.hostname,
+      instance: full.instance,
+      alertname: full.alertname,
+      severity: 'warning' as const,
+      summary: full.summary,
+      description: full.description,
+      mountpoint: full.mountpoint,
+      volume: null,
+      service: full.service,
+      createdAt: full.created_at,
+      resolvedAt: null,
+      serverId: full.server_id,
+      type: full.type,
+    };
+    const hooked = webhookPayload({ alert, transition: 'firing', link: 'https://ops.example/x', publicUrl: 'https://ops.example', extra: {} }, 'hook').alerts[0]!.labels;
+    expect(alertmanagerLabels({ ...alert })).toEqual(expected);
+    expect(pushed).toEqual(expected);
+    expect(hooked).toEqual(expected);
   });
 
   it('finds the host of an instance label however it is written', () => {

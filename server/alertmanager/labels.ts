@@ -37,24 +37,44 @@ export const OPSDECK_ALERT_ANNOTATION = 'opsdeck_alert_id';
 const fill = (template: string, values: Record<string, string>) =>
   template.replace(/\{(publicUrl|id|alertname|type|hostname|serverId)\}/g, (_, key: string) => (key === 'publicUrl' ? values.publicUrl! : encodeURIComponent(values[key] ?? '')));
 
+/** The fields of an Opsdeck alert that become Alertmanager labels, however the caller holds the alert. */
+export interface LabelSource {
+  alertname: string;
+  severity: string;
+  hostname: string;
+  instance: string;
+  serverId?: string | null;
+  type?: string | null;
+  service?: string | null;
+  mountpoint?: string | null;
+}
+
 /**
- * Labels are identity in Alertmanager (grouping, silences, inhibition): the issue's eight, each
- * only when it has a value (an empty label is no label in Prometheus' model). Annotations carry
- * the text: the description as plain text (ours is markdown with only our emphasis as markup).
+ * Alertmanager's label set of an Opsdeck alert, the one builder for the push (POST
+ * /api/v2/alerts) and the webhook channel's payload (and PagerDuty's custom details), so a
+ * receiver sees the same labels whichever way an alert reached it. Labels are identity in
+ * Alertmanager (grouping, silences, inhibition): the issue's eight, each only when it has a value
+ * (an empty label is no label in Prometheus' model).
  */
-export function toPostable(row: PushedAlertRow, opts: { publicUrl: string; runbookUrl: string; validUntil: Date }): PostableAlert {
+export function alertmanagerLabels(a: LabelSource): Record<string, string> {
   const labels: Record<string, string> = {};
   const put = (name: string, value: string | null | undefined) => {
-    if (value) labels[name] = value;
+    if (typeof value === 'string' && value !== '') labels[name] = value;
   };
-  put('alertname', row.alertname);
-  put('severity', row.severity);
-  put('hostname', row.hostname);
-  put('instance', row.instance);
-  put('server_id', row.server_id);
-  put('type', row.type);
-  put('service', row.service);
-  put('mountpoint', row.mountpoint);
+  put('alertname', a.alertname);
+  put('severity', a.severity);
+  put('hostname', a.hostname);
+  put('instance', a.instance);
+  put('server_id', a.serverId);
+  put('type', a.type);
+  put('service', a.service);
+  put('mountpoint', a.mountpoint);
+  return labels;
+}
+
+/** Annotations carry the text: the description as plain text (ours is markdown with only our emphasis as markup). */
+export function toPostable(row: PushedAlertRow, opts: { publicUrl: string; runbookUrl: string; validUntil: Date }): PostableAlert {
+  const labels = alertmanagerLabels({ ...row, serverId: row.server_id });
   const link = `${opts.publicUrl}/notifications/show/${encodeURIComponent(row.id)}`;
   const annotations: Record<string, string> = {
     summary: row.summary || `${row.alertname} on ${row.hostname}`,

@@ -1,6 +1,7 @@
 import type { ActorKind, AuditTarget, CommandOutcome, HistorySource } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { commandHistory } from '../db/schema';
+import { isUuid } from '../contract/ids';
 
 /** Who made a call, as they were at that moment. */
 export interface AuditActor {
@@ -37,7 +38,6 @@ export interface ServerRecord {
   undoOf: string | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // A check's request headers often carry credentials (Authorization); agent keys travel as "key".
 const SECRET_KEYS = /password|secret|token|^key$|apikey|headers|authorization|cookie/i;
 const NUL = /\u0000/g;
@@ -88,7 +88,7 @@ export async function appendServerRecord(db: Db, r: ServerRecord, createdAt?: Da
       method: r.method,
       route: r.route ? clean(r.route, 300) : null,
       targets,
-      targetIds: [...new Set([...targets.map((t) => t.id), ...(r.related ?? [])].filter((id) => UUID.test(id)).map((id) => id.toLowerCase()))],
+      targetIds: [...new Set([...targets.map((t) => t.id), ...(r.related ?? [])].filter((id) => isUuid(id)).map((id) => id.toLowerCase()))],
       requestBody: r.requestBody === undefined ? null : clip(r.requestBody),
       requestId: r.requestId,
       runId: r.runId,

@@ -4,6 +4,7 @@ import type { Db } from '../db/client';
 import { badRequest, HttpError } from '../http/errors';
 import { appendServerRecord, type AuditActor } from './record';
 import { checkUndoOf } from './undo';
+import { isUuid } from '../contract/ids';
 
 /**
  * The server-written audit trail (issue 11 §2, docs/architecture.md "Audit trail").
@@ -55,7 +56,6 @@ export interface AuditContext {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const v = request.headers[name];
@@ -93,7 +93,7 @@ function readClaim(request: FastifyRequest): Claim {
   ] as const) {
     const v = header(request, name);
     if (v === undefined) continue;
-    if (!UUID.test(v)) throw badRequest(`${name}: not a uuid`, name);
+    if (!isUuid(v)) throw badRequest(`${name}: not a uuid`, name);
     claim[key] = v.toLowerCase();
   }
   return claim;
@@ -171,6 +171,12 @@ export interface AuditScope {
   target: (...targets: AuditTarget[]) => void;
   /** Work that must wait until the change is committed (in-memory caches, wake-ups). */
   afterCommit: (fn: () => void) => void;
+  /**
+   * Records the call as failed, with this reason, though it answers 2xx: a call whose answer
+   * reports a failure it carried out (a test notification no channel took) is an error in the
+   * history, not a success.
+   */
+  fail: (reason: string) => void;
 }
 
 /**
@@ -182,12 +188,13 @@ export async function audited<T>(request: FastifyRequest, db: Db, work: (tx: Db,
   if (!ctx) throw new Error(`audited() on a route that is not audited: ${request.method} ${request.routeOptions.url}`);
   if (ctx.recorded) throw new Error('audited() runs once per request');
   const after: (() => void)[] = [];
-  const scope: AuditScope = { target: (...t) => auditTarget(request, ...t), afterCommit: (fn) => after.push(fn) };
+  let failure: string | null = null;
+  const scope: AuditScope = { target: (...t) => auditTarget(request, ...t), afterCommit: (fn) => after.push(fn), fail: (reason) => void (failure = reason) };
   const result = await db.transaction(async (tx) => {
     const value = await work(tx as unknown as Db, scope);
     const actor = actorOf(request);
     if (!actor) throw new Error('audited() needs a caller: a session, a token or auditActor()');
-    ctx.recordId = await appendServerRecord(tx as unknown as Db, recordOf(request, ctx, actor, 'ok', null, null));
+    ctx.recordId = await appendServerRecord(tx as unknown as Db, recordOf(request, ctx, actor, failure === null ? 'ok' : 'error', failure, null));
     return value;
   });
   ctx.recorded = true;

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { channelInputSchema, type ChannelConfig, type ChannelType, type NotificationChannel } from '../contract/channels';
+import { channelInputSchema, type ChannelConfig, type ChannelType, type ChannelUpdate, type NotificationChannel } from '../contract/channels';
 import type { Db } from '../db/client';
 import { notificationChannels } from '../db/schema';
 import { pluginFor } from './index';
 import { maskToken, maskUrl } from './mask';
 import { SecretUnreadable, type SecretBox } from './secret-box';
 import type { ChannelTarget } from './types';
+import { isUuid } from '../contract/ids';
 
 type ChannelRow = typeof notificationChannels.$inferSelect;
 
@@ -55,8 +56,7 @@ export async function listChannels(db: Db, groupId: string): Promise<ChannelRow[
 }
 
 export async function findChannel(db: Db, groupId: string, ref: string): Promise<ChannelRow | undefined> {
-  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const where = UUID.test(ref) ? eq(notificationChannels.id, ref) : sql`${notificationChannels.nameLc} = ${ref.trim().toLowerCase()}`;
+  const where = isUuid(ref) ? eq(notificationChannels.id, ref) : sql`${notificationChannels.nameLc} = ${ref.trim().toLowerCase()}`;
   const [row] = await db.select().from(notificationChannels).where(and(eq(notificationChannels.groupId, groupId), where)).limit(1);
   return row;
 }
@@ -68,4 +68,37 @@ export async function insertChannel(db: Db, box: SecretBox, groupId: string, con
     .values({ id, groupId, type: config.type, name: config.name, settings: config.settings as Record<string, unknown>, secrets: box.seal(JSON.stringify(config.secrets), id) })
     .returning();
   return row!;
+}
+
+/**
+ * A stored target with an update merged over it (contract/channels.ts channelUpdateSchema): what
+ * is left out, and secrets given empty, are kept; `null` removes. The result is checked by the
+ * caller with channelInputSchema, as a new target is.
+ */
+export function mergeChannelUpdate(current: { type: string; name: string; settings: unknown; secrets: unknown }, update: ChannelUpdate): Record<string, unknown> {
+  const merge = (stored: Record<string, unknown>, given: Record<string, unknown> | undefined, keepEmpty: boolean) => {
+    const out: Record<string, unknown> = { ...stored };
+    for (const [k, v] of Object.entries(given ?? {})) {
+      if (v === null) delete out[k];
+      else if (keepEmpty && typeof v === 'string' && v.trim() === '') continue;
+      else out[k] = v;
+    }
+    return out;
+  };
+  return {
+    type: current.type,
+    name: update.name ?? current.name,
+    settings: merge(current.settings as Record<string, unknown>, update.settings, false),
+    secrets: merge(current.secrets as Record<string, unknown>, update.secrets, true),
+  };
+}
+
+/** Replaces a target's name, settings and secrets (sealed again, bound to the same row). */
+export async function updateChannel(db: Db, box: SecretBox, row: ChannelRow, config: ChannelConfig): Promise<ChannelRow> {
+  const [updated] = await db
+    .update(notificationChannels)
+    .set({ name: config.name, settings: config.settings as Record<string, unknown>, secrets: box.seal(JSON.stringify(config.secrets), row.id) })
+    .where(eq(notificationChannels.id, row.id))
+    .returning();
+  return updated!;
 }

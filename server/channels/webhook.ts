@@ -1,4 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
+import { alertmanagerLabels } from '../alertmanager/labels';
 import { oneLine } from '../contract/alert-text';
 import { maskUrl } from './mask';
 import { postJson } from './http';
@@ -9,21 +10,8 @@ import type { ChannelMessage, ChannelPlugin } from './types';
 const ZERO_TIME = '0001-01-01T00:00:00Z';
 export const SIGNATURE_HEADER = 'X-Opsdeck-Signature';
 
-/** Alertmanager's label set for an Opsdeck alert: only the labels that have a value. */
-export function alertLabels(m: ChannelMessage): Record<string, string> {
-  const a = m.alert;
-  const labels: Record<string, string | null | undefined> = {
-    alertname: a.alertname,
-    severity: a.severity,
-    hostname: a.hostname,
-    instance: a.instance,
-    server_id: a.serverId,
-    type: a.type,
-    service: a.service,
-    mountpoint: a.mountpoint,
-  };
-  return Object.fromEntries(Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
-}
+/** Alertmanager's label set for an Opsdeck alert: the push's own builder (server/alertmanager/labels.ts). */
+export const alertLabels = (m: ChannelMessage): Record<string, string> => alertmanagerLabels(m.alert);
 
 /**
  * Alertmanager's webhook payload, version 4 (prometheus.io "webhook_config"), one alert per

@@ -72,3 +72,4 @@ export const integrationsStatusSchema = z.object({
   }),
 });
 export type IntegrationsStatus = z.infer<typeof integrationsStatusSchema>;
+export type ReceiverToken = z.infer<typeof receiverTokenSchema>;

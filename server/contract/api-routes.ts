@@ -14,7 +14,7 @@ import {
 } from './alerts';
 import { aliasNameSchema, aliasSchema, putAliasSchema } from './aliases';
 import { amReceiveResultSchema, amWebhookSchema, integrationsStatusSchema, receiverTokenSchema } from './alertmanager';
-import { channelInputSchema, channelTestResultSchema, deliveryLogEntrySchema, notificationChannelSchema, testGroupSchema } from './channels';
+import { channelInputSchema, channelTestResultSchema, channelUpdateSchema, deliveryLogEntrySchema, notificationChannelSchema, testGroupSchema } from './channels';
 import {
   alertsSummaryResultSchema,
   cpuUsageResultSchema,
@@ -189,6 +189,7 @@ export const apiRoutes: readonly ApiRoute[] = [
   ...resource({ name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
   { method: 'GET', path: '/api/notification-groups/:id/channels', summary: "A group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy), secrets masked", tag: 'Notification groups', access: 'read', response: one(z.array(notificationChannelSchema)) },
   { method: 'POST', path: '/api/notification-groups/:id/channels', summary: 'Add a channel target to a group', tag: 'Notification groups', access: 'groups.write', body: channelInputSchema, response: one(notificationChannelSchema), status: 201 },
+  { method: 'PATCH', path: '/api/notification-groups/:id/channels/:channel', summary: 'Edit a channel target in place (by id or name): secrets left out or empty are kept', tag: 'Notification groups', access: 'groups.write', body: channelUpdateSchema, response: one(notificationChannelSchema) },
   { method: 'DELETE', path: '/api/notification-groups/:id/channels/:channel', summary: 'Remove a channel target (by id or name)', tag: 'Notification groups', access: 'groups.write', response: one(notificationChannelSchema) },
   { method: 'POST', path: '/api/notification-groups/:id/test', summary: "Send a test notification to a group's channels (or one of them)", tag: 'Notification groups', access: 'groups.write', body: testGroupSchema, response: one(z.array(channelTestResultSchema)) },
   { method: 'GET', path: '/api/alerts/:id/deliveries', summary: "An alert's delivery log: every attempt on every channel", tag: 'Alerts', access: 'read', response: one(z.array(deliveryLogEntrySchema)) },

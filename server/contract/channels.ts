@@ -117,6 +117,23 @@ export const channelInputSchema = z.discriminatedUnion(
 export type ChannelInput = z.input<typeof channelInputSchema>;
 export type ChannelConfig = z.output<typeof channelInputSchema>;
 
+/**
+ * PATCH a channel target in place (its type stays). Each part is merged over what is stored:
+ * a setting or secret given replaces the stored one, one left out — or a secret given empty —
+ * is kept (secrets are never shown, so a form cannot send them back), and `null` removes an
+ * optional one. `headers` given replace all custom headers. The merged target is checked as a
+ * new one would be, so a refusal names the same field (`secrets.url`).
+ */
+export const channelUpdateSchema = z
+  .object({
+    name: name.optional(),
+    settings: z.record(str(), z.union([str(), z.number(), z.null()])).optional(),
+    secrets: z.record(str(), z.union([str(), z.record(str(), str()), z.null()])).optional(),
+  })
+  .strict()
+  .refine((v) => v.name !== undefined || v.settings !== undefined || v.secrets !== undefined, { message: 'Nothing to change: give name, settings or secrets' });
+export type ChannelUpdate = z.input<typeof channelUpdateSchema>;
+
 /** What the API returns: secrets masked (`https://hooks.example.com/…`, `••••1234`). */
 export const notificationChannelSchema = z.object({
   _id: str(),

@@ -13,7 +13,6 @@ export const MAX_REPORT_WINDOW_MS = 31 * 24 * 3_600_000;
 export const MAX_REPORT_ALERTS = 500;
 export const MAX_REPORT_COMMANDS = 5000;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A zone is required: "09:00" means something else in every office, and the report is in UTC. */
 const ZONED = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -42,7 +41,7 @@ export const incidentReportQuerySchema = z
   .object({
     from: instant('from'),
     to: instant('to'),
-    serverId: str().regex(UUID, 'serverId must be a server id').optional(),
+    serverId: z.uuid('serverId must be a server id').optional(),
   })
   .strict()
   .refine((q) => q.to.getTime() > q.from.getTime(), { message: 'The end of the window (to) must be after its start (from)', path: ['to'] })

@@ -22,7 +22,7 @@ const displayName = str({ error: 'displayName is required' }).trim().min(1, 'dis
 export const statusItemInputSchema = z
   .object({
     kind: z.enum(statusItemKinds, { error: 'kind must be server or check' }),
-    id: str({ error: 'id is required' }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'id must be the id of a server or a check'),
+    id: z.uuid({ error: (issue) => (issue.input === undefined ? 'id is required' : 'id must be the id of a server or a check') }),
     displayName,
     /** Show the server's IP address (a check's target) on the public page; off unless chosen. */
     showAddress: z.boolean({ error: 'showAddress must be true or false' }).default(false),

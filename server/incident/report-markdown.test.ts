@@ -2,7 +2,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
-import { buildIncidentMarkdown, escapeBlockLines, escapeInline, formatDuration, type ReportData } from './report-markdown';
+import { buildIncidentMarkdown, escapeBlockLines, escapeInline, spanOf, type ReportData } from './report-markdown';
 
 const t = (hhmmss: string) => new Date(`2026-11-23T${hhmmss}Z`);
 
@@ -253,11 +253,11 @@ describe('incident report markdown', () => {
   });
 
   it('formats durations with their two largest units', () => {
-    expect(formatDuration(0)).toBe('0s');
-    expect(formatDuration(45_000)).toBe('45s');
-    expect(formatDuration(12 * 60_000 + 5_000)).toBe('12m 5s');
-    expect(formatDuration(3_600_000 + 5_000)).toBe('1h');
-    expect(formatDuration(3_900_000)).toBe('1h 5m');
-    expect(formatDuration(2 * 86_400_000 + 3 * 3_600_000 + 59_000)).toBe('2d 3h');
+    expect(spanOf(0)).toBe('0s');
+    expect(spanOf(45_000)).toBe('45s');
+    expect(spanOf(12 * 60_000 + 5_000)).toBe('12m 5s');
+    expect(spanOf(3_600_000 + 5_000)).toBe('1h');
+    expect(spanOf(3_900_000)).toBe('1h 5m');
+    expect(spanOf(2 * 86_400_000 + 3 * 3_600_000 + 59_000)).toBe('2d 3h');
   });
 });

@@ -1,4 +1,5 @@
 import { commandLineFor } from '../../commands/format-command-line';
+import { formatDuration } from '../contract/duration';
 import { codeSpan, escapeMarkdown, oneLine, parseAlertText, runToMarkdown } from '../contract/alert-text';
 import type { TimelineEventType } from '../contract/alerts';
 
@@ -127,24 +128,8 @@ export function formatUtc(d: Date): string {
   return d.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-/** The two largest units: `45s`, `12m 5s`, `1h 5m`, `2d 3h`. */
-export function formatDuration(ms: number): string {
-  let s = Math.max(0, Math.round(ms / 1000));
-  const units: [string, number][] = [
-    ['d', 86_400],
-    ['h', 3_600],
-    ['m', 60],
-    ['s', 1],
-  ];
-  const parts: string[] = [];
-  for (const [name, size] of units) {
-    const n = Math.floor(s / size);
-    s -= n * size;
-    if (n > 0 || parts.length > 0) parts.push(`${n}${name}`);
-  }
-  const shown = parts.length ? parts.slice(0, 2) : ['0s'];
-  return shown.filter((p, i) => i === 0 || !p.startsWith('0')).join(' ');
-}
+/** A span of the report in milliseconds, to the two largest units: `45s`, `12m 5s`, `1h 5m`, `2d 3h`. */
+export const spanOf = (ms: number): string => formatDuration(Math.max(0, ms) / 1000, 2);
 
 const eventLabels: Record<ReportEventType, string> = {
   firing: 'Triggered',
@@ -218,7 +203,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
   const out: string[] = [];
   const scope = data.server ? `${escapeInline(data.server.hostname)} (${escapeInline(data.server.ipaddress)})` : 'all servers';
   out.push(`# Incident report: ${scope}, ${formatUtc(data.from)} to ${formatUtc(data.to)} UTC`, '');
-  out.push(`Window: ${formatUtc(data.from)} UTC to ${formatUtc(data.to)} UTC (${formatDuration(data.to.getTime() - data.from.getTime())}). Generated ${formatUtc(data.generatedAt)} UTC. All times are UTC.`, '');
+  out.push(`Window: ${formatUtc(data.from)} UTC to ${formatUtc(data.to)} UTC (${spanOf(data.to.getTime() - data.from.getTime())}). Generated ${formatUtc(data.generatedAt)} UTC. All times are UTC.`, '');
 
   // Summary ------------------------------------------------------------------------------------
   const fired = data.alerts.filter((a) => inWindow(a.createdAt, data) || a.timeline.some((e) => e.type === 'firing' && inWindow(e.at, data))).length;
@@ -254,7 +239,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
   // Planned downtime ---------------------------------------------------------------------------
   if (windows.length) {
     out.push('## Planned downtime', '');
-    for (const w of windows) out.push(`- ${formatUtc(w.start)} UTC to ${formatUtc(w.end)} UTC: maintenance window “${escapeInline(w.name)}” (${formatDuration(w.end.getTime() - w.start.getTime())}; ${escapeInline(w.covers)})`);
+    for (const w of windows) out.push(`- ${formatUtc(w.start)} UTC to ${formatUtc(w.end)} UTC: maintenance window “${escapeInline(w.name)}” (${spanOf(w.end.getTime() - w.start.getTime())}; ${escapeInline(w.covers)})`);
     out.push('');
   }
 
@@ -275,10 +260,10 @@ export function buildIncidentMarkdown(data: ReportData): string {
     out.push(`- **Fired:** ${formatUtc(a.createdAt)} UTC`);
     if (a.status === 'resolved' && a.resolvedAt) {
       out.push(`- **Resolved:** ${formatUtc(a.resolvedAt)} UTC`);
-      out.push(`- **Duration:** ${formatDuration(a.resolvedAt.getTime() - a.createdAt.getTime())}`);
+      out.push(`- **Duration:** ${spanOf(a.resolvedAt.getTime() - a.createdAt.getTime())}`);
     } else {
       out.push('- **Resolved:** not yet');
-      out.push(`- **Duration:** open for ${formatDuration(data.to.getTime() - a.createdAt.getTime())} at the end of the window`);
+      out.push(`- **Duration:** open for ${spanOf(data.to.getTime() - a.createdAt.getTime())} at the end of the window`);
     }
     out.push('', '**Timeline**', '');
     if (!a.timeline.length) out.push('- No events recorded.');

@@ -20,7 +20,7 @@ import { audited, auditActor, auditRelated, auditTarget } from '../audit/trail';
 import { badRequest, fromZod, HttpError, notFound } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
-import { UUID } from './resource';
+import { isUuid } from '../contract/ids';
 import { serverTarget, serverToApi } from './servers';
 
 const keyTarget = (key: { id: string; prefix: string }) => ({ kind: 'api-key', id: key.id, name: `${key.prefix}…` });
@@ -77,7 +77,7 @@ export function tcpProbe(host: string, port: number, timeoutMs: number): Promise
 }
 
 async function findServer(db: Db, id: string) {
-  const row = UUID.test(id) ? (await db.select().from(servers).where(eq(servers.id, id)).limit(1))[0] : undefined;
+  const row = isUuid(id) ? (await db.select().from(servers).where(eq(servers.id, id)).limit(1))[0] : undefined;
   if (!row) throw notFound(`No server with id "${id}"`);
   return row;
 }
@@ -178,7 +178,7 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
   // Revoking keeps the row so the installer hears "revoked", not "unknown". Revoking twice is fine.
   app.delete<{ Params: { id: string } }>('/api/cli/api_keys/:id', { preHandler: requirePermission('servers.write') }, async (request) => {
     const id = request.params.id;
-    const row = UUID.test(id) ? (await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1))[0] : undefined;
+    const row = isUuid(id) ? (await db.select().from(apiKeys).where(eq(apiKeys.id, id)).limit(1))[0] : undefined;
     if (!row) throw notFound(`No API key with id "${id}"`);
     auditTarget(request, keyTarget(row));
     auditRelated(request, row.serverId);

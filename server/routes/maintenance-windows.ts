@@ -10,7 +10,8 @@ import { previewMatch } from '../alerting/preview';
 import { validateWindowTimes, WindowSchedule } from '../alerting/windows';
 import { badRequest, fromZod } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { registerResource, UUID } from './resource';
+import { registerResource } from './resource';
+import { isUuid } from '../contract/ids';
 
 type WindowRow = typeof maintenanceWindows.$inferSelect;
 const DAY = 86_400_000;
@@ -47,7 +48,7 @@ export function windowToApi(row: WindowRow, now = new Date()): MaintenanceWindow
 /** Servers named by id exist; matchers compile; times and rule hold (400 naming the field). */
 async function check(db: Db, w: { serverIds: string[]; matchers: Matcher[]; startsAt: Date; endsAt: Date; timezone: string; rrule: string | null }): Promise<void> {
   if (!w.serverIds.length && !w.matchers.length) throw badRequest('serverIds: a window covers servers (serverIds) or alerts matching matchers', 'serverIds');
-  const bad = w.serverIds.findIndex((id) => !UUID.test(id));
+  const bad = w.serverIds.findIndex((id) => !isUuid(id));
   if (bad >= 0) throw badRequest(`serverIds.${bad}: no server with id "${w.serverIds[bad]}"`, `serverIds.${bad}`);
   if (w.serverIds.length) {
     const found = new Set((await db.select({ id: servers.id }).from(servers).where(inArray(servers.id, w.serverIds))).map((s) => s.id));
@@ -148,7 +149,7 @@ export function registerMaintenanceWindows(app: FastifyInstance, db: Db, changed
   app.post('/api/maintenance-windows/preview', { preHandler: requirePermission('read'), config: { audit: false } }, async (request) => {
     const parsed = windowPreviewRequestSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const bad = parsed.data.serverIds.findIndex((id) => !UUID.test(id));
+    const bad = parsed.data.serverIds.findIndex((id) => !isUuid(id));
     if (bad >= 0) throw badRequest(`serverIds.${bad}: no server with id "${parsed.data.serverIds[bad]}"`, `serverIds.${bad}`);
     return { result: await previewMatch(db, parsed.data) };
   });

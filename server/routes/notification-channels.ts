@@ -1,8 +1,8 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { audited, auditRelated, auditTarget } from '../audit/trail';
-import { channelToApi, findChannel, insertChannel, listChannels } from '../channels/store';
-import { channelInputSchema, MAX_CHANNELS_PER_GROUP, testGroupSchema, type DeliveryLogEntry } from '../contract/channels';
+import { channelToApi, findChannel, insertChannel, listChannels, mergeChannelUpdate, openChannel, updateChannel } from '../channels/store';
+import { channelInputSchema, channelUpdateSchema, MAX_CHANNELS_PER_GROUP, testGroupSchema, type DeliveryLogEntry } from '../contract/channels';
 import type { Db } from '../db/client';
 import { alertDeliveries, alerts, notificationChannels, notificationGroups } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors';
@@ -49,6 +49,33 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     }
   });
 
+  // Edit in place (issue 15): the type stays; secrets left out or empty are kept (they are never shown to be sent back).
+  app.patch<{ Params: { id: string; channel: string } }>('/api/notification-groups/:id/channels/:channel', { preHandler: requirePermission('groups.write') }, async (request) => {
+    const group = await findGroup(db, request.params.id);
+    auditTarget(request, groupTarget(group));
+    const row = await findChannel(db, group.id, request.params.channel);
+    if (!row) throw notFound(`Notification group "${group.name}" has no channel "${request.params.channel}"`);
+    const update = channelUpdateSchema.safeParse(request.body ?? {});
+    if (!update.success) throw fromZod(update.error);
+    const opened = openChannel(box, row);
+    // Unreadable secrets (another key) cannot be merged: every secret must be given again.
+    const base = opened.target ?? { type: row.type, name: row.name, settings: row.settings, secrets: {} };
+    const parsed = channelInputSchema.safeParse(mergeChannelUpdate(base, update.data));
+    if (!parsed.success) throw fromZod(parsed.error);
+    const config = parsed.data;
+    try {
+      const updated = await audited(request, db, async (tx) => {
+        const others = (await listChannels(tx as unknown as Db, group.id)).filter((c) => c.id !== row.id);
+        if (others.some((c) => c.name.toLowerCase() === config.name.toLowerCase())) throw conflict(`This group already has a channel named "${config.name}"`, 'name');
+        return updateChannel(tx as unknown as Db, box, row, config);
+      });
+      return { result: channelToApi(box, updated) };
+    } catch (error) {
+      if (pgCode(error) === '23505') throw conflict(`This group already has a channel named "${config.name}"`, 'name');
+      throw error;
+    }
+  });
+
   app.delete<{ Params: { id: string; channel: string } }>('/api/notification-groups/:id/channels/:channel', { preHandler: requirePermission('groups.write') }, async (request) => {
     const group = await findGroup(db, request.params.id);
     auditTarget(request, groupTarget(group));
@@ -69,7 +96,13 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     const ref = parsed.data.channel;
     if (ref && !['email', 'slack'].includes(ref.toLowerCase()) && !(await findChannel(db, group.id, ref))) throw notFound(`Notification group "${group.name}" has no channel "${ref}"`);
     const results = await app.delivery.sendTest(group, ref);
-    await audited(request, db, async () => {});
+    // The answer lists every channel's outcome (200); the history records the run as failed when
+    // any channel did not take the message, with the reasons (already redacted of secrets).
+    const failed = results.filter((r) => !r.ok);
+    await audited(request, db, async (_tx, scope) => {
+      if (!results.length) scope.fail(`Notification group "${group.name}" has no channel to test`);
+      else if (failed.length) scope.fail(`${failed.length} of ${results.length} channel${results.length === 1 ? '' : 's'} failed the test: ${failed.map((r) => `${r.name}: ${r.error ?? 'failed'}`).join('; ')}`);
+    });
     return { result: results };
   });
 

@@ -19,7 +19,8 @@ import type { Monitoring } from '../monitoring/monitoring';
 import { PublicStatusCache } from '../status/public-cache';
 import { PublicStatusLimiter } from '../status/public-limit';
 import { publicStatus } from '../status/public-view';
-import { registerResource, UUID } from './resource';
+import { registerResource } from './resource';
+import { isUuid } from '../contract/ids';
 
 type PageRow = typeof statusPages.$inferSelect;
 type Groups = PageRow['groups'];
@@ -159,7 +160,7 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
   });
 
   const findPage = async (id: string): Promise<PageRow> => {
-    const row = UUID.test(id) ? (await db.select().from(statusPages).where(eq(statusPages.id, id)).limit(1))[0] : undefined;
+    const row = isUuid(id) ? (await db.select().from(statusPages).where(eq(statusPages.id, id)).limit(1))[0] : undefined;
     if (!row) throw notFound(`No status page with id "${id}"`);
     return row;
   };

@@ -7,7 +7,7 @@ import { audited, auditTarget } from '../audit/trail';
 import { newPersonalToken } from '../auth/personal-tokens';
 import { conflict, forbidden, fromZod, notFound, pgConstraint } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
-import { UUID } from './resource';
+import { isUuid } from '../contract/ids';
 
 type Row = typeof personalTokens.$inferSelect;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -70,7 +70,7 @@ export function registerTokens(app: FastifyInstance, db: Db): void {
   app.delete<{ Params: { id: string } }>('/api/auth/tokens/:id', { preHandler: requirePermission('read') }, async (request) => {
     const me = requireUser(request);
     const id = request.params.id;
-    const [row] = UUID.test(id) ? await db.select().from(personalTokens).where(and(eq(personalTokens.id, id), eq(personalTokens.userId, me._id))).limit(1) : [];
+    const [row] = isUuid(id) ? await db.select().from(personalTokens).where(and(eq(personalTokens.id, id), eq(personalTokens.userId, me._id))).limit(1) : [];
     if (!row) throw notFound(`You have no API token with id "${id}"`);
     auditTarget(request, tokenTarget(row));
     const updated = await audited(request, db, async (tx) => (await tx.update(personalTokens).set({ revokedAt: row.revokedAt ?? new Date() }).where(eq(personalTokens.id, id)).returning())[0]!);

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { CreateNotificationGroup, NotificationGroup, UpdateNotificationGroup } from '../../server/contract/alerts';
-import type { ChannelInput, ChannelTestResult, DeliveryLogEntry, NotificationChannel } from '../../server/contract/channels';
+import type { ChannelInput, ChannelTestResult, ChannelUpdate, DeliveryLogEntry, NotificationChannel } from '../../server/contract/channels';
 import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
 import { queryKeys } from './query-keys';
@@ -29,6 +29,8 @@ export const notificationGroupOptionsQueryOptions = (text: string) =>
 // Issue 15: a group's channel targets, its test notification, and an alert's delivery log.
 export const listGroupChannels = (api: Api, groupId: string) => api.get<{ result: NotificationChannel[] }>(`notification-groups/${id(groupId)}/channels`);
 export const addGroupChannel = (api: Api, groupId: string, body: ChannelInput) => api.post<OneResult<NotificationChannel>>(`notification-groups/${id(groupId)}/channels`, body);
+export const editGroupChannel = (api: Api, groupId: string, channel: string, body: ChannelUpdate) =>
+  api.patch<OneResult<NotificationChannel>>(`notification-groups/${id(groupId)}/channels/${id(channel)}`, body);
 export const removeGroupChannel = (api: Api, groupId: string, channel: string) => api.delete<OneResult<NotificationChannel>>(`notification-groups/${id(groupId)}/channels/${id(channel)}`);
 export const testGroup = (api: Api, groupId: string, channel?: string) => api.post<{ result: ChannelTestResult[] }>(`notification-groups/${id(groupId)}/test`, channel ? { channel } : {});
 export const getAlertDeliveries = (api: Api, alertId: string) => api.get<{ result: DeliveryLogEntry[] }>(`alerts/${id(alertId)}/deliveries`);

@@ -77,6 +77,8 @@ export const queryKeys = {
     list: (q: ListQuery) => ['command-history', 'list', q] as const,
   },
   aliases: { all: ['aliases'] as const },
+  /** Issue 15: Alertmanager both ways (the push's instances, the receiver's token). */
+  integrations: { alertmanager: ['integrations', 'alertmanager'] as const },
   incidentReport: {
     all: ['incident-report'] as const,
     window: (q: { from: string; to: string; serverId?: string }) => ['incident-report', q] as const,

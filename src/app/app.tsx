@@ -7,12 +7,27 @@ import { Toaster, toast } from '../components/ui/toast';
 import { clearStoredUser } from '../lib/stored-user';
 import { createAppRouter } from './router';
 
+/** How long an answer a route loader fetched counts as the screen's own (a busy machine takes seconds between the two). */
+const LOADER_ANSWER_FRESH_MS = 2_000;
+
 /** Calls that answer 401 as part of their normal job; everything else means the session ended. */
 const AUTH_PATHS = /^\/?auth\/(whoami|signin|signout)$/;
 
 export function App() {
   const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: (count, err) => count < 2 && (err as { status?: number }).status === undefined, refetchOnWindowFocus: false } } }),
+    () =>
+      new QueryClient({
+        defaultOptions: {
+          queries: {
+            retry: (count, err) => count < 2 && (err as { status?: number }).status === undefined,
+            refetchOnWindowFocus: false,
+            // A screen opened on its route loader's answer (src/routes/warm.ts) does not ask again
+            // as it mounts: an answer younger than this is the one just fetched for it. Data a
+            // command invalidated is always fetched again.
+            refetchOnMount: (query) => query.state.isInvalidated || Date.now() - query.state.dataUpdatedAt > LOADER_ANSWER_FRESH_MS,
+          },
+        },
+      }),
   );
   const [router] = useState(() => createAppRouter(queryClient));
 

@@ -4,6 +4,8 @@
  * B/KB/MB… names), bits/s (1000-based), ops/s, packets/s, count and seconds. Pure.
  */
 
+import { formatDuration as formatSpan } from '../../server/contract/duration';
+
 export const EMPTY = '--';
 
 export type ChartUnit = 'percent' | 'bytes' | 'bytes/s' | 'bits/s' | 'ops/s' | 'packets/s' | 'pages/s' | 'count' | 'seconds' | 'share';
@@ -86,16 +88,9 @@ function shortNumber(x: number): string {
 /** A compact duration for a single figure: "3d 4h", "4h 5m", "5m 6s", "6.2 s", "120 ms". */
 export function formatDuration(seconds: number): string {
   const a = Math.abs(seconds);
-  const sign = seconds < 0 ? '-' : '';
-  if (a < 60) return join(`${sign}${shortNumber(a / scaleFor('seconds', a).divisor)}`, scaleFor('seconds', a).suffix);
-  const total = Math.floor(a);
-  const d = Math.floor(total / 86_400);
-  const h = Math.floor((total % 86_400) / 3_600);
-  const m = Math.floor((total % 3_600) / 60);
-  const s = total % 60;
-  if (d) return `${sign}${d}d ${h}h`;
-  if (h) return `${sign}${h}h ${m}m`;
-  return `${sign}${m}m ${s}s`;
+  // Below a minute a figure keeps its fraction and its scale (ms, s); above, the two largest units.
+  if (a < 60) return join(`${seconds < 0 ? '-' : ''}${shortNumber(a / scaleFor('seconds', a).divisor)}`, scaleFor('seconds', a).suffix);
+  return formatSpan(seconds, 2);
 }
 
 const missing = (v: number | null | undefined): v is null | undefined => v === null || v === undefined || !Number.isFinite(v);

@@ -9,8 +9,8 @@ export interface CommandButtonProps<K extends CommandId> extends Omit<ButtonProp
   /** The command this button runs: its title, shortcut, and whether (and why not) it can run now. */
   command: K;
   input: CommandInput<K>;
-  /** The visible text where SPEC names one ("Delete"); otherwise the command's title. */
-  children?: ReactNode;
+  /** The visible text where SPEC names one ("Delete"), or one per state ("Running…" while it runs); otherwise the command's title. */
+  children?: ReactNode | ((running: boolean) => ReactNode);
   /** Called with the result after a successful run (failures are reported by the runner). */
   onDone?: (result: CommandResult) => void;
   /** A screen's own reason on top of the registry's (e.g. "Nothing to save"). */
@@ -45,7 +45,7 @@ export function CommandButton<K extends CommandId>({ command, input, children, o
         }
       }}
     >
-      {children ?? def?.title ?? command}
+      {(typeof children === 'function' ? children(busy) : children) ?? def?.title ?? command}
     </Button>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReportTime, presetWindow, reportFileName, resolveReportWindow } from './report-window';
+import { fixedReportWindow, parseReportTime, presetWindow, reportCall, reportFileName, resolveReportWindow } from './report-window';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const H = 3_600_000;
@@ -43,5 +43,20 @@ describe('incident report times', () => {
   it('names presets and the downloaded file', () => {
     expect(presetWindow('24h', NOW)).toEqual({ from: NOW - 24 * H, to: NOW });
     expect(reportFileName(Date.UTC(2026, 10, 23, 9), Date.UTC(2026, 10, 23, 12, 30, 5))).toBe('incident-20261123T090000Z-20261123T123005Z.md');
+  });
+});
+
+describe('the window a route can load before the page opens', () => {
+  it('is the window when both ends are absolute, and nothing when either moves with now', () => {
+    expect(fixedReportWindow('2026-11-23T09:00Z', '2026-11-23T12:00Z')).toEqual({ from: NOW - 3 * H, to: NOW });
+    expect(fixedReportWindow(String(NOW - H), String(NOW))).toEqual({ from: NOW - H, to: NOW });
+    expect(fixedReportWindow('-6h', undefined)).toBeNull();
+    expect(fixedReportWindow('2026-11-23T09:00Z', 'now')).toBeNull();
+    expect(fixedReportWindow(undefined, undefined)).toBeNull();
+    expect(fixedReportWindow('2026-11-23T12:00Z', '2026-11-23T09:00Z')).toBeNull();
+  });
+
+  it('asks the API with ISO ends, as the page does', () => {
+    expect(reportCall({ from: NOW - H, to: NOW }, 'srv')).toEqual({ from: '2026-11-23T11:00:00.000Z', to: '2026-11-23T12:00:00.000Z', serverId: 'srv' });
   });
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import type { IncidentReportWindow } from '../api/incident-report';
 import { parseDateTime, validateCustomRange } from './time-range';
 
 /**
@@ -48,6 +49,22 @@ export function resolveReportWindow(from: string | number | undefined, to: strin
   if (t === null) return `Cannot read "${to}" as an end; use e.g. now, -1h or 2026-11-23T12:00Z`;
   const valid = validateCustomRange(f, t);
   return valid === true ? { from: f, to: t } : valid;
+}
+
+/** The incident-report call for a window (ISO ends), optionally narrowed to one server. */
+export function reportCall(window: { from: number; to: number }, serverId: string | undefined): IncidentReportWindow {
+  return { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString(), serverId };
+}
+
+/**
+ * A URL's window when it does not depend on the moment it is read (both ends absolute, as the
+ * links `incident.report` makes): what the route can load before the page opens. A relative one
+ * ("-6h") is the page's to resolve, as of its opening.
+ */
+export function fixedReportWindow(from: string | undefined, to: string | undefined): { from: number; to: number } | null {
+  const a = resolveReportWindow(from, to, 0);
+  const b = resolveReportWindow(from, to, 86_400_000);
+  return typeof a !== 'string' && typeof b !== 'string' && a.from === b.from && a.to === b.to ? a : null;
 }
 
 /** The window of a preset ending at `now`. */

@@ -1,8 +1,10 @@
-import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import * as z from 'zod/mini';
 
-import { currentUser, rootRoute } from './root';
-import { usersSearchSchema } from '../features/users/users-search';
+import { userQueryOptions, usersListQueryOptions } from '../api/users';
+import { usersListQuery, usersSearchSchema } from '../features/users/users-search';
+import { appLayoutRoute } from './app-layout-route';
+import { warm } from './warm';
 import { serverRoutes } from './server-routes';
 import { serverDetailRoute } from './server-detail-route';
 import { checkRoutes } from './check-routes';
@@ -13,28 +15,19 @@ import { notificationGroupRoutes } from './notification-group-routes';
 import { pinnedWidgetRoutes } from './pinned-widget-routes';
 import { incidentReportRoute } from './incident-report-route';
 
-/** Everything behind sign-in. An unauthenticated visitor goes to /session-expired (SPEC §2). */
-export const appLayoutRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  id: 'app',
-  beforeLoad: async ({ context }) => {
-    const user = await currentUser(context.queryClient);
-    if (!user) throw redirect({ to: '/session-expired' });
-    return { user };
-  },
-  component: lazyRouteComponent(() => import('../app/app-layout'), 'AppLayout'),
-});
-
 const usersRoute = createRoute({
   getParentRoute: () => appLayoutRoute,
   path: '/users',
   validateSearch: usersSearchSchema,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => warm(queryClient.ensureQueryData(usersListQueryOptions(usersListQuery(deps)))),
   component: lazyRouteComponent(() => import('../features/users/users-page'), 'UsersPage'),
 });
 const userShowRoute = createRoute({
   getParentRoute: () => usersRoute,
   path: 'show/$id',
   params: { parse: (p) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p) => p },
+  loader: ({ context: { queryClient }, params }) => warm(queryClient.ensureQueryData(userQueryOptions(params.id))),
   component: lazyRouteComponent(() => import('../features/users/user-drawer'), 'UserDrawerRoute'),
 });
 const userCreateRoute = createRoute({
@@ -42,6 +35,8 @@ const userCreateRoute = createRoute({
   path: 'create',
   component: lazyRouteComponent(() => import('../features/users/create-user-modal'), 'CreateUserRoute'),
 });
+
+export { appLayoutRoute };
 
 /** SPEC §2 route table. Each area declares its routes in its own module; this file joins them. */
 export const appRoutes = [

@@ -1,4 +1,5 @@
-import { createRoute, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent, redirect } from '@tanstack/react-router';
+import { SignedOutHost } from '../app/signed-out-host';
 import { currentUser, rootRoute } from './root';
 
 /** Public pages: a signed-in user opening one is sent to the dashboard (SPEC §2). */
@@ -8,7 +9,8 @@ export const publicLayoutRoute = createRoute({
   beforeLoad: async ({ context }) => {
     if (await currentUser(context.queryClient)) throw redirect({ to: '/' });
   },
-  component: Outlet,
+  // The command gate without a user: the sign-in form runs session.signin through it.
+  component: SignedOutHost,
 });
 
 export const publicRoutes = [

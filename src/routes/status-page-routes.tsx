@@ -1,14 +1,21 @@
-import { createRoute, lazyRouteComponent, type AnyRoute } from '@tanstack/react-router';
+import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import * as z from 'zod/mini';
+import { can } from '../../server/contract/permissions';
+import { publicStatusQueryOptions, statusPageQueryOptions, statusPagesListQueryOptions } from '../api/status-pages';
+import { statusPagesListQuery } from '../features/status-pages/status-pages-query';
+import type { AppLayoutRoute } from './app-layout-route';
 import { rootRoute } from './root';
+import { warm } from './warm';
 
 const idParams = { parse: (p: Record<string, string>) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p: { id: string }) => p };
 
 /** /status-pages, with /status-pages/create and /status-pages/edit/$id as drawers over the list (issue 16 §3). */
-export function statusPageRoutes<P extends AnyRoute>(parent: P) {
+export function statusPageRoutes(parent: AppLayoutRoute) {
   const list = createRoute({
     getParentRoute: () => parent,
     path: '/status-pages',
+    // The screen opens on its first page without a search (its list state is its own).
+    loader: ({ context: { queryClient } }) => warm(queryClient.ensureQueryData(statusPagesListQueryOptions(statusPagesListQuery({ page: 1, q: '' })))),
     component: lazyRouteComponent(() => import('../features/status-pages/status-pages-page'), 'StatusPagesPage'),
   });
   const create = createRoute({
@@ -20,6 +27,10 @@ export function statusPageRoutes<P extends AnyRoute>(parent: P) {
     getParentRoute: () => list,
     path: 'edit/$id',
     params: idParams,
+    // Only for those who may edit: the drawer sends anyone else back without asking (status.edit's permission).
+    loader: ({ context: { queryClient, user }, params }) => {
+      if (can(user.role, 'status.write')) warm(queryClient.ensureQueryData(statusPageQueryOptions(params.id)));
+    },
     component: lazyRouteComponent(() => import('../features/status-pages/status-page-drawer'), 'EditStatusPageRoute'),
   });
   return [list.addChildren([create, edit])] as const;
@@ -32,5 +43,6 @@ export function statusPageRoutes<P extends AnyRoute>(parent: P) {
 export const publicStatusRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/status/$slug',
+  loader: ({ context: { queryClient }, params }) => warm(queryClient.ensureQueryData(publicStatusQueryOptions(params.slug))),
   component: lazyRouteComponent(() => import('../features/public-status/public-status-page'), 'PublicStatusPage'),
 });

@@ -140,7 +140,11 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     const ch = await recorded('/api/notification-groups/:id/channels', 'POST', `/api/notification-groups/${gid}/channels`, { cookie: admin.cookie, body: { type: 'ntfy', name: 'phone', secrets: { topic: 'audit-topic-secret', token: 'tk_audit_token_secret' } } });
     expect(ch.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'group', id: gid, name: 'ops-audit' }], requestBody: { type: 'ntfy', name: 'phone', secrets: '••••' } });
     expect(JSON.stringify(ch.rec)).not.toContain('audit-topic-secret');
-    expect((await recorded('/api/notification-groups/:id/test', 'POST', `/api/notification-groups/${gid}/test`, { cookie: admin.cookie, body: { channel: 'email' } })).rec.outcome).toBe('ok');
+    const edited = await recorded('/api/notification-groups/:id/channels/:channel', 'PATCH', `/api/notification-groups/${gid}/channels/phone`, { cookie: admin.cookie, body: { secrets: { token: 'tk_audit_token_secret_2' } } });
+    expect(edited.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'group', id: gid, name: 'ops-audit' }], requestBody: { secrets: '••••' } });
+    expect(JSON.stringify(edited.rec)).not.toContain('tk_audit_token_secret_2');
+    // No SMTP server here: the test notification fails, and the record says so with the reason.
+    expect((await recorded('/api/notification-groups/:id/test', 'POST', `/api/notification-groups/${gid}/test`, { cookie: admin.cookie, body: { channel: 'email' } })).rec).toMatchObject({ outcome: 'error', error: expect.stringMatching(/^1 of 1 channel failed the test: /) });
     expect((await recorded('/api/notification-groups/:id/channels/:channel', 'DELETE', `/api/notification-groups/${gid}/channels/phone`, { cookie: admin.cookie })).rec.targets[0]!.name).toBe('ops-audit');
     expect((await recorded('/api/notification-groups/:id', 'DELETE', `/api/notification-groups/${gid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
 

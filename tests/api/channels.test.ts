@@ -158,6 +158,57 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     expect(await count()).toBe(0);
   });
 
+  it('edits a target in place: what is left out or given empty is kept, null removes, bad input is a 4xx naming the field and changes nothing', async () => {
+    const g = await group();
+    expect((await add(g, { type: 'webhook', name: 'hook', secrets: { url: `${peers.url}/hook/old`, signingSecret: PEER_SECRETS.signingSecret, headers: { 'X-Api-Key': 'X-Secret-Header-Value-42' } } })).status).toBe(201);
+    expect((await add(g, channelBodies().tg)).status).toBe(201);
+    const patch = (channel: string, body: unknown, cookie = admin) => t.call('PATCH', `/api/notification-groups/${g}/channels/${encodeURIComponent(channel)}`, { cookie, body });
+    const test = async (channel: string) => (await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: admin, body: { channel } })).body.result[0];
+
+    // A new URL and name; the signing secret given empty and the header left out are kept: the
+    // stand-in at /hook/signed checks the signature made with the stored secret.
+    const renamed = await patch('hook', { name: 'signed hook', secrets: { url: `${peers.url}/hook/signed`, signingSecret: '' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.result).toMatchObject({ name: 'signed hook', type: 'webhook', secrets: { url: `${peers.url}/…`, signingSecret: '••••1234', headers: { 'X-Api-Key': '••••' } } });
+    peers.calls.length = 0;
+    expect(await test('signed hook')).toMatchObject({ ok: true, status: 200 });
+    expect(peers.calls[0]).toMatchObject({ path: '/hook/signed', headers: { 'x-api-key': 'X-Secret-Header-Value-42' } });
+    // null removes an optional secret.
+    const unsigned = await patch('signed hook', { secrets: { signingSecret: null } });
+    expect(unsigned.status).toBe(200);
+    expect(unsigned.body.result.secrets).toEqual({ url: `${peers.url}/…`, headers: { 'X-Api-Key': '••••' } });
+
+    // Telegram: another chat, the bot token kept (a wrong token would be a 401, not "chat not found").
+    expect((await patch('tg', { settings: { chatId: '-100999' } })).body.result).toMatchObject({ settings: { chatId: '-100999' }, secrets: { botToken: '••••cdef' } });
+    expect(await test('tg')).toMatchObject({ ok: false, status: 400, error: 'Telegram answered HTTP 400: Bad Request: chat not found' });
+    expect((await patch('tg', { settings: { chatId: PEER_SECRETS.chatId } })).status).toBe(200);
+    expect(await test('tg')).toMatchObject({ ok: true, status: 200 });
+
+    // Bad input: a 4xx naming the field; nothing changes.
+    const before = await q('select id, name, settings, secrets from notification_channels where group_id = $1 order by id', [g]);
+    const cases: [string, unknown, number, string | undefined][] = [
+      ['signed hook', { secrets: { url: 'not a url' } }, 400, 'secrets.url'],
+      ['signed hook', { type: 'teams' }, 400, 'type'],
+      ['signed hook', { settings: { bogus: 1 } }, 400, 'settings.bogus'],
+      ['signed hook', { secrets: { url: null } }, 400, 'secrets.url'],
+      ['signed hook', {}, 400, undefined],
+      ['signed hook', { name: 'TG' }, 409, 'name'],
+      ['tg', { settings: { chatId: 'general' } }, 400, 'settings.chatId'],
+      ['tg', { secrets: { botToken: 'nope' } }, 400, 'secrets.botToken'],
+    ];
+    for (const [channel, body, status, field] of cases) {
+      const res = await patch(channel, body);
+      expect({ channel, body, status: res.status, field: res.body.field }).toEqual({ channel, body, status, field });
+    }
+    expect((await patch('tg', { settings: { chatId: '-100999' } }, user)).status).toBe(403);
+    expect((await patch('nope', { name: 'x' })).status).toBe(404);
+    expect(await q('select id, name, settings, secrets from notification_channels where group_id = $1 order by id', [g])).toEqual(before);
+    // The trail keeps the edits without their secrets.
+    const trail = JSON.stringify(await q(`select request_body, error from command_history where route = '/api/notification-groups/:id/channels/:channel'`));
+    expect(trail).toContain('signed hook');
+    for (const s of [PEER_SECRETS.signingSecret, 'X-Secret-Header-Value-42', PEER_SECRETS.botToken]) expect(trail).not.toContain(s);
+  });
+
   it('a firing alert reaches every target in its official shape; a dead one and a refusing one lose nothing for the others', async () => {
     const g = await group();
     for (const body of Object.values(channelBodies())) await add(g, body);
@@ -269,6 +320,13 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     expect(byName['wrong-token']).toMatchObject({ ok: false, status: 401, error: 'Telegram answered HTTP 401: Unauthorized' });
     expect(byName.dead).toMatchObject({ ok: false, status: null, error: expect.stringContaining('could not be reached') });
     expect(JSON.stringify(res.body)).not.toContain('AAwrong-token');
+    // The shared history records the run as failed, with each failing channel's reason (no secret).
+    const lastTestRecord = async () =>
+      (await q<{ outcome: string; error: string | null; status: number | null }>(`select outcome, error, status from command_history where route = '/api/notification-groups/:id/test' order by created_at desc, id desc limit 1`))[0];
+    const failedRecord = await lastTestRecord();
+    expect(failedRecord).toMatchObject({ outcome: 'error', status: null });
+    expect(failedRecord!.error).toMatch(/^2 of 5 channels failed the test: wrong-token: Telegram answered HTTP 401: Unauthorized; dead: The webhook could not be reached/);
+    expect(failedRecord!.error).not.toContain('AAwrong-token');
     // PagerDuty's test leaves no open incident: trigger then resolve on one key.
     expect(peers.calls.filter((c) => c.peer === 'pagerduty').map((c) => c.body.event_action)).toEqual(['trigger', 'resolve']);
     // One channel by name; an unknown one is a 404; a user may not send tests.
@@ -276,6 +334,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     const one = await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: admin, body: { channel: 'phone' } });
     expect(one.body.result.map((r: any) => r.name)).toEqual(['phone']);
     expect(peers.calls.map((c) => c.peer)).toEqual(['ntfy']);
+    expect(await lastTestRecord()).toMatchObject({ outcome: 'ok', error: null });
     expect((await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: admin, body: { channel: 'nope' } })).status).toBe(404);
     expect((await t.call('POST', `/api/notification-groups/${g}/test`, { cookie: user, body: {} })).status).toBe(403);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../commands';
-import { parseDuration } from '../../commands/alert/alert-fields';
+import { parseDuration } from '../../server/contract/duration';
 import { bulkActions, changeAll, collectMatching, confirmQuestion, describeFilter, matchingListFilter } from '../../commands/alerts/matching-filter';
 import type { CommandContext } from '../../commands/define-command';
 import { CommandError } from '../../commands/registry';

@@ -81,6 +81,37 @@ describe('channel commands', () => {
     await expect(line('group.remove-channel Ops tg')).rejects.toThrow('Notification group "Ops" has no channel "tg"');
   });
 
+  it('group.edit-channel changes a target in place: secrets left out are kept, --clear removes, arguments of another type and bad values are refused by name', async () => {
+    await line(`group.add-channel Ops webhook edit-me --webhook ${peers.url}/hook/old --signingSecret ${PEER_SECRETS.signingSecret} --headers "X-Api-Key: EDIT-HEADER-SECRET"`);
+    const edited = await line(`group.edit-channel Ops edit-me --name "signed hook" --webhook ${peers.url}/hook/signed`);
+    expect(edited.result.message).toMatch(/^Updated Webhook channel \*\*signed hook\*\* of \*\*Ops\*\* \(signed hook: http:\/\/127\.0\.0\.1:\d+\/…\)\.$/);
+    expect(edited.calls.filter((c) => c.startsWith('PATCH'))).toHaveLength(1);
+    expect(JSON.stringify(redactInput(edited.input))).not.toContain('/hook/signed');
+    // The signing secret and header were kept: the stand-in checks the signature.
+    peers.calls.length = 0;
+    await line('group.test Ops --channel "signed hook"');
+    expect(peers.calls[0]).toMatchObject({ path: '/hook/signed', headers: { 'x-api-key': 'EDIT-HEADER-SECRET' } });
+
+    const cleared = await line('group.edit-channel Ops "signed hook" --clear signingSecret,headers');
+    expect(Object.keys((cleared.result.data as { secrets: object }).secrets)).toEqual(['url']);
+
+    const cases: [string, string][] = [
+      ['group.edit-channel Ops "signed hook" --routingKey abc', 'routingKey: does not apply to a Webhook channel'],
+      ['group.edit-channel Ops "signed hook" --clear webhook', 'clear: webhook cannot be removed from a Webhook channel (it is required: give a new value instead)'],
+      ['group.edit-channel Ops "signed hook"', 'Nothing to change on **signed hook**'],
+      ['group.edit-channel Ops "signed hook" --webhook "not a url"', 'webhook: must be an http:// or https:// URL'],
+      ['group.edit-channel Ops "signed hook" --name "Ops room"', 'This group already has a channel named "Ops room"'],
+      ['group.edit-channel Ops nope --name x', 'Notification group "Ops" has no channel "nope"'],
+    ];
+    for (const [text, message] of cases) {
+      const { id, input } = parseCommandLine(text, registry.get);
+      const c = context();
+      await expect(registry.dispatch(id, input, { source: 'cmdline', ctx: c.ctx })).rejects.toThrow(message);
+    }
+    const [stored] = (await t.call('GET', `/api/notification-groups/${(edited.result.data as { groupId: string }).groupId}/channels`, { cookie })).body.result.filter((c: { name: string }) => c.name === 'signed hook');
+    expect(stored.secrets).toEqual({ url: `${peers.url}/…` });
+  });
+
   it('refuses bad input before sending anything, naming the argument', async () => {
     const cases: [string, string][] = [
       ['group.add-channel Ops webhook hook --webhook "not a url"', 'webhook: must be an http:// or https:// URL'],

@@ -68,6 +68,38 @@ describe('group channels on the drawer', () => {
     await shown(results.getByText('1 of 2 channels accepted it', { exact: false }));
     await shown(results.getByText('Telegram answered HTTP 401: Unauthorized', { exact: false }));
 
+    // Edit in place: the wrong bot token replaced; the chat id shown as stored; the secret field
+    // starts empty (secrets never reach the browser) and the rest is kept.
+    await targets.getByRole('button', { name: 'Edit tg' }).click();
+    const edit = section.getByRole('form', { name: 'Edit channel tg' });
+    expect(await edit.getByLabel('Chat id', { exact: true }).inputValue()).toBe(PEER_SECRETS.chatId);
+    expect(await edit.getByLabel('Bot token', { exact: true }).inputValue()).toBe('');
+    expect(await edit.getByLabel('Bot token', { exact: true }).getAttribute('placeholder')).toMatch(/^••••.{4} \(kept if left empty\)$/);
+    await edit.getByLabel('Bot token', { exact: true }).fill(PEER_SECRETS.botToken);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await gone(edit);
+    await section.getByRole('button', { name: 'Send test notification' }).click();
+    await shown(results.getByText('2 of 2 channels accepted it', { exact: false }));
+    // A rename leaves the webhook URL (a secret) as it was.
+    await targets.getByRole('button', { name: 'Edit ops room' }).click();
+    const rename = section.getByRole('form', { name: 'Edit channel ops room' });
+    await rename.getByRole('textbox', { name: 'Channel name' }).fill('ops room eu');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await gone(rename);
+    expect(await targets.getByRole('listitem', { name: 'ops room eu' }).textContent()).toContain(`ops room eu: ${peers.url}/…`);
+    await targets.getByRole('button', { name: 'Test ops room eu' }).click();
+    await shown(results.getByText('1 of 1 channel accepted it', { exact: false }));
+    expect(peers.calls.filter((c) => c.peer === 'teams' && c.path === '/teams/workflows/e2e?sig=E2E-TEAMS-SIG')).toHaveLength(4);
+    expect(await section.textContent()).not.toContain(PEER_SECRETS.botToken);
+    // A refused value is named beside the form, and nothing changes.
+    await targets.getByRole('button', { name: 'Edit tg' }).click();
+    const bad = section.getByRole('form', { name: 'Edit channel tg' });
+    await bad.getByLabel('Chat id', { exact: true }).fill('general');
+    await bad.getByRole('button', { name: 'Save' }).click();
+    await shown(bad.getByRole('alert').getByText('chatId: must be a chat id', { exact: false }));
+    await bad.getByRole('button', { name: 'Cancel' }).click();
+    await gone(bad);
+
     // Remove, confirmed.
     await targets.getByRole('button', { name: 'Remove tg' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Remove Channel' });
@@ -75,8 +107,10 @@ describe('group channels on the drawer', () => {
     await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
     await gone(targets.getByRole('listitem', { name: 'tg' }));
     const left = await admin.call<{ result: { name: string }[] }>('GET', `notification-groups/${groupId}/channels`);
-    expect(left.body.result.map((c) => c.name)).toEqual(['ops room']);
-    // Every click was a command in the shared history.
-    expect(await admin.historyMissing(['group.add-channel', 'group.test', 'group.remove-channel'], ['group.add-channel:ui:ok', 'group.test:ui:ok', 'group.remove-channel:ui:ok'])).toEqual([]);
+    expect(left.body.result.map((c) => c.name)).toEqual(['ops room eu']);
+    // Every click was a command in the shared history; the test a channel failed is recorded as failed.
+    expect(
+      await admin.historyMissing(['group.add-channel', 'group.test', 'group.edit-channel', 'group.remove-channel'], ['group.add-channel:ui:ok', 'group.test:ui:ok', 'group.test:ui:error', 'group.edit-channel:ui:ok', 'group.edit-channel:ui:error', 'group.remove-channel:ui:ok']),
+    ).toEqual([]);
   });
 });

@@ -433,9 +433,10 @@ describe('servers list', () => {
   it('shows 12 skeleton cards while loading, de-duplicates cards by _id, an empty state, and an error with Retry', async () => {
     const { page } = b;
     const list = '**/api/servers/metrics/all';
-    // Slow answer: skeletons.
+    // Slow answer: skeletons. Slow enough to outlast the screen's code download, which the route
+    // loader's request now runs beside instead of after.
     await page.route(list, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await new Promise((r) => setTimeout(r, 4000));
       await route.continue();
     });
     await page.goto('/servers');

@@ -14,6 +14,8 @@ export interface WebhookNotification {
   receiver: string;
   groupKey: string;
   alerts: { status: 'firing' | 'resolved'; labels: Record<string, string>; annotations: Record<string, string>; startsAt: string; endsAt: string; generatorURL: string; fingerprint: string }[];
+  /** When the sink got it (Date.now()): not part of the payload. */
+  receivedAt?: number;
 }
 
 /** A webhook receiver stand-in: keeps every notification it is sent. */
@@ -24,7 +26,7 @@ export async function startWebhookSink(): Promise<{ url: string; received: Webho
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       try {
-        received.push(JSON.parse(body) as WebhookNotification);
+        received.push({ ...(JSON.parse(body) as WebhookNotification), receivedAt: Date.now() });
       } catch {
         // not a notification
       }

@@ -22,8 +22,8 @@ export function LinkTabs({ label, items }: { label: string; items: readonly { to
   );
 }
 
-/** The Notifications area: alerts, and (issue 14) silences and maintenance windows. */
-export function NotificationsTabs({ current }: { current: 'alerts' | 'silences' | 'maintenance' }) {
+/** The Notifications area: alerts, (issue 14) silences and maintenance windows, and (issue 15) Alertmanager integration. */
+export function NotificationsTabs({ current }: { current: 'alerts' | 'silences' | 'maintenance' | 'integrations' }) {
   return (
     <LinkTabs
       label="Notifications"
@@ -31,6 +31,7 @@ export function NotificationsTabs({ current }: { current: 'alerts' | 'silences' 
         { to: '/notifications', label: 'Alerts', current: current === 'alerts' },
         { to: '/notifications/silences', label: 'Silences', current: current === 'silences' },
         { to: '/notifications/maintenance', label: 'Maintenance', current: current === 'maintenance' },
+        { to: '/notifications/integrations', label: 'Integrations', current: current === 'integrations' },
       ]}
     />
   );

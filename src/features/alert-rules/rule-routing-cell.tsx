@@ -1,5 +1,5 @@
 import type { AlertRule } from '../../../server/contract/alerts';
-import { formatDuration } from '../../../commands/alert/alert-fields';
+import { formatDuration } from '../../../server/contract/duration';
 import { Select } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
 

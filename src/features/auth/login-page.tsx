@@ -1,20 +1,25 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { signin } from '../../api/auth';
-import { api, ApiError } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
+import { ApiError } from '../../api/client';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { storeUser } from '../../lib/stored-user';
+import { useCommandRunner } from '../../lib/run-command';
+
+/** What the form says when a sign-in fails: the server's refusal as it words it, else that it could not be reached. */
+function signInError(err: unknown): string {
+  const cause = err instanceof Error && err.cause !== undefined ? err.cause : err;
+  if (cause instanceof ApiError) return cause.message;
+  // A refusal of the gate itself (an empty field) is worded by the command.
+  if ((err as { outcome?: string }).outcome === 'refused') return (err as Error).message;
+  return 'Cannot reach the server. Try again.';
+}
 
 /**
- * The sign-in form. It calls the API directly rather than through a command: commands need a
- * signed-in context (history, permissions), which does not exist yet on this page.
+ * The sign-in form. It runs `session.signin` through the command gate like every other action
+ * (the signed-out host gives it the gate without a user); the command stores the session and
+ * opens the dashboard.
  */
 export function LoginPage() {
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const runner = useCommandRunner();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -25,12 +30,9 @@ export function LoginPage() {
     setBusy(true);
     setError(null);
     try {
-      const res = await signin(api, { email, password });
-      storeUser(res.result);
-      queryClient.setQueryData(queryKeys.auth.whoami, res);
-      await navigate({ to: '/' });
+      await runner.runOrThrow('session.signin', { email, password });
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Cannot reach the server. Try again.');
+      setError(signInError(err));
     } finally {
       setBusy(false);
     }

@@ -6,7 +6,6 @@ import { alertTypeLabel } from '../../../server/contract/alerts';
 import { checkKindLabels, checkRuleLabels, type Check } from '../../../server/contract/checks';
 import { checkHistoryQueryOptions, checkQueryOptions, checkResultsQueryOptions, checkUptimeQueryOptions } from '../../api/checks';
 import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
-import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Segmented } from '../../components/ui/segmented';
 import { Skeleton } from '../../components/ui/skeleton';
@@ -15,6 +14,7 @@ import { TimeSeriesChart } from '../../components/ui/time-series-chart';
 import { formatCertDays, formatLatency } from '../../lib/check-format';
 import { formatChartTime } from '../../lib/chart-format';
 import { formatRelativeTime } from '../../lib/format';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { CheckStateBadge, UptimeBars, UptimeText } from './check-display';
 
@@ -69,7 +69,10 @@ export function CheckDetailPage() {
 
 function CheckDetail({ check, range, onRange, runner }: { check: Check; range: CheckRange; onRange: (r: CheckRange) => void; runner: ReturnType<typeof useCommandRunner> }) {
   const [busy, setBusy] = useState<string | null>(null);
-  const canWrite = runner.check('check.edit');
+  // Each control asks the command it runs; Edit asks the one its drawer saves with.
+  const canEdit = runner.check('check.edit');
+  const pauseCommand = check.paused ? 'check.resume' : 'check.pause';
+  const canPause = runner.check(pauseCommand);
   const run = <K extends CommandId>(key: string, id: K, input: CommandInput<K>) => {
     setBusy(key);
     void runner.run(id, input).finally(() => setBusy(null));
@@ -79,7 +82,6 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
   const groups = useQuery(notificationGroupOptionsQueryOptions(''));
   const groupName = (gid: string | null) => (gid ? (groups.data?.result.data.find((g) => g._id === gid)?.name ?? '…') : 'None');
   const u = uptime.data?.result;
-  const reason = canWrite === true ? false : canWrite;
 
   return (
     <div className="space-y-4">
@@ -101,18 +103,20 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
         </div>
         <CheckStateBadge check={check} />
         <div className="ml-auto flex flex-wrap items-center gap-2">
-          <Switch isSelected={check.paused} isDisabled={!!reason || busy === 'pause'} onChange={(on) => run('pause', on ? 'check.pause' : 'check.resume', { check: check._id })}>
-            Paused
-          </Switch>
-          <Button disabledReason={reason} isDisabled={busy === 'run'} onPress={() => run('run', 'check.run-now', { check: check._id })}>
-            {busy === 'run' ? 'Running…' : 'Run now'}
-          </Button>
-          <Link to="/checks/edit/$id" params={{ id: check._id }} search={{}} disabled={canWrite !== true} className="inline-flex h-9 items-center rounded-md border border-slate-300 px-3.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
+          <span title={canPause === true ? undefined : canPause}>
+            <Switch isSelected={check.paused} isDisabled={canPause !== true || busy === 'pause'} onChange={(on) => run('pause', on ? 'check.pause' : 'check.resume', { check: check._id })}>
+              Paused
+            </Switch>
+          </span>
+          <CommandButton command="check.run-now" input={{ check: check._id }}>
+            {(running) => (running ? 'Running…' : 'Run now')}
+          </CommandButton>
+          <Link to="/checks/edit/$id" params={{ id: check._id }} search={{}} disabled={canEdit !== true} className="inline-flex h-9 items-center rounded-md border border-slate-300 px-3.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800">
             Edit
           </Link>
-          <Button variant="danger-ghost" disabledReason={reason} onPress={() => run('delete', 'check.delete', { check: check._id })}>
+          <CommandButton command="check.delete" input={{ check: check._id }} variant="danger-ghost">
             Delete
-          </Button>
+          </CommandButton>
         </div>
       </header>
 

@@ -2,7 +2,6 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import type { CommandId, CommandInput } from '../../../commands';
 import { checkKindLabels, type Check } from '../../../server/contract/checks';
 import { checksListQueryOptions } from '../../api/checks';
 import { Button } from '../../components/ui/button';
@@ -13,6 +12,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { formatCertDays, formatLatency } from '../../lib/check-format';
 import { formatRelativeTime } from '../../lib/format';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { CheckStateBadge, UptimeText } from './check-display';
 import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
@@ -55,17 +55,12 @@ export function ChecksPage() {
   const now = useNow(30_000);
   const query = useQuery({ ...checksListQueryOptions(checksListQuery(search)), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
   const canWrite = runner.check('check.create');
-  const [busy, setBusy] = useState<string | null>(null);
 
   const setSearch = useCallback(
     (patch: Partial<ChecksSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
   const sortBy = (by: CheckSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
-  const run = <K extends CommandId>(key: string, id: K, input: CommandInput<K>) => {
-    setBusy(key);
-    void runner.run(id, input).finally(() => setBusy(null));
-  };
 
   const checks = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
@@ -116,28 +111,29 @@ export function ChecksPage() {
         header: () => <span className="font-semibold">Actions</span>,
         cell: ({ row }) => {
           const c = row.original;
-          const reason = canWrite === true ? false : canWrite;
+          // Each button asks the command it runs (or, for Edit, the one its drawer saves with).
+          const canEdit = runner.check('check.edit');
           return (
             <div className="flex items-center gap-1">
-              <Button variant="ghost" size="sm" disabledReason={reason} isDisabled={busy === `run:${c._id}`} onPress={() => run(`run:${c._id}`, 'check.run-now', { check: c._id })} aria-label={`Run ${c.name} now`}>
+              <CommandButton command="check.run-now" input={{ check: c._id }} variant="ghost" size="sm" aria-label={`Run ${c.name} now`}>
                 Run now
-              </Button>
-              <Button variant="ghost" size="sm" disabledReason={reason} isDisabled={busy === `pause:${c._id}`} onPress={() => run(`pause:${c._id}`, c.paused ? 'check.resume' : 'check.pause', { check: c._id })} aria-label={`${c.paused ? 'Resume' : 'Pause'} ${c.name}`}>
+              </CommandButton>
+              <CommandButton command={c.paused ? 'check.resume' : 'check.pause'} input={{ check: c._id }} variant="ghost" size="sm" aria-label={`${c.paused ? 'Resume' : 'Pause'} ${c.name}`}>
                 {c.paused ? 'Resume' : 'Pause'}
-              </Button>
-              <Button variant="ghost" size="sm" disabledReason={reason} onPress={() => void navigate({ to: '/checks/edit/$id', params: { id: c._id }, search: (prev) => prev })} aria-label={`Edit ${c.name}`}>
+              </CommandButton>
+              <Button variant="ghost" size="sm" disabledReason={canEdit === true ? false : canEdit} onPress={() => void navigate({ to: '/checks/edit/$id', params: { id: c._id }, search: (prev) => prev })} aria-label={`Edit ${c.name}`}>
                 Edit
               </Button>
-              <Button variant="danger-ghost" size="sm" disabledReason={reason} onPress={() => run(`delete:${c._id}`, 'check.delete', { check: c._id })} aria-label={`Delete ${c.name}`}>
+              <CommandButton command="check.delete" input={{ check: c._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${c.name}`}>
                 Delete
-              </Button>
+              </CommandButton>
             </div>
           );
         },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [search, canWrite, busy, now],
+    [search, runner, now],
   );
   const table = useTable({ features, columns, data: checks, getRowId: (c) => c._id });
 
@@ -169,12 +165,12 @@ export function ChecksPage() {
           value={search.state ?? 'all'}
           onChange={(v) => setSearch({ state: v === 'all' ? undefined : v })}
         />
-        <Button onPress={() => run('refresh', 'check.refresh', {})} isDisabled={busy === 'refresh' || query.isPending} aria-label="Refresh">
+        <CommandButton command="check.refresh" input={{}} isDisabled={query.isPending} aria-label="Refresh">
           <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
             ⟳
           </span>
           Refresh
-        </Button>
+        </CommandButton>
         <span title={canWrite === true ? undefined : canWrite}>
           <Link to="/checks/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
             Add check

@@ -12,7 +12,8 @@ import { inputClass } from '../../components/ui/text-field';
 import { cx } from '../../components/ui/cx';
 import { downloadText } from '../../lib/download';
 import { MarkdownView } from '../../lib/markdown';
-import { reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
+import { reportCall, reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
 
@@ -33,7 +34,7 @@ export function IncidentReportPage() {
   const window = useMemo(() => resolveReportWindow(search.from, search.to, openedAt), [search.from, search.to, openedAt]);
   const valid = typeof window !== 'string';
   const query = useQuery({
-    ...incidentReportQueryOptions(valid ? { from: iso(window.from), to: iso(window.to), serverId: search.server } : { from: '', to: '' }),
+    ...incidentReportQueryOptions(valid ? reportCall(window, search.server) : { from: '', to: '' }),
     enabled: valid,
     placeholderData: keepPreviousData,
   });
@@ -51,9 +52,9 @@ export function IncidentReportPage() {
           <Button size="sm" onPress={() => void query.refetch()} isDisabled={!valid || query.isFetching}>
             Refresh
           </Button>
-          <Button size="sm" isDisabled={!valid} onPress={() => void runner.run('history.export', { ...fixed, server: search.server })}>
+          <CommandButton command="history.export" input={{ ...fixed, server: search.server }} size="sm" isDisabled={!valid}>
             Download .jsonl
-          </Button>
+          </CommandButton>
           <Button variant="primary" size="sm" isDisabled={!report || !valid} onPress={() => report && valid && downloadText(report.markdown, reportFileName(window.from, window.to))}>
             Download .md
           </Button>

@@ -1,7 +1,7 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { NotificationGroup } from '../../../server/contract/alerts';
-import { formatDuration } from '../../../commands/alert/alert-fields';
+import { formatDuration } from '../../../server/contract/duration';
 import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
 import { userQueryOptions } from '../../api/users';
 import { Select } from '../../components/ui/select';

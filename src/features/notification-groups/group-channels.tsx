@@ -10,36 +10,12 @@ import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../lib/command-button';
 import { MarkdownView } from '../../lib/markdown';
 import { useCommandRunner } from '../../lib/run-command';
-
-/** The fields each type asks for, in the order the form shows them (the command's argument names). */
-type Field = 'webhook' | 'signingSecret' | 'headers' | 'routingKey' | 'botToken' | 'chatId' | 'topic' | 'token' | 'endpoint';
-const FIELDS: Record<ChannelType, { name: Field; label: string; secret?: boolean; optional?: boolean; placeholder?: string }[]> = {
-  webhook: [
-    { name: 'webhook', label: 'Webhook URL', secret: true, placeholder: 'https://receiver.example.com/alerts' },
-    { name: 'signingSecret', label: 'Signing secret (HMAC-SHA256, optional)', secret: true, optional: true },
-    { name: 'headers', label: 'Custom headers (optional)', secret: true, optional: true, placeholder: 'X-Api-Key: …; X-Team: ops' },
-  ],
-  teams: [{ name: 'webhook', label: 'Workflows webhook URL', secret: true, placeholder: 'https://….logic.azure.com/workflows/…' }],
-  pagerduty: [
-    { name: 'routingKey', label: 'Routing key (Events API v2 integration key)', secret: true },
-    { name: 'endpoint', label: 'Events API URL (optional, e.g. the EU region)', optional: true, placeholder: 'https://events.pagerduty.com/v2/enqueue' },
-  ],
-  telegram: [
-    { name: 'botToken', label: 'Bot token', secret: true, placeholder: '123456:ABC-DEF…' },
-    { name: 'chatId', label: 'Chat id', placeholder: '-1001234567890 or @channel' },
-    { name: 'endpoint', label: 'Bot API server (optional, a self-hosted one)', optional: true, placeholder: 'https://api.telegram.org' },
-  ],
-  ntfy: [
-    { name: 'topic', label: 'Topic', secret: true },
-    { name: 'token', label: 'Access token (optional)', secret: true, optional: true },
-    { name: 'endpoint', label: 'Server URL (optional)', optional: true, placeholder: 'https://ntfy.sh' },
-  ],
-};
+import { EditChannelForm, FIELDS, type Field } from './channel-form';
 
 /**
  * Issue 15 §4: a group's channel targets on its drawer — listed with their masked address, each
- * with Test and Remove, an Add form per type, and the last test's answers. Every action is a
- * command (group.add-channel, group.remove-channel, group.test).
+ * with Test, Edit (in place) and Remove, an Add form per type, and the last test's answers. Every
+ * action is a command (group.add-channel, group.edit-channel, group.remove-channel, group.test).
  */
 export function GroupChannels({ groupId, groupName }: { groupId: string; groupName: string }) {
   const runner = useCommandRunner();
@@ -51,6 +27,8 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [testing, setTesting] = useState<string | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
+  const canChange = runner.check('group.edit-channel');
   const [report, setReport] = useState<{ ok: boolean; text: string } | null>(null);
   const canEdit = runner.check('group.add-channel') === true;
 
@@ -113,15 +91,19 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
       ) : (
         <ul aria-label="Channel targets" className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
           {channels.map((c) => (
-            <li key={c._id} aria-label={c.name} className="flex items-center gap-3 px-3 py-2 text-sm">
+            <li key={c._id} aria-label={c.name} className="flex flex-wrap items-center gap-3 px-3 py-2 text-sm">
               <span className="w-32 shrink-0 font-medium text-slate-600 dark:text-slate-400">{channelTypeLabels[c.type]}</span>
               <span className="min-w-0 flex-1 break-words">{c.target}</span>
               <Button size="sm" onPress={() => void test(c._id)} isDisabled={testing !== null} aria-label={`Test ${c.name}`}>
                 {testing === c._id ? 'Sending…' : 'Test'}
               </Button>
+              <Button size="sm" onPress={() => setEditing(editing === c._id ? null : c._id)} aria-label={`Edit ${c.name}`} aria-expanded={editing === c._id} disabledReason={canChange === true ? false : canChange}>
+                Edit
+              </Button>
               <CommandButton size="sm" variant="danger" command="group.remove-channel" input={{ group: groupId, channel: c._id }} aria-label={`Remove ${c.name}`} onDone={() => toast('success', `Removed channel ${c.name}`)}>
                 Remove
               </CommandButton>
+              {editing === c._id && <EditChannelForm key={c._id} groupId={groupId} channel={c} onClose={() => setEditing(null)} />}
             </li>
           ))}
         </ul>

@@ -26,7 +26,9 @@ export function AckSection({ alert, onSaved }: { alert: AlertDetail; onSaved: ()
   const [forChoice, setForChoice] = useState<ForChoice>('until');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const allowed = runner.check('alert.ack');
+  // Each button asks the command it runs: Release is alert.unack, not alert.ack.
+  const canAck = runner.check('alert.ack');
+  const canRelease = runner.check('alert.unack');
   if (alert.status === 'resolved') return null;
   const ack = alert.acknowledgement;
 
@@ -61,11 +63,11 @@ export function AckSection({ alert, onSaved }: { alert: AlertDetail; onSaved: ()
         </p>
       )}
       <div className="flex gap-2">
-        <Button variant="primary" isDisabled={busy} disabledReason={allowed === true ? false : allowed} onPress={() => void run('alert.ack')}>
+        <Button variant="primary" isDisabled={busy} disabledReason={canAck === true ? false : canAck} onPress={() => void run('alert.ack')}>
           {ack ? 'Take over' : 'Acknowledge'}
         </Button>
         {ack && (
-          <Button isDisabled={busy} disabledReason={allowed === true ? false : allowed} onPress={() => void run('alert.unack')}>
+          <Button isDisabled={busy} disabledReason={canRelease === true ? false : canRelease} onPress={() => void run('alert.unack')}>
             Release
           </Button>
         )}

@@ -18,7 +18,8 @@ export interface AlertsTableProps {
   canDelete: true | string;
   /** Issue 14: acknowledge an unowned open alert or release an owned one; absent: no button. */
   onToggleAck?: (alert: Alert) => void;
-  canAck?: true | string;
+  /** Whether the alert's Ack or Release can run now (asked of the command it would run), or why not. */
+  canAck?: (a: Alert) => true | string;
   empty: ReactNode;
   label: string;
 }
@@ -27,7 +28,9 @@ export interface AlertsTableProps {
 /** Alerts are marked as "cpu on web-01" (Space on a row; commands then apply to every marked alert). */
 export const alertMarks = { kind: 'alert', label: (a: Alert) => `${a.alertname.replace(/_/g, ' ')} on ${a.hostname}` };
 
-export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onToggleAck, canAck = true, empty, label }: AlertsTableProps) {
+const always = (): true => true;
+
+export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onToggleAck, canAck = always, empty, label }: AlertsTableProps) {
   const columns = useMemo<ColumnDef<typeof features, Alert>[]>(
     () => [
       { id: 'hostname', header: 'Hostname', cell: ({ row }) => <span className="font-medium">{row.original.hostname}</span> },
@@ -69,7 +72,7 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onTo
                 View
               </Button>
               {onToggleAck && a.status !== 'resolved' && (
-                <Button variant="ghost" size="sm" disabledReason={canAck === true ? false : canAck} onPress={() => onToggleAck(a)} aria-label={`${a.acknowledgement ? 'Release' : 'Acknowledge'} ${name}`}>
+                <Button variant="ghost" size="sm" disabledReason={canAck(a) === true ? false : (canAck(a) as string)} onPress={() => onToggleAck(a)} aria-label={`${a.acknowledgement ? 'Release' : 'Acknowledge'} ${name}`}>
                   {a.acknowledgement ? 'Release' : 'Ack'}
                 </Button>
               )}

@@ -113,7 +113,7 @@ export function NotificationsPage() {
                   extraActions={
                     a.status === 'resolved'
                       ? []
-                      : [{ id: 'ack', label: a.acknowledgement ? 'Release acknowledgement' : 'Acknowledge', onAction: () => list.toggleAck(a), isDisabled: list.canAck !== true }]
+                      : [{ id: 'ack', label: a.acknowledgement ? 'Release acknowledgement' : 'Acknowledge', onAction: () => list.toggleAck(a), isDisabled: list.canAck(a) !== true }]
                   }
                 />
               ))}

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import { Button } from '../../components/ui/button';
 import { applyLayout, layoutDiffers, type Box } from '../../lib/widget-layout';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { useWidgets } from './use-widgets';
 import { WidgetGrid } from './widget-grid';
@@ -34,7 +35,9 @@ export function PinnedWidgetsPage() {
         <h1 className="mr-auto text-2xl font-semibold">Pinned Widgets</h1>
         {widgets.length > 0 && (
           <>
-            <Button onPress={() => void run('widget.reset-layout', {})}>Reset Layout</Button>
+            <CommandButton command="widget.reset-layout" input={{}}>
+              Reset Layout
+            </CommandButton>
             <Button variant="primary" onPress={add}>
               Add Widget
             </Button>

@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Segmented } from '../../components/ui/segmented';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { MaintenanceCalendar } from './maintenance-calendar';
 import { WindowDrawer } from './window-drawer';
@@ -52,21 +53,23 @@ export function MaintenancePage() {
         header: 'Actions',
         cell: ({ row }) => {
           const w = row.original;
+          // Edit asks the command its drawer saves with; the other button is bound to its own.
+          const canEdit = runner.check('maintenance.edit');
           return (
             <div className="flex gap-1">
-              <Button variant="ghost" size="sm" aria-label={`Edit ${w.name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => open(w._id)}>
+              <Button variant="ghost" size="sm" aria-label={`Edit ${w.name}`} disabledReason={canEdit === true ? false : canEdit} onPress={() => open(w._id)}>
                 Edit
               </Button>
-              <Button variant="danger-ghost" size="sm" aria-label={`Delete ${w.name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => void runner.run('maintenance.delete', { window: w._id })}>
+              <CommandButton command="maintenance.delete" input={{ window: w._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${w.name}`}>
                 Delete
-              </Button>
+              </CommandButton>
             </div>
           );
         },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canWrite, runner],
+    [runner],
   );
   const table = useTable({ features, columns, data: query.data?.result.data ?? [], getRowId: (w) => w._id });
 

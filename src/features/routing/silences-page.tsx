@@ -8,6 +8,7 @@ import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Segmented } from '../../components/ui/segmented';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { SilenceDrawer } from './silence-drawer';
 
@@ -40,21 +41,23 @@ export function SilencesPage() {
           const s = row.original;
           if (s.state === 'expired') return null;
           const name = s.matchers.map(matcherText).join(', ');
+          // Edit asks the command its drawer saves with; the other button is bound to its own.
+          const canEdit = runner.check('silence.edit');
           return (
             <div className="flex gap-1">
-              <Button variant="ghost" size="sm" aria-label={`Edit silence ${name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => open(s._id)}>
+              <Button variant="ghost" size="sm" aria-label={`Edit silence ${name}`} disabledReason={canEdit === true ? false : canEdit} onPress={() => open(s._id)}>
                 Edit
               </Button>
-              <Button variant="danger-ghost" size="sm" aria-label={`Expire silence ${name}`} disabledReason={canWrite === true ? false : canWrite} onPress={() => void runner.run('silence.expire', { silence: s._id })}>
+              <CommandButton command="silence.expire" input={{ silence: s._id }} variant="danger-ghost" size="sm" aria-label={`Expire silence ${name}`}>
                 Expire
-              </Button>
+              </CommandButton>
             </div>
           );
         },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canWrite, runner],
+    [runner],
   );
   const table = useTable({ features, columns, data: query.data?.result.data ?? [], getRowId: (s) => s._id });
 

@@ -4,13 +4,13 @@ import { useCallback } from 'react';
 import type { ListQuery } from '../../../server/contract/common';
 import type { Server } from '../../../server/contract/servers';
 import { servicesQueryOptions } from '../../api/servers';
-import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { Skeleton } from '../../components/ui/skeleton';
 import type { ServerView, ServicePageSize, ServiceStatusFilter } from '../../lib/server-view';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { Card, ErrorBox } from './states';
 
@@ -67,12 +67,12 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
         <>
           <SearchField aria-label="Search by name" placeholder="Search by name" value={view.q} onChange={searchName} className="w-56" />
           <Segmented<ServiceStatusFilter> aria-label="Status" size="sm" options={statusOptions} value={view.status} onChange={(status) => void run('server.services-filter', { status })} />
-          <Button size="sm" aria-label="Refresh services" onPress={() => void run('server.refresh-view', {})} isDisabled={query.isFetching}>
+          <CommandButton command="server.refresh-view" input={{}} size="sm" aria-label="Refresh services" isDisabled={query.isFetching}>
             <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
               ⟳
             </span>
             Refresh
-          </Button>
+          </CommandButton>
         </>
       }
     >
@@ -120,9 +120,9 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
             {filtered ? (
               <>
                 <p>No services match these filters.</p>
-                <Button size="sm" onPress={() => void run('server.services-filter', {})}>
+                <CommandButton command="server.services-filter" input={{}} size="sm">
                   Clear filters
-                </Button>
+                </CommandButton>
               </>
             ) : (
               <p>No services reported yet. Linux agents report services with node_exporter’s systemd collector; Windows agents always do.</p>

@@ -4,6 +4,7 @@ import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { StatusPage } from '../../../server/contract/status-pages';
 import { statusPagesListQueryOptions } from '../../api/status-pages';
+import { STATUS_PAGES_PAGE_SIZE, statusPagesListQuery } from './status-pages-query';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { DataTable } from '../../components/ui/data-table';
@@ -13,10 +14,10 @@ import { SearchField } from '../../components/ui/search-field';
 import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
 import { formatRelativeTime } from '../../lib/format';
+import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 
 const features = tableFeatures({});
-const PAGE_SIZE = 25;
 
 const linkButton = (primary: boolean, disabled = false) =>
   cx(
@@ -91,12 +92,11 @@ export function StatusPagesPage() {
   const [page, setPage] = useState(1);
   const [dialog, setDialog] = useState<{ page: StatusPage; mode: 'post' | 'resolve' } | null>(null);
   const query = useQuery({
-    ...statusPagesListQueryOptions({ pageNumber: page, pageSize: PAGE_SIZE, sort: { by: 'createdAt', direction: 'desc' }, ...(q.trim() ? { search: q.trim() } : {}) }),
+    ...statusPagesListQueryOptions(statusPagesListQuery({ page, q })),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
   const canWrite = runner.check('status.create');
-  const canPost = runner.check('status.post');
   const pages = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
   const now = Date.now();
@@ -145,31 +145,34 @@ export function StatusPagesPage() {
         header: () => <span className="font-semibold">Actions</span>,
         cell: ({ row }) => {
           const p = row.original;
-          const write = canWrite === true ? false : canWrite;
-          const post = canPost === true ? false : canPost;
+          // Each button asks the command it runs, or the one its dialog or drawer runs.
+          const reason = (id: 'status.post' | 'status.resolve' | 'status.edit') => {
+            const allowed = runner.check(id);
+            return allowed === true ? false : allowed;
+          };
           return (
             <div className="flex items-center gap-1" onClick={(e) => e.stopPropagation()}>
-              <Button variant="ghost" size="sm" disabledReason={post} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post an update on ${p.title}`}>
+              <Button variant="ghost" size="sm" disabledReason={reason('status.post')} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post an update on ${p.title}`}>
                 Post update
               </Button>
               {p.openIncident && (
-                <Button variant="ghost" size="sm" disabledReason={post} onPress={() => setDialog({ page: p, mode: 'resolve' })} aria-label={`Resolve the incident on ${p.title}`}>
+                <Button variant="ghost" size="sm" disabledReason={reason('status.resolve')} onPress={() => setDialog({ page: p, mode: 'resolve' })} aria-label={`Resolve the incident on ${p.title}`}>
                   Resolve
                 </Button>
               )}
-              <Button variant="ghost" size="sm" disabledReason={write} onPress={() => void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} aria-label={`Edit ${p.title}`}>
+              <Button variant="ghost" size="sm" disabledReason={reason('status.edit')} onPress={() => void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} aria-label={`Edit ${p.title}`}>
                 Edit
               </Button>
-              <Button variant="danger-ghost" size="sm" disabledReason={write} onPress={() => void runner.run('status.delete', { page: p._id })} aria-label={`Delete ${p.title}`}>
+              <CommandButton command="status.delete" input={{ page: p._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${p.title}`}>
                 Delete
-              </Button>
+              </CommandButton>
             </div>
           );
         },
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [canWrite, canPost, now],
+    [runner, now],
   );
   const table = useTable({ features, columns, data: pages, getRowId: (p) => p._id });
 
@@ -226,8 +229,8 @@ export function StatusPagesPage() {
           </Button>
         </div>
       )}
-      <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => canWrite === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} />
-      <Pagination page={page} pageSize={PAGE_SIZE} total={total} onChange={(p) => setPage(p)} />
+      <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => runner.check('status.edit') === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} />
+      <Pagination page={page} pageSize={STATUS_PAGES_PAGE_SIZE} total={total} onChange={(p) => setPage(p)} />
       {dialog && <IncidentDialog page={dialog.page} mode={dialog.mode} onClose={() => setDialog(null)} />}
       <Outlet />
     </div>
