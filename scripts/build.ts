@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { builtinModules } from 'node:module';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = join(import.meta.dirname, '..');
@@ -46,9 +46,10 @@ if (want('ui')) {
 
 if (want('server')) {
   const started = Date.now();
-  const outfile = join(root, 'build', 'server', 'cli.js');
+  const outdir = join(root, 'build', 'server');
   const result = await build({
-    entryPoints: [join(root, 'server', 'cli.ts')],
+    // The scrape worker is a thread of its own (server/monitoring/scrape-client.ts loads it beside cli.js).
+    entryPoints: { cli: join(root, 'server', 'cli.ts'), 'scrape-worker': join(root, 'server', 'monitoring', 'scrape-worker.ts') },
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -56,7 +57,7 @@ if (want('server')) {
     // Dependencies stay in node_modules (PGlite loads its WebAssembly beside its own module).
     packages: 'external',
     sourcemap: 'linked',
-    outfile,
+    outdir,
     write: false,
     metafile: true,
     logLevel: 'warning',
@@ -78,7 +79,7 @@ if (want('server')) {
     process.exit(1);
   }
   // Written beside and renamed, so an `npm start` reading the bundle never sees half a file.
-  mkdirSync(dirname(outfile), { recursive: true });
+  mkdirSync(outdir, { recursive: true });
   for (const file of result.outputFiles) {
     const tmp = `${file.path}.${process.pid}.tmp`;
     writeFileSync(tmp, file.contents);

@@ -20,6 +20,7 @@ import { registerAgentDownloads } from './routes/agent-downloads';
 import { registerAliases } from './routes/aliases';
 import { registerAlerts } from './routes/alerts';
 import { registerAnalytics } from './routes/analytics';
+import { registerSearch } from './routes/search';
 import { registerAuth } from './routes/auth';
 import { registerTokens } from './routes/tokens';
 import { registerChecks } from './routes/checks';
@@ -236,6 +237,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerStatusPages(app, database, monitoring, config.statusPages);
   registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
+  registerSearch(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
   registerAgentDownloads(app);
   registerOpenApi(app);

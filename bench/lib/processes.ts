@@ -200,9 +200,10 @@ export interface Console extends Child {
  * The console from source (`node --import tsx server/main.ts start`), started with node directly so
  * the pid measured is the API process itself and not npm's wrapper.
  */
-export async function spawnConsole(dataDir: string, env: Record<string, string>): Promise<Console> {
+export async function spawnConsole(dataDir: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Console> {
   const port = await freePort();
-  const proc = run(process.execPath, ['--import', 'tsx', 'server/main.ts', 'start'], {
+  // nodeArgs: e.g. --cpu-prof, which NODE_OPTIONS refuses.
+  const proc = run(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts', 'start'], {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',

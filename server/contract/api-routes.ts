@@ -54,6 +54,7 @@ import {
   statusResolveInputSchema,
   updateStatusPageSchema,
 } from './status-pages';
+import { searchQuerySchema, searchResultSchema } from './search';
 import { createTokenSchema, personalTokenSchema } from './tokens';
 import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
 
@@ -219,6 +220,8 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) },
   { method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) },
 
+  // The palette's entity search (issue 13)
+  { method: 'GET', path: '/api/search', summary: 'Servers, alerts, users, checks and groups matching every word of a text, a few of each', tag: 'Search', access: 'read', query: searchQuerySchema, response: searchResultSchema },
   // Dashboard analytics
   { method: 'GET', path: '/api/analytics/top-cpu-usage-servers', summary: 'Servers by CPU usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: cpuUsageResultSchema },
   { method: 'GET', path: '/api/analytics/top-memory-usage-servers', summary: 'Servers by memory usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: memoryUsageResultSchema },

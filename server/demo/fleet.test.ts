@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:net';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultFleetSpecs, demoAddress, METRICS_CONTENT_TYPE, startDemoFleet, type DemoFleet, type DemoHost } from './fleet';
+import { BIND_WAIT_MS, defaultFleetSpecs, demoAddress, METRICS_CONTENT_TYPE, startDemoFleet, type DemoFleet, type DemoHost } from './fleet';
 import { cpuBusyPercent, downServices, parse, promtool } from './testing';
 
 /** A clock the tests move by hand: simulated minutes pass without sleeping. */
@@ -102,25 +102,72 @@ describe('demo fleet over HTTP', () => {
   });
 });
 
+/** A port free on the first demo address a moment ago (so, most likely, on the others too). */
+function freeDemoPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, demoAddress(0), () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
+    });
+  });
+}
+
 describe('demo fleet binding', () => {
-  it('moves hosts to 127.0.0.1 when their address is taken, and keeps the down host refusing', async () => {
-    // A wildcard listener on the port, like a real node_exporter on 0.0.0.0:9100.
+  it('keeps every host on an address of its own when its port is held there (another port), and the down host refusing', async () => {
+    // A wildcard listener on the port, like a real node_exporter on 0.0.0.0:9100, held throughout.
     const blocker: Server = createServer((socket) => socket.destroy());
     blocker.listen(0, '0.0.0.0');
     await once(blocker, 'listening');
     const port = (blocker.address() as { port: number }).port;
     const specs = defaultFleetSpecs(12).filter((s) => s.hostname === 'web-01' || s.hostname === 'worker-01');
+    const t0 = Date.now();
     const fleet = await startDemoFleet({ specs, port, now });
     try {
       const [web, worker] = fleet.hosts;
-      expect(web).toMatchObject({ hostname: 'web-01', ipaddress: '127.0.0.1' });
+      // Waited for the port (a previous process may be closing), then took another one.
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(BIND_WAIT_MS - 100);
+      expect(web).toMatchObject({ hostname: 'web-01', ipaddress: demoAddress(0) });
       expect(web!.port).not.toBe(port);
       expect((await fetch(url(web!))).status).toBe(200);
-      expect(worker).toMatchObject({ hostname: 'worker-01', ipaddress: '127.0.0.1' });
+      expect(worker).toMatchObject({ hostname: 'worker-01', ipaddress: demoAddress(1) });
+      expect(worker!.port).not.toBe(port);
       expect(await refused(worker!)).toBe('ECONNREFUSED');
     } finally {
       await fleet.stop();
       blocker.close();
+    }
+  });
+
+  it('a second fleet beside a running one keeps distinct addresses (11 of 12 hosts were 127.0.0.1)', async () => {
+    const port = await freeDemoPort();
+    const first = await startDemoFleet({ count: 12, port, now, payload: 'light' });
+    expect(first.hosts.map((h) => `${h.ipaddress}:${h.port}`)).toEqual(first.hosts.map((_, i) => `${demoAddress(i)}:${port}`));
+    // Its live hosts hold their addresses on that port while a second fleet asks for the same.
+    const second = await startDemoFleet({ count: 12, port, now, payload: 'light' });
+    try {
+      expect(second.hosts.map((h) => h.ipaddress)).toEqual(first.hosts.map((_, i) => demoAddress(i)));
+      for (const h of second.hosts.filter((x) => x.profile !== 'down')) expect((await fetch(url(h))).status).toBe(200);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('waits for its own address and port while a previous process releases them', async () => {
+    const port = await freeDemoPort();
+    const previous: Server = createServer((socket) => socket.destroy());
+    previous.listen(port, demoAddress(0));
+    await once(previous, 'listening');
+    setTimeout(() => previous.close(), 600);
+    const specs = defaultFleetSpecs(12).filter((s) => s.hostname === 'web-01');
+    const fleet = await startDemoFleet({ specs, port, now, payload: 'light' });
+    try {
+      expect(fleet.hosts[0]).toMatchObject({ hostname: 'web-01', ipaddress: demoAddress(0), port });
+      expect((await fetch(url(fleet.hosts[0]!))).status).toBe(200);
+    } finally {
+      await fleet.stop();
     }
   });
 

@@ -15,8 +15,14 @@ export { REAL_SAMPLES, type DemoPayload } from './ballast';
 
 export const METRICS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 const DEFAULT_PORT = 9100;
-/** Errors after which a host moves to 127.0.0.1 on a free port instead of failing the fleet. */
+/** Errors after which a host moves (another port, or 127.0.0.1) instead of failing the fleet. */
 const FALLBACK_CODES = new Set(['EADDRINUSE', 'EADDRNOTAVAIL', 'EACCES']);
+/**
+ * How long a host waits for its own address and port while something holds them: an Opsdeck
+ * restarted at once finds its previous process still closing (that takes up to 1.8 s).
+ */
+export const BIND_WAIT_MS = 2000;
+const BIND_RETRY_MS = 100;
 
 export interface DemoHost {
   key: string;
@@ -121,35 +127,55 @@ function close(server: Server | ReturnType<typeof createNetServer>): Promise<voi
   });
 }
 
-/** Binds a live host, moving it to 127.0.0.1 on a free port when its own address is unusable. */
-async function serve(host: SimulatedHost, address: string, port: number, now: () => number): Promise<{ server: Server; ipaddress: string; port: number }> {
-  const server = createServer(handler(host, now));
+/**
+ * Where a host lives when its own address and port are held by something else (issue 13: on a
+ * first start another Opsdeck's fleet held 127.0.10.N:9100, and 11 of 12 hosts were registered
+ * as 127.0.0.1, all alike): it waits for them a little (a previous process still closing), then
+ * takes its own address on another port, so every host keeps an address of its own. Only an
+ * address the system will not bind at all (no 127.0.10.N, EADDRNOTAVAIL) moves it to 127.0.0.1.
+ * `bind` is tried on each candidate (address, port) in turn until one works.
+ */
+async function place<T>(address: string, port: number, bind: (address: string, port: number) => Promise<T>): Promise<{ ipaddress: string; port: number; bound: T }> {
+  const deadline = Date.now() + BIND_WAIT_MS;
+  for (;;) {
+    try {
+      return { ipaddress: address, port, bound: await bind(address, port) };
+    } catch (err) {
+      if (code(err) !== 'EADDRINUSE' || port === 0 || Date.now() >= deadline) {
+        if (!FALLBACK_CODES.has(code(err))) throw err;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, BIND_RETRY_MS));
+    }
+  }
   try {
-    return { server, ipaddress: address, port: await listen(server, port, address) };
+    return { ipaddress: address, port: 0, bound: await bind(address, 0) };
   } catch (err) {
     if (!FALLBACK_CODES.has(code(err))) throw err;
-    return { server, ipaddress: '127.0.0.1', port: await listen(server, 0, '127.0.0.1') };
+    return { ipaddress: '127.0.0.1', port: 0, bound: await bind('127.0.0.1', 0) };
   }
 }
 
+/** Binds a live host where `place` finds room; the port is the one it really got. */
+async function serve(host: SimulatedHost, address: string, port: number, now: () => number): Promise<{ server: Server; ipaddress: string; port: number }> {
+  const server = createServer(handler(host, now));
+  const placed = await place(address, port, (a, p) => listen(server, p, a));
+  return { server, ipaddress: placed.ipaddress, port: placed.bound };
+}
+
 /**
- * A down host needs an address where a connection is refused. Its own address works when
- * nothing else listens there; if something does (say a real exporter on 0.0.0.0:9100, which
- * would answer for it) it gets a port on 127.0.0.1 that was free a moment ago.
+ * A down host needs an address where a connection is refused: a port that was free a moment
+ * ago, found like a live host's (its own address and port when nothing listens there; if
+ * something does, say a real exporter on 0.0.0.0:9100 that would answer for it, another port).
  */
 async function reserveRefusing(address: string, port: number): Promise<{ ipaddress: string; port: number }> {
-  const probe = createNetServer();
-  try {
-    const bound = await listen(probe, port, address);
+  const placed = await place(address, port, async (a, p) => {
+    const probe = createNetServer();
+    const bound = await listen(probe, p, a);
     await close(probe);
-    return { ipaddress: address, port: bound };
-  } catch (err) {
-    if (!FALLBACK_CODES.has(code(err))) throw err;
-    const spare = createNetServer();
-    const bound = await listen(spare, 0, '127.0.0.1');
-    await close(spare);
-    return { ipaddress: '127.0.0.1', port: bound };
-  }
+    return bound;
+  });
+  return { ipaddress: placed.ipaddress, port: placed.bound };
 }
 
 export async function startDemoFleet(opts: DemoFleetOptions = {}): Promise<DemoFleet> {

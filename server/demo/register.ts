@@ -1,4 +1,6 @@
-import type { Database } from '../db/client';
+import { sql } from 'drizzle-orm';
+import { openAlertsFollowAddress } from '../alerting/follow-address';
+import type { Database, Db } from '../db/client';
 
 /** What registration needs of a demo host (fleet.ts's DemoHost has more). */
 export interface RegisteredHost {
@@ -29,12 +31,15 @@ export async function registerDemoFleet(database: Database, hosts: RegisteredHos
     const row = existing.get(host.key);
     if (row) {
       if (row.ipaddress !== host.ipaddress || row.agent_port !== host.port) {
-        const res = await database.query(
-          `update servers set ipaddress = $2, agent_port = $3, updated_at = now()
-           where id = $1 and not exists (select 1 from servers o where o.ipaddress = $2 and o.agent_port = $3 and o.id <> $1) returning id`,
-          [row.id, host.ipaddress, host.port],
-        );
-        moved += res.length;
+        // The host's open alerts move with it (they showed the address it had before).
+        moved += await database.db.transaction(async (tx) => {
+          const res = (await tx.execute(sql`
+            update servers set ipaddress = ${host.ipaddress}, agent_port = ${host.port}, updated_at = now()
+            where id = ${row.id} and not exists (select 1 from servers o where o.ipaddress = ${host.ipaddress} and o.agent_port = ${host.port} and o.id <> ${row.id}) returning id`)) as unknown as { rows: unknown[] };
+          if (!res.rows.length) return 0;
+          await openAlertsFollowAddress(tx as unknown as Db, row.id, host.ipaddress);
+          return 1;
+        });
       }
     } else if (firstTime) {
       const res = await database.query(

@@ -27,7 +27,14 @@ export class DeriveContext {
     return { at: this.atMs, counters: this.counters };
   }
 
+  /**
+   * Every family the derivation looked for, present or not: the next scrape of the same target
+   * need parse only these (exposition.ts `keep`; ScrapeState in scrape-worker.ts).
+   */
+  readonly asked = new Set<string>();
+
   samples(name: string): readonly Sample[] {
+    this.asked.add(name);
     return this.scrape.get(name) ?? NO_SAMPLES;
   }
 

@@ -1,7 +1,8 @@
 /**
  * One scrape → a server's usage figures, chart series and service states (docs/metrics.md).
  * Pure: the caller keeps the returned CounterMemory and hands it back with the next scrape of
- * the same server so counters become per-second rates.
+ * the same server so counters become per-second rates. `asked` names every family the
+ * derivation looked for (present or not), for parsing only those next time.
  */
 import { DeriveContext } from './derive-context';
 import { deriveLinux } from './linux';
@@ -13,8 +14,8 @@ export function deriveScrape(
   scrape: Scrape,
   atMs: number,
   prev?: CounterMemory,
-): { derived: Derived; memory: CounterMemory } {
+): { derived: Derived; memory: CounterMemory; asked: ReadonlySet<string> } {
   const ctx = new DeriveContext(scrape, atMs, prev);
   const { usage, services, servicesExposed } = os === 'windows' ? deriveWindows(ctx) : deriveLinux(ctx);
-  return { derived: { usage, series: ctx.series, services, servicesExposed }, memory: ctx.memory() };
+  return { derived: { usage, series: ctx.series, services, servicesExposed }, memory: ctx.memory(), asked: ctx.asked };
 }

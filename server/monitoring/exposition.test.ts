@@ -139,3 +139,37 @@ describe('parseExposition', () => {
     expect(result.scrape.get('windows_logical_disk_free_bytes')?.map((s) => s.labels['volume'])).toEqual(['C:', 'HarddiskVolume4']);
   });
 });
+
+describe('parseExpositionDetailed with a keep set (issue 17 §2)', () => {
+  const text = fixture('node-exporter-scrape2.prom');
+  const full = parseExpositionDetailed(text);
+
+  it('gives the kept families exactly as a full parse does and nothing else, counting every sample line', () => {
+    const keep = new Set(['node_cpu_seconds_total', 'node_filesystem_avail_bytes', 'node_load1', 'no_such_family']);
+    const some = parseExpositionDetailed(text, keep);
+    expect([...some.scrape.keys()].sort()).toEqual(['node_cpu_seconds_total', 'node_filesystem_avail_bytes', 'node_load1']);
+    for (const name of some.scrape.keys()) expect(some.scrape.get(name), name).toEqual(full.scrape.get(name));
+    expect(some.samples).toBe(full.samples);
+    expect(full.scrape.size).toBeGreaterThan(50);
+  });
+
+  it('tells a family from another whose name it begins (node_load1 and node_load15)', () => {
+    const some = parseExpositionDetailed('node_load1 0.5\nnode_load15 0.25\nnode_load1{x="y"} 2\nnode_load15 3\n', new Set(['node_load15']));
+    expect(some.scrape.get('node_load15')).toEqual([
+      { labels: {}, value: 0.25 },
+      { labels: {}, value: 3 },
+    ]);
+    expect(some.scrape.has('node_load1')).toBe(false);
+    expect(some.samples).toBe(4);
+  });
+
+  it('still reports malformed lines of kept families, and an empty set keeps nothing', () => {
+    const some = parseExpositionDetailed('a 1\nb{ 2\na{x="1" 3\n', new Set(['a']));
+    expect(some.scrape.get('a')).toEqual([{ labels: {}, value: 1 }]);
+    expect(some.malformed).toBe(1);
+    expect(some.samples).toBe(2);
+    const none = parseExpositionDetailed(text, new Set());
+    expect(none.scrape.size).toBe(0);
+    expect(none.samples).toBe(full.samples);
+  });
+});

@@ -1,5 +1,8 @@
 import type { Database } from '../db/client';
 
+/** Sample rows per INSERT (see flush). */
+const SAMPLE_CHUNK = 25;
+
 /** Seconds per rollup bucket. */
 export const ROLLUP_S = 300;
 
@@ -12,6 +15,20 @@ interface Pending {
   serverId: string;
   at: Date;
   values: (number | null)[];
+}
+
+/**
+ * One scrape's chart values: by key, or (from the scrape worker) as columns — a key list that
+ * only ever grows, and one value per key (NaN: none this scrape). The store maps the list onto
+ * its layout once per list and length, not once per value.
+ */
+export type SeriesValues = Record<string, number> | { keys: readonly string[]; values: Float64Array };
+
+/** A key list's columns in a server's layout, cached while the list neither changes nor grows. */
+interface ColumnMap {
+  keys: readonly string[];
+  length: number;
+  columns: Int32Array;
 }
 
 export interface SeriesWindow {
@@ -30,6 +47,7 @@ export interface SeriesWindow {
  */
 export class MetricStore {
   private layouts = new Map<string, Layout>();
+  private columnMaps = new Map<string, ColumnMap>();
   private pending: Pending[] = [];
   private flushing: Promise<void> | null = null;
   /** undefined: not read from the database yet. */
@@ -49,55 +67,90 @@ export class MetricStore {
   }
 
   /** Queue one scrape's series values; `flush` (or the next append past the batch size) writes them. */
-  async append(serverId: string, atMs: number, series: Record<string, number>): Promise<void> {
+  async append(serverId: string, atMs: number, series: SeriesValues): Promise<void> {
     const layout = await this.layout(serverId);
-    let grew = false;
-    for (const key of Object.keys(series)) {
-      if (!layout.index.has(key)) {
-        layout.index.set(key, layout.keys.length);
-        layout.keys.push(key);
-        grew = true;
+    const columnar = 'keys' in series && series.values instanceof Float64Array;
+    const keys = columnar ? (series.keys as readonly string[]) : Object.keys(series);
+    let map = columnar ? this.columnMaps.get(serverId) : undefined;
+    if (!map || map.keys !== keys || map.length !== keys.length) {
+      let grew = false;
+      const columns = new Int32Array(keys.length);
+      keys.forEach((key, i) => {
+        let column = layout.index.get(key);
+        if (column === undefined) {
+          column = layout.keys.length;
+          layout.index.set(key, column);
+          layout.keys.push(key);
+          grew = true;
+        }
+        columns[i] = column;
+      });
+      if (grew) {
+        await this.database.query(
+          'insert into metric_series (server_id, keys) values ($1, $2) on conflict (server_id) do update set keys = excluded.keys',
+          [serverId, layout.keys],
+        );
       }
-    }
-    if (grew) {
-      await this.database.query(
-        'insert into metric_series (server_id, keys) values ($1, $2) on conflict (server_id) do update set keys = excluded.keys',
-        [serverId, layout.keys],
-      );
+      map = { keys, length: keys.length, columns };
+      if (columnar) this.columnMaps.set(serverId, map);
     }
     const values: (number | null)[] = new Array(layout.keys.length).fill(null);
-    for (const [key, value] of Object.entries(series)) if (Number.isFinite(value)) values[layout.index.get(key)!] = value;
+    const { columns } = map;
+    if (columnar) {
+      const given = (series as { values: Float64Array }).values;
+      for (let i = 0; i < given.length && i < columns.length; i++) {
+        const v = given[i]!;
+        if (Number.isFinite(v)) values[columns[i]!] = v;
+      }
+    } else {
+      const byKey = series as Record<string, number>;
+      keys.forEach((key, i) => {
+        const v = byKey[key]!;
+        if (Number.isFinite(v)) values[columns[i]!] = v;
+      });
+    }
     this.pending.push({ serverId, at: new Date(atMs), values });
     if (this.pending.length >= 200) await this.flush();
   }
 
-  /** Write everything queued. Safe to call concurrently: callers wait for the same write. */
+  /**
+   * Write everything queued, SAMPLE_CHUNK rows a statement with a turn of the event loop in
+   * between: on PGlite each statement holds the API's thread until it ends (200 rows of ~70
+   * values took ~70 ms of CPU). Safe to call concurrently: callers wait for the same write.
+   */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
     if (!this.pending.length) return;
     const batch = this.pending.splice(0, this.pending.length);
     this.flushing = (async () => {
-      const params: unknown[] = [];
-      const rows = batch.map((p) => {
-        // Text literals: the VALUES list's parameters are untyped, and drivers differ on arrays.
-        params.push(p.serverId, p.at.toISOString(), `{${p.values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`);
-        const n = params.length;
-        return `($${n - 2}, $${n - 1}, $${n})`;
-      });
       try {
-        // A server deleted mid-batch makes its rows violate the foreign key: keep the rest.
-        await this.database.query(
-          `insert into metric_samples (server_id, ts, values)
-           select v.server_id::uuid, v.ts::timestamptz, v.values::real[] from (values ${rows.join(', ')}) as v(server_id, ts, values)
-           where exists (select 1 from servers s where s.id = v.server_id::uuid)
-           on conflict do nothing`,
-          params,
-        );
+        for (let i = 0; i < batch.length; i += SAMPLE_CHUNK) {
+          if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+          await this.insert(batch.slice(i, i + SAMPLE_CHUNK));
+        }
       } finally {
         this.flushing = null;
       }
     })();
     await this.flushing;
+  }
+
+  private async insert(batch: Pending[]): Promise<void> {
+    const params: unknown[] = [];
+    const rows = batch.map((p) => {
+      // Text literals: the VALUES list's parameters are untyped, and drivers differ on arrays.
+      params.push(p.serverId, p.at.toISOString(), `{${p.values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`);
+      const n = params.length;
+      return `($${n - 2}, $${n - 1}, $${n})`;
+    });
+    // A server deleted mid-batch makes its rows violate the foreign key: keep the rest.
+    await this.database.query(
+      `insert into metric_samples (server_id, ts, values)
+       select v.server_id::uuid, v.ts::timestamptz, v.values::real[] from (values ${rows.join(', ')}) as v(server_id, ts, values)
+       where exists (select 1 from servers s where s.id = v.server_id::uuid)
+       on conflict do nothing`,
+      params,
+    );
   }
 
   /** The keys a server has ever reported, in layout order. */
@@ -229,6 +282,7 @@ export class MetricStore {
   /** Drop the cached layout of a deleted server (its rows go with the server by cascade). */
   forget(serverId: string): void {
     this.layouts.delete(serverId);
+    this.columnMaps.delete(serverId);
     this.pending = this.pending.filter((p) => p.serverId !== serverId);
   }
 }

@@ -1,13 +1,14 @@
-import { setMaxListeners } from 'node:events';
-import http from 'node:http';
 import type { Database } from '../db/client';
-import { deriveScrape } from './derive';
-import { parseExpositionDetailed } from './exposition';
 import type { ObservationWriter } from './observations';
-import type { CounterMemory, Os } from './types';
+import type { Os, Usage } from './types';
+import { usageFields } from './types';
 import { databaseUnavailable } from '../db/unavailable';
 import { OutageNotice } from '../ops/outage';
 import { scrapeDuration, scrapeRoundDuration, scrapesTotal } from '../ops/metrics';
+import { ScrapeWorkerClient } from './scrape-client';
+import type { FromWorker, ScrapeResult, WorkerTarget } from './scrape-protocol';
+
+export { fetchMetrics } from './fetch-metrics';
 
 export interface Target {
   id: string;
@@ -37,92 +38,46 @@ export interface Logger {
   error: (obj: object, msg: string) => void;
 }
 
-const MAX_BODY = 16 * 1024 * 1024;
 /** How long a round's server rows wait for its slowest targets before being written anyway. */
 const ROUND_SETTLE_MS = 2000;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo' });
-
-/**
- * GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable
- * reason. `signal` ends the request early (the collector stopping).
- */
-export async function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  const started = Date.now();
-  try {
-    return await fetchOnce(host, port, timeoutMs, signal);
-  } catch (error) {
-    // A kept-alive socket the exporter closed while idle fails at once ("socket hang up",
-    // ECONNRESET): that says nothing about the exporter, so ask again on a fresh connection.
-    const left = timeoutMs - (Date.now() - started);
-    if ((error as { staleSocket?: boolean }).staleSocket && left > 0 && !signal?.aborted) return fetchOnce(host, port, left, signal);
-    throw error;
-  }
-}
-
-function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
-      if (response.statusCode !== 200) {
-        response.resume();
-        reject(new Error(`The exporter answered HTTP ${response.statusCode}`));
-        return;
-      }
-      response.setEncoding('utf8');
-      let body = '';
-      response.on('data', (chunk: string) => {
-        body += chunk;
-        if (body.length > MAX_BODY) request.destroy(new Error('The exporter sent more than 16 MB'));
-      });
-      response.on('end', () => resolve(body));
-      response.on('error', reject);
-    });
-    const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)), timeoutMs);
-    request.on('close', () => clearTimeout(deadline));
-    request.on('timeout', () => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)));
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      const reason =
-        error.code === 'ECONNREFUSED' ? `Connection refused at ${host}:${port}` : error.code === 'EHOSTUNREACH' ? `Host ${host} is unreachable` : error.message;
-      const staleSocket = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
-      reject(Object.assign(new Error(reason), { staleSocket }));
-    });
-  });
-}
-
-/** The collector's stop signal: every scrape in flight listens on it (SCRAPE_CONCURRENCY of them, by design). */
-function stopSignal(): AbortController {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  return controller;
-}
+/** A worker that died on its own is started again after this long, doubling (to 30 s) while it keeps dying within a minute. */
+const RESTART_MS = 1000;
+const MAX_RESTART_MS = 30_000;
 
 /**
  * The built-in collector: scrapes every active, agent-configured server on a fixed interval.
- * Each target runs on its own: a slow or dead exporter holds one of `concurrency` slots until
- * its timeout and never delays the others' schedule (each round starts on time, whatever the
- * previous one still waits for); a target still being scraped when its next turn comes is
- * skipped rather than queued twice.
+ *
+ * Two halves on two threads. The scrape worker (scrape-engine.ts) owns the round timer, HTTP,
+ * parsing, derivation and counter memory; this half, on the main thread, reads the targets from
+ * the database and hands them over, writes what the worker sends (server rows, services, chart
+ * samples) and tells the evaluator (onWritten). So a slow query never delays a round's scrapes
+ * and parsing a round never holds the API up; only the writes share the database's thread.
  */
 export class ScrapeCollector {
   readonly stats: CollectorStats = { scrapes: 0, failures: 0, bytes: 0, samples: 0, skipped: 0 };
-  private memory = new Map<string, CounterMemory>();
-  /** Bumped by forget(): a scrape that was under way for the old target is then dropped. */
+  private client: ScrapeWorkerClient | null = null;
+  /** Bumped by forget(): results the worker sends for an older generation are dropped. */
   private generation = new Map<string, number>();
-  private inFlight = new Set<string>();
-  private running = 0;
-  /** Scrapes waiting for a slot; resolved with true when handed one, false when stopping. */
-  private queue: ((granted: boolean) => void)[] = [];
-  private timer: NodeJS.Timeout | null = null;
+  /** Per target, the series keys in the order the worker numbers them (reset with each worker). */
+  private keyLists = new Map<string, string[]>();
+  private targetsTimer: NodeJS.Timeout | null = null;
   private pruneTimer: NodeJS.Timeout | null = null;
   private rollupTimer: NodeJS.Timeout | null = null;
-  /** Rounds not finished yet (a round lasts until its slowest target answers or times out). */
-  private rounds = new Set<Promise<void>>();
-  /** A round is still reading the target list: the next one is skipped, not piled up behind it. */
-  private readingTargets = false;
-  private aborter = stopSignal();
+  private restartTimer: NodeJS.Timeout | null = null;
+  private crashes = 0;
+  private spawnedAt = 0;
+  /** Batches of results are written one after another, in the order the worker sent them. */
+  private chain: Promise<void> = Promise.resolve();
+  private requests = 0;
+  private waiting = new Map<number, (result: ScrapeResult | null | 'round') => void>();
+  private lastTargets = '';
+  private running = false;
   private stopped = false;
   /** When a round last wrote its server rows (the figures on them are then fresh); null: not yet. */
   private lastWrittenAt: number | null = null;
   private lastWriteError: string | null = null;
+  /** Why the targets could not be read, while they cannot: rounds then do not count as fresh. */
+  private targetsError: string | null = null;
   /** Database trouble while recording what was scraped: logged once per outage, not per target. */
   private readonly writes: OutageNotice;
 
@@ -138,32 +93,78 @@ export class ScrapeCollector {
   }
 
   start(): void {
+    if (this.running) return;
+    this.running = true;
     this.stopped = false;
-    this.aborter = stopSignal();
-    const round = () => {
-      if (this.stopped || this.readingTargets) return;
-      const done: Promise<void> = this.tick().finally(() => this.rounds.delete(done));
-      this.rounds.add(done);
-    };
-    round();
-    this.timer = setInterval(round, this.settings.intervalS * 1000);
+    const client = this.worker();
+    // The first round waits for the first list of targets, so it scrapes them all at once.
+    void this.refreshTargets().finally(() => {
+      if (this.client === client && this.running) client.post({ type: 'start' });
+    });
+    this.targetsTimer = setInterval(() => void this.refreshTargets(), this.settings.intervalS * 1000);
     this.pruneTimer = setInterval(() => void this.prune(), 10 * 60_000);
     this.rollupTimer = setInterval(() => void this.rollup(), 60_000);
     void this.prune();
   }
 
-  /** Stops scraping: requests under way are cut short and do not mark their servers down. */
+  /**
+   * Resolves once the scrape worker has loaded (after start() or a first scrape()): a few
+   * milliseconds from the build, longer from source, where tsx compiles it first.
+   */
+  async ready(): Promise<void> {
+    await this.client?.ready;
+  }
+
+  /** Stops scraping: requests under way are cut short and do not mark their servers down; the worker thread ends. */
   async stop(): Promise<void> {
+    this.running = false;
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    if (this.pruneTimer) clearInterval(this.pruneTimer);
-    if (this.rollupTimer) clearInterval(this.rollupTimer);
-    this.timer = this.pruneTimer = this.rollupTimer = null;
-    this.aborter.abort();
-    this.queue.splice(0).forEach((wake) => wake(false));
-    await Promise.all(this.rounds);
+    for (const timer of [this.targetsTimer, this.pruneTimer, this.rollupTimer, this.restartTimer]) if (timer) clearInterval(timer);
+    this.targetsTimer = this.pruneTimer = this.rollupTimer = this.restartTimer = null;
+    const client = this.client;
+    this.client = null;
+    for (const wake of this.waiting.values()) wake(null);
+    this.waiting.clear();
+    await client?.close();
+    await this.chain;
     await this.writer.flush().catch((error) => this.writes.failed(error));
     await this.writer.store?.flush().catch(() => undefined);
+  }
+
+  /** The worker, started if there is none (scrape() works without start(), for tests and scrapeNow). */
+  private worker(): ScrapeWorkerClient {
+    if (this.client) return this.client;
+    const client = new ScrapeWorkerClient(
+      (message) => this.onMessage(message),
+      (error) => {
+        if (this.client !== client) return;
+        this.log.error({ err: error }, 'The scrape worker stopped unexpectedly; starting it again');
+        // A worker that cannot even start (a broken install) is not restarted in a tight loop.
+        this.crashes = Date.now() - this.spawnedAt > 60_000 ? 1 : this.crashes + 1;
+        this.client = null;
+        for (const wake of this.waiting.values()) wake(null);
+        this.waiting.clear();
+        if (this.running) {
+          this.running = false;
+          this.restartTimer = setTimeout(() => {
+            this.restartTimer = null;
+            if (!this.stopped) this.start();
+          }, Math.min(MAX_RESTART_MS, RESTART_MS * 2 ** (this.crashes - 1)));
+          for (const timer of [this.targetsTimer, this.pruneTimer, this.rollupTimer]) if (timer) clearInterval(timer);
+          this.targetsTimer = this.pruneTimer = this.rollupTimer = null;
+        }
+      },
+    );
+    this.client = client;
+    this.spawnedAt = Date.now();
+    // A new worker numbers every target's series keys afresh.
+    this.keyLists.clear();
+    this.lastTargets = '';
+    client.post({
+      type: 'settings',
+      settings: { intervalS: this.settings.intervalS, timeoutS: this.settings.timeoutS, concurrency: this.settings.concurrency, settleMs: ROUND_SETTLE_MS },
+    });
+    return client;
   }
 
   async targets(): Promise<Target[]> {
@@ -173,49 +174,80 @@ export class ScrapeCollector {
     return rows.map((r) => ({ id: r.id, ipaddress: r.ipaddress, agentPort: r.agent_port, os: r.operating_system }));
   }
 
-  /** One round over every target; resolves when all of them answered or timed out. */
-  async tick(): Promise<void> {
+  private withGeneration(target: Target): WorkerTarget {
+    return { ...target, gen: this.generation.get(target.id) ?? 0 };
+  }
+
+  /** Reads the targets and hands them to the worker when they changed; its rounds use the latest list. */
+  private async refreshTargets(): Promise<void> {
     let targets: Target[];
-    this.readingTargets = true;
     try {
       targets = await this.targets();
+      this.targetsError = null;
     } catch (error) {
       this.writes.failed(error);
-      this.lastWriteError = `Could not read the scrape targets: ${(error as Error).message}`;
+      this.targetsError = this.lastWriteError = `Could not read the scrape targets: ${(error as Error).message}`;
       return;
-    } finally {
-      this.readingTargets = false;
     }
-    // Nothing to scrape is nothing missed.
-    if (!targets.length) this.lastWrittenAt = Date.now();
-    const live = new Set(targets.map((t) => t.id));
-    for (const id of this.memory.keys()) if (!live.has(id)) this.memory.delete(id);
-    // Server rows are written together when the round ends (one statement, not one per
-    // target), and once earlier if a slow target still holds the round: the others' rows then
-    // wait ROUND_SETTLE_MS, not the whole timeout. Samples wait for the end of the round.
-    const roundStarted = Date.now();
-    const all = Promise.all(targets.map((t) => this.scrapeWhenFree(t))).finally(() => scrapeRoundDuration.observe((Date.now() - roundStarted) / 1000));
-    let settle: NodeJS.Timeout | undefined;
-    const early = new Promise<void>((resolve) => (settle = setTimeout(resolve, ROUND_SETTLE_MS)));
-    // Each write of rows is announced: the early one too, so one hanging exporter does not hold
-    // the others' threshold crossings back from the alert evaluator until its timeout.
-    if ((await Promise.race([all.then(() => 'done' as const), early])) !== 'done') {
+    const list = targets.map((t) => this.withGeneration(t));
+    const json = JSON.stringify(list);
+    if (json === this.lastTargets || !this.client) return;
+    this.lastTargets = json;
+    this.client.post({ type: 'targets', targets: list });
+  }
+
+  /** One round over every target now, written when this resolves (benchmarks; the worker's timer runs rounds otherwise). */
+  async tick(): Promise<void> {
+    const client = this.worker();
+    await this.refreshTargets();
+    const request = ++this.requests;
+    const done = new Promise<unknown>((resolve) => this.waiting.set(request, resolve));
+    client.post({ type: 'round', request });
+    await done;
+  }
+
+  private onMessage(message: FromWorker): void {
+    switch (message.type) {
+      case 'results':
+        this.chain = this.chain.then(() => this.take(message)).catch((error) => this.log.error({ err: error }, 'Could not record a scrape round'));
+        break;
+      case 'now':
+        this.waiting.get(message.request)?.(message.result);
+        this.waiting.delete(message.request);
+        break;
+      case 'log':
+        this.log[message.level]({ err: message.err, server: message.server }, message.msg);
+        break;
+    }
+  }
+
+  private async take(message: Extract<FromWorker, { type: 'results' }>): Promise<void> {
+    for (const result of message.results) await this.record(result);
+    if (message.phase === 'end') {
+      if (message.roundS !== undefined) scrapeRoundDuration.observe(message.roundS);
+      this.stats.skipped += message.skipped ?? 0;
+    }
+    if (message.phase) {
       await this.flushRows();
-      if (!this.stopped) this.onWritten();
+      if (this.running) this.onWritten();
     }
-    clearTimeout(settle);
-    await all;
-    await this.flushRows();
-    if (!this.stopped) this.onWritten();
-    await this.writer.store?.flush().catch((error) => this.writes.failed(error));
+    if (message.phase === 'end') await this.writer.store?.flush().catch((error) => this.writes.failed(error));
+    if (message.request !== undefined) {
+      this.waiting.get(message.request)?.('round');
+      this.waiting.delete(message.request);
+    }
   }
 
   private async flushRows(): Promise<void> {
     try {
       await this.writer.flush();
+      this.writes.ok();
+      if (this.targetsError) {
+        this.lastWriteError = this.targetsError;
+        return;
+      }
       this.lastWrittenAt = Date.now();
       this.lastWriteError = null;
-      this.writes.ok();
     } catch (error) {
       this.writes.failed(error);
       this.lastWriteError = `Could not write the scraped figures: ${(error as Error).message}`;
@@ -227,105 +259,76 @@ export class ScrapeCollector {
     return { lastFreshAt: this.lastWrittenAt, problem: this.lastWriteError };
   }
 
-  /** Takes one of `concurrency` slots; false when the collector stopped while waiting. */
-  private async acquire(): Promise<boolean> {
-    if (this.running < this.settings.concurrency) {
-      this.running++;
-      return true;
-    }
-    // release() hands its slot straight to the first waiter, so none can be taken in between.
-    return new Promise<boolean>((resolve) => this.queue.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.queue.shift();
-    if (next) next(true);
-    else this.running--;
-  }
-
-  private async scrapeWhenFree(target: Target): Promise<void> {
-    if (this.inFlight.has(target.id)) {
-      this.stats.skipped++;
-      return;
-    }
-    this.inFlight.add(target.id);
+  /** Queue one result for the next flush of server rows; chart samples go to the store's buffer. */
+  private async record(result: ScrapeResult): Promise<void> {
+    // The server was deleted or re-pointed since the worker was asked: not about this target any more.
+    if ((this.generation.get(result.id) ?? 0) !== result.gen) return;
+    const fetched = !(result.kind === 'down' && result.failedFetch);
+    this.stats.scrapes++;
+    scrapeDuration.observe({ outcome: fetched ? 'success' : 'failure' }, result.durationS);
+    scrapesTotal.inc({ outcome: fetched ? 'success' : 'failure' });
+    this.stats.bytes += result.bytes;
+    this.stats.samples += result.samples;
     try {
-      if (!(await this.acquire())) return;
-      try {
-        if (!this.stopped) await this.collect(target);
-      } finally {
-        this.release();
+      if (result.kind === 'down') {
+        this.stats.failures++;
+        await this.writer.queueDown(result.id, result.at, result.reason);
+      } else if (result.kind === 'error') {
+        this.stats.failures++;
+        this.log.warn({ err: result.message, server: result.id }, 'Could not use a scrape');
+      } else {
+        let keys = this.keyLists.get(result.id);
+        if (!keys) this.keyLists.set(result.id, (keys = []));
+        let series: { keys: string[]; values: Float64Array } | undefined;
+        if (keys.length >= result.keyBase) {
+          // Numbered afresh (the worker forgot this target): a new list, never the old one cut,
+          // since the store caches its column map by list and length.
+          if (keys.length > result.keyBase) this.keyLists.set(result.id, (keys = keys.slice(0, result.keyBase)));
+          for (const key of result.keysAdded) keys.push(key);
+          series = { keys, values: result.values };
+        } else {
+          // The keys before keyBase were never seen here: have the worker number them afresh.
+          this.client?.post({ type: 'forget', id: result.id });
+        }
+        const usage = {} as Usage;
+        usageFields.forEach((field, i) => {
+          const v = result.usage[i]!;
+          usage[field] = Number.isNaN(v) ? null : v;
+        });
+        try {
+          await this.writer.queueUp(result.id, result.at, usage, result.services ?? null, series);
+        } catch (error) {
+          // The services this result carried may not be written: have the worker send them again.
+          if (result.services) this.client?.post({ type: 'resendServices', id: result.id });
+          throw error;
+        }
       }
-    } finally {
-      this.inFlight.delete(target.id);
+    } catch (error) {
+      this.stats.failures++;
+      if (databaseUnavailable(error)) this.writes.failed(error);
+      else this.log.warn({ err: error, server: result.id }, 'Could not use a scrape');
     }
   }
 
   /** Scrape one target now and record the outcome, written when this resolves (used by tests and `scrapeNow`). */
   async scrape(target: Target): Promise<void> {
-    await this.collect(target);
+    const client = this.worker();
+    const request = ++this.requests;
+    const answer = new Promise<ScrapeResult | null | 'round'>((resolve) => this.waiting.set(request, resolve));
+    client.post({ type: 'scrapeNow', request, target: this.withGeneration(target) });
+    const result = await answer;
+    if (result && result !== 'round') await (this.chain = this.chain.then(() => this.record(result)));
     await this.flushRows();
-  }
-
-  /** Scrape one target and queue the outcome for the round's flush. */
-  private async collect(target: Target): Promise<void> {
-    const started = Date.now();
-    const generation = this.generation.get(target.id) ?? 0;
-    // The server was deleted or re-pointed meanwhile: this answer is about a target it no longer has.
-    const stale = () => (this.generation.get(target.id) ?? 0) !== generation;
-    let text: string;
-    try {
-      text = await fetchMetrics(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
-    } catch (error) {
-      if (this.aborter.signal.aborted || stale()) return;
-      this.stats.scrapes++;
-      this.stats.failures++;
-      scrapeDuration.observe({ outcome: 'failure' }, (Date.now() - started) / 1000);
-      scrapesTotal.inc({ outcome: 'failure' });
-      await this.markDown(target, started, (error as Error).message);
-      return;
-    }
-    this.stats.scrapes++;
-    this.stats.bytes += text.length;
-    scrapeDuration.observe({ outcome: 'success' }, (Date.now() - started) / 1000);
-    scrapesTotal.inc({ outcome: 'success' });
-    if (stale()) return;
-    try {
-      const parsed = parseExpositionDetailed(text);
-      this.stats.samples += parsed.samples;
-      if (parsed.samples === 0) {
-        // Something answers on the port, but not an exporter (a web page, an empty body).
-        this.stats.failures++;
-        await this.markDown(target, started, 'The answer held no metrics: is an exporter listening on this port?');
-        return;
-      }
-      const { derived, memory } = deriveScrape(target.os, parsed.scrape, started, this.memory.get(target.id));
-      this.memory.set(target.id, memory);
-      await this.writer.queueUp(target.id, started, derived.usage, derived.servicesExposed ? derived.services : null, derived.series);
-    } catch (error) {
-      this.stats.failures++;
-      if (databaseUnavailable(error)) this.writes.failed(error);
-      else this.log.warn({ err: error, server: target.id }, 'Could not use a scrape');
-    }
-  }
-
-  private async markDown(target: Target, atMs: number, reason: string): Promise<void> {
-    await this.writer.queueDown(target.id, atMs, reason).catch((e) => this.writes.failed(e));
   }
 
   /** Scrape one server now (a new or re-pointed one); skipped if its scrape is already under way. */
   async scrapeNow(serverId: string): Promise<void> {
-    if (this.inFlight.has(serverId)) return;
     const target = (await this.targets()).find((t) => t.id === serverId);
-    if (!target || this.inFlight.has(serverId)) return;
-    this.inFlight.add(serverId);
-    try {
-      await this.scrape(target);
-    } finally {
-      this.inFlight.delete(serverId);
-    }
+    if (!target) return;
+    await this.scrape(target);
     await this.writer.store?.flush();
   }
+
   /** Five-minute averages for long chart ranges (MetricStore.rollup): a backlog catches up at 15 minutes a minute. */
   private async rollup(): Promise<void> {
     try {
@@ -345,7 +348,11 @@ export class ScrapeCollector {
 
   forget(serverId: string): void {
     this.generation.set(serverId, (this.generation.get(serverId) ?? 0) + 1);
-    this.memory.delete(serverId);
+    this.keyLists.delete(serverId);
+    this.client?.post({ type: 'forget', id: serverId });
     this.writer.forget(serverId);
+    // The worker's list names the old generation: send the new one now rather than at the next interval.
+    this.lastTargets = '';
+    if (this.running) void this.refreshTargets();
   }
 }

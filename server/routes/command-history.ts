@@ -7,6 +7,7 @@ import { fromZod } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import { historyExportQuerySchema, streamHistory } from '../audit/export';
 import { clean, clip } from '../audit/record';
+import { idsIn, nameIds } from '../audit/name-ids';
 import { checkUndoOf } from '../audit/undo';
 import { registerResource } from './resource';
 
@@ -76,6 +77,8 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
     if (!parsed.success) throw fromZod(parsed.error);
     const input = parsed.data;
     if (input.undoOf) await checkUndoOf(db, input.undoOf, user._id);
+    // What the run names by id, named by the server as it is now (the browser's word is not taken).
+    const targets = await nameIds(db, idsIn(input.input));
     const [row] = await db
       .insert(commandHistory)
       .values({
@@ -94,6 +97,8 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
         runId: input.runId ?? null,
         undoOf: input.undoOf ?? null,
         requestId: request.id,
+        targets,
+        targetIds: targets.map((t) => t.id),
       })
       .returning();
     reply.status(201);

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { FastifyInstance } from 'fastify';
+import { openAlertsFollowAddress } from '../alerting/follow-address';
 import { listQuerySchema } from '../contract/common';
 import {
   chartQuerySchema,
@@ -178,6 +179,7 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
         return row;
       },
       async after(updated, input, { db: tx, afterCommit }) {
+        if (input.ipaddress !== undefined) await openAlertsFollowAddress(tx, updated.id, updated.ipaddress);
         // Silences and windows match server labels: its open alerts' mute is looked at again (issue 14).
         if (input.labels !== undefined) await lookAgain(tx, sql`server_id = ${updated.id}`, new Date());
         // Another target (or OS) means the previous counters no longer apply.

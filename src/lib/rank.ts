@@ -46,11 +46,29 @@ export function score(query: string, item: Rankable): number {
   return s + (item.boost ?? 0);
 }
 
+/**
+ * Several words that do not match as one text still match when each word does, in any order and
+ * anywhere (title or extra), as the server's search matches them (GET /api/search): "web-042
+ * disk" finds "critical disk usage · web-042…", whose text holds both words but not that phrase.
+ * Scored by the weakest word, below any match of the whole text.
+ */
+function scoreWords(words: readonly string[], item: Rankable): number {
+  let weakest = Infinity;
+  for (const word of words) {
+    const s = score(word, item);
+    if (s <= 0) return 0;
+    if (s < weakest) weakest = s;
+  }
+  return Math.max(1, weakest - 10);
+}
+
 export function rank<T extends Rankable>(items: readonly T[], rawQuery: string, limit = 500): T[] {
   const query = rawQuery.trim().toLowerCase();
+  const words = query.split(/\s+/);
   const scored: { item: T; s: number }[] = [];
   for (const item of items) {
-    const s = score(query, item);
+    let s = score(query, item);
+    if (s <= 0 && words.length > 1) s = scoreWords(words, item);
     if (s > 0) scored.push({ item, s });
   }
   scored.sort((a, b) => b.s - a.s);

@@ -275,6 +275,26 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect(update.body).toMatchObject({ statusCode: 409, field: 'username' });
   });
 
+  it('a client record names what its input picks by id, as it is at that moment (the server looks the ids up)', async () => {
+    const s = await newServer('web-client-rec');
+    const g = await t.call('POST', '/api/notification-groups', { cookie: admin.cookie, body: { name: 'ops-client-rec', description: '', emailEnabled: true, emailList: [], slackEnabled: false, slackChannel: '' } });
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    // A cancelled delete from the palette: no call was made, so the browser reports it.
+    const cancelled = await t.call('POST', '/api/command-history', {
+      cookie: user.cookie,
+      body: { command: 'server.delete', commandLine: `server.delete --server ${s._id}`, input: { server: s._id.toUpperCase(), group: g.body.result._id, other: missing, note: 'web-client-rec' }, source: 'palette', outcome: 'cancelled', durationMs: 3 },
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
+    expect(cancelled.body.result.targets).toEqual([
+      { kind: 'server', id: s._id, name: 'web-client-rec' },
+      { kind: 'group', id: g.body.result._id, name: 'ops-client-rec' },
+    ]);
+    // Named as it was: a rename later does not rewrite the record, and the server's id finds it.
+    await t.call('PATCH', `/api/servers/${s._id}`, { cookie: admin.cookie, body: { hostname: 'web-client-rec-2' } });
+    const found = await t.call('POST', '/api/command-history/all', { cookie: admin.cookie, body: { filter: { targetId: s._id, origin: 'client' } } });
+    expect(found.body.result.data.map((r: CommandHistoryEntry) => r.targets[0]?.name)).toEqual(['web-client-rec']);
+  });
+
   it('covers every mutating route the app registers', () => {
     // A new mutating route must get a record test here (its family above), or opt out with a reason.
     const optedOut = new Set(['POST /api/command-history']);

@@ -139,11 +139,18 @@ describe.each(await backends())('incident report on $name', (backend) => {
     expect(note.status, JSON.stringify(note.body)).toBe(200);
     const rec = await t.call('POST', '/api/command-history', { cookie: cookies.get('sysadmin'), body: { command: 'server.refresh', input: {}, source: 'palette', outcome: 'ok', durationMs: 3 } });
     expect(rec.status, JSON.stringify(rec.body)).toBe(201);
+    // A run the browser reports (cancelled before any call) names its server too: the server looked its id up.
+    const cancelled = await t.call('POST', '/api/command-history', {
+      cookie: cookies.get('sysadmin'),
+      body: { command: 'server.delete', commandLine: `server.delete --server ${db1._id} --acknowledge`, input: { server: db1._id, acknowledge: true }, source: 'palette', outcome: 'cancelled', durationMs: 2 },
+    });
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
     const res = await report({ from: new Date(Date.now() - 3_600_000).toISOString(), to: String(Date.now() + 60_000) }, 'user');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const md: string = res.body.result.markdown;
     expect(md).toContain('Resolved by user-report\n  > Freed \\*\\*space\\*\\* on /var');
     expect(md).toMatch(/\| sysadmin-report \| server\.refresh \| ok \(client-reported\) \|/);
+    expect(md).toContain(`| sysadmin-report | server.delete --server ${db1._id} --acknowledge (server db-report) | cancelled (client-reported) |`);
     // The server's own record of the change: the line the browser ran and the alert by name.
     expect(md).toContain(`| user-report | alert.resolve --alert ${ids.a3} --note "Freed \\*\\*space\\*\\* on /var" (alert critical\\_disk\\_usage @ db-report) | ok |`);
     // Calls made without a command are named by their route; sign-ins are in the log too.

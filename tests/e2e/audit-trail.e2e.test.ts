@@ -75,6 +75,29 @@ describe('audit trail', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('a run that made no call (refused in the browser) is named by the server too, and the History panel shows the host', async () => {
+    const { page } = b;
+    await page.goto('/servers');
+    // Not acknowledged: the gate refuses before any call, so the browser reports the run.
+    await runFromPalette(page, 'Delete server', [hostname, 'No']);
+    let rec: Entry | undefined;
+    await eventually(async () => {
+      [rec] = (await records('server.delete')).filter((r) => r.targets.some((t) => t.id === serverId));
+      return rec?.outcome;
+    }).toBe('refused');
+    expect(rec).toMatchObject({ origin: 'client', source: 'palette', targets: [{ kind: 'server', id: serverId, name: hostname }] });
+
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Alt+h');
+    const panel = page.getByRole('dialog', { name: 'Command history' });
+    const row = panel.locator(`li[data-record="${rec!._id}"]`);
+    await shown(row);
+    await shown(row.getByLabel('Targets').getByText(`server ${hostname}`));
+    await shown(row.getByText('client-reported'));
+    await page.keyboard.press('Escape');
+  });
+
   it('records group.create as a line that re-runs exactly as written', async () => {
     const { page } = b;
     const line = `group.create --name ${group} --emails "ops@example.com, oncall@example.com"`;

@@ -1,6 +1,21 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { demoAddress } from '../../server/demo/fleet';
 import { apiSession } from './http';
 import { ADMIN, startServer } from './server-process';
+
+/** A port free on the first demo address a moment ago. */
+function freeDemoPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, demoAddress(0), () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
+    });
+  });
+}
 
 // "Two commands": npm start prints how to sign in, the credentials work, a signal to npm's pid
 // (what a process manager sends: to that pid, not its group) stops everything within 2 s, and
@@ -55,4 +70,41 @@ describe('npm start', () => {
     expect(server.output()).toContain('The parent process exited: shutting down');
     await expect(fetch(`${server.url}/api/health`)).rejects.toThrow();
   });
+
+  it('first start beside another fleet: each demo host registered at its own address (11 of 12 were 127.0.0.1), re-pointed to the port once free', async () => {
+    // Another console's demo fleet holds the addresses on the port this one asks for.
+    const port = await freeDemoPort();
+    const held: Server[] = [];
+    for (let i = 0; i < 12; i++) {
+      const s = createServer((socket) => socket.destroy()).listen(port, demoAddress(i));
+      await once(s, 'listening');
+      held.push(s);
+    }
+    const env = { DEMO_FLEET: '1', DEMO_FLEET_PORT: String(port), DEMO_PAYLOAD: 'light' };
+    type Row = { hostname: string; ipaddress: string; agentPort: number };
+    const registered = async (url: string) => {
+      const api = await apiSession(url);
+      const res = await api.call<{ result: { data: Row[] } }>('POST', 'servers/all', { pageNumber: 1, pageSize: 25, sort: { by: 'hostname', direction: 'asc' } });
+      return res.body.result.data;
+    };
+    const first = await startServer({ env });
+    try {
+      expect(first.output()).toContain('Demo fleet: 12 simulated hosts on loopback (registered 12 servers)');
+      const rows = await registered(first.url);
+      expect(rows).toHaveLength(12);
+      expect(new Set(rows.map((r) => r.ipaddress)).size).toBe(12);
+      expect(rows.map((r) => r.ipaddress).sort()).toEqual(Array.from({ length: 12 }, (_, i) => demoAddress(i)).sort());
+      expect(rows.filter((r) => r.agentPort === port)).toEqual([]);
+    } finally {
+      await first.stop();
+      for (const s of held) s.close();
+    }
+    // The next start finds the port free: every host back on its own address at that port.
+    const second = await startServer({ dataDir: first.dataDir, env });
+    try {
+      expect((await registered(second.url)).map((r) => `${r.ipaddress}:${r.agentPort}`).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `${demoAddress(i)}:${port}`).sort());
+    } finally {
+      await second.stop();
+    }
+  }, 300_000);
 });

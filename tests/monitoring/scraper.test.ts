@@ -113,8 +113,10 @@ describe('scraping the demo fleet', () => {
     store = new MetricStore(database);
     // Fewer slots than targets: the hanging one holds a slot for its whole timeout.
     collector = new ScrapeCollector(database, new ObservationWriter(database, store), { intervalS: INTERVAL_S, timeoutS: TIMEOUT_S, concurrency: 4, retentionHours: 1 }, log);
-    startedAt = Date.now();
     collector.start();
+    // The first round starts once the scrape worker has loaded (from source, tsx compiles it first).
+    await collector.ready();
+    startedAt = Date.now();
   });
 
   afterAll(async () => {

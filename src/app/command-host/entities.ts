@@ -1,19 +1,16 @@
 import type { EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
-import { listAlerts } from '../../api/alerts';
-import { listChecks } from '../../api/checks';
 import { listCommandHistory } from '../../api/command-history';
 import { alertStatusLabels } from '../../../server/contract/alerts';
-import { listNotificationGroups } from '../../api/notification-groups';
 import { listWindows } from '../../api/maintenance-windows';
 import { listSilences, silencesQuery } from '../../api/silences';
 import { listStatusPages } from '../../api/status-pages';
 import { matcherText } from '../../../server/contract/routing';
-import { listServers } from '../../api/servers';
-import { listUsers } from '../../api/users';
+import { searchEntities } from '../../api/search';
+import type { SearchHit, SearchKind } from '../../../server/contract/search';
 
-/** One palette / completion entry for a thing in the console (a user now; servers, alerts, groups later). */
+/** One palette / completion entry for a thing in the console. */
 export interface Entity {
   kind: EntityKind;
   id: string;
@@ -35,40 +32,69 @@ export interface EntityProvider {
   /** Whether this role may see these entities at all. */
   visible: (role: Role | undefined) => boolean;
   search: (api: Api, text: string, limit: number) => Promise<Entity[]>;
+  /** Answered by GET /api/search under this kind: the palette asks for several such kinds in one request. */
+  searchKind?: SearchKind;
   /** The command that opens one, for the palette's entity rows. */
   showCommand?: { id: string; arg: string };
 }
 
+/** An entity from GET /api/search's hit (server/contract/search.ts), as the palette and completion show it. */
+export function entityFromHit(hit: SearchHit): Entity {
+  switch (hit.kind) {
+    case 'user':
+      return { kind: 'user', id: hit._id, title: hit.username, subtitle: `${hit.email} · ${hit.role}`, value: hit._id, completion: hit.username };
+    case 'server':
+      return { kind: 'server', id: hit._id, title: hit.hostname, subtitle: `${hit.ipaddress} · ${hit.operating_system} · ${hit.state}`, value: hit._id, completion: hit.hostname, host: hit.hostname };
+    case 'check':
+      return { kind: 'check', id: hit._id, title: hit.name, subtitle: `${hit.target} · ${hit.paused ? 'paused' : hit.state}`, value: hit._id, completion: hit.name };
+    case 'alert':
+      return {
+        kind: 'alert',
+        id: hit._id,
+        title: `${hit.alertname.replace(/_/g, ' ')} · ${hit.hostname}`,
+        // The summary tells two alerts of one host apart (which service); cmdk shows it as text.
+        subtitle: `${hit.summary ? `${hit.summary} · ` : ''}${alertStatusLabels[hit.status]} · ${hit.severity} · ${new Date(hit.createdAt).toLocaleString()}`,
+        value: hit._id,
+        // Alert names repeat across hosts and time: only the id is unique on the command line.
+        completion: hit._id,
+        host: hit.hostname,
+      };
+    case 'group':
+      return {
+        kind: 'group',
+        id: hit._id,
+        title: hit.name,
+        subtitle: `${hit.emails} email${hit.emails === 1 ? '' : 's'}${hit.slackEnabled ? ` · Slack ${hit.slackChannel ?? ''}` : ''}`,
+        value: hit._id,
+        completion: hit.name,
+      };
+  }
+}
+
+/**
+ * Entities of several kinds matching every word of the text, in one request (GET /api/search:
+ * one query on the server, where one list call per kind queued behind each other on PGlite).
+ */
+export async function searchEntityKinds(api: Api, text: string, kinds: readonly SearchKind[], limit: number): Promise<Entity[]> {
+  if (!kinds.length) return [];
+  const { result } = await searchEntities(api, text, kinds, limit);
+  return result.hits.map(entityFromHit);
+}
+
+/** A provider answered by GET /api/search. */
+const searched = (kind: SearchKind, visible: EntityProvider['visible'], showCommand: EntityProvider['showCommand']): EntityProvider => ({
+  kind,
+  visible,
+  showCommand,
+  searchKind: kind,
+  search: (api, text, limit) => searchEntityKinds(api, text, [kind], limit),
+});
+
 export const entityProviders: EntityProvider[] = [
-  {
-    kind: 'user',
-    visible: (role) => can(role, 'users.read'),
-    showCommand: { id: 'user.show', arg: 'user' },
-    async search(api, text, limit) {
-      const { result } = await listUsers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'username', direction: 'asc' } });
-      return result.data.map((u) => ({ kind: 'user', id: u._id, title: u.username, subtitle: `${u.email} · ${u.role}`, value: u._id, completion: u.username }));
-    },
-  },
-  {
-    kind: 'server',
-    visible: (role) => can(role, 'read'),
-    showCommand: { id: 'server.show', arg: 'server' },
-    async search(api, text, limit) {
-      // `search` matches hostname and IP address (server/routes/servers.ts).
-      const { result } = await listServers(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'hostname', direction: 'asc' } });
-      return result.data.map((s) => ({ kind: 'server', id: s._id, title: s.hostname, subtitle: `${s.ipaddress} · ${s.operating_system} · ${s.state}`, value: s._id, completion: s.hostname, host: s.hostname }));
-    },
-  },
-  {
-    kind: 'check',
-    visible: (role) => can(role, 'read'),
-    showCommand: { id: 'check.show', arg: 'check' },
-    async search(api, text, limit) {
-      // `search` matches the name and the target (server/routes/checks.ts).
-      const { result } = await listChecks(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
-      return result.data.map((c) => ({ kind: 'check', id: c._id, title: c.name, subtitle: `${c.target} · ${c.paused ? 'paused' : c.state}`, value: c._id, completion: c.name }));
-    },
-  },
+  // Users only for those who may read them; GET /api/search answers the same.
+  searched('user', (role) => can(role, 'users.read'), { id: 'user.show', arg: 'user' }),
+  searched('server', (role) => can(role, 'read'), { id: 'server.show', arg: 'server' }),
+  searched('check', (role) => can(role, 'read'), { id: 'check.show', arg: 'check' }),
   {
     kind: 'status-page',
     visible: (role) => can(role, 'read'),
@@ -106,43 +132,8 @@ export const entityProviders: EntityProvider[] = [
       return result.data.map((w) => ({ kind: 'window' as const, id: w._id, title: w.name, subtitle: `${w.rrule ?? 'once'} · ${w.state}`, value: w._id, completion: w.name }));
     },
   },
-  {
-    kind: 'alert',
-    visible: (role) => can(role, 'read'),
-    showCommand: { id: 'alert.show', arg: 'alert' },
-    async search(api, text, limit) {
-      // `search` matches hostname, IP, alert name, service and summary (server/routes/alerts.ts); newest first.
-      const { result } = await listAlerts(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'createdAt', direction: 'desc' } });
-      return result.data.map((a) => ({
-        kind: 'alert',
-        id: a._id,
-        title: `${a.alertname.replace(/_/g, ' ')} · ${a.hostname}`,
-        // The summary tells two alerts of one host apart (which service); cmdk shows it as text.
-        subtitle: `${a.summary ? `${a.summary} · ` : ''}${alertStatusLabels[a.status]} · ${a.severity} · ${new Date(a.createdAt).toLocaleString()}`,
-        value: a._id,
-        // Alert names repeat across hosts and time: only the id is unique on the command line.
-        completion: a._id,
-        host: a.hostname,
-      }));
-    },
-  },
-  {
-    kind: 'group',
-    visible: (role) => can(role, 'read'),
-    showCommand: { id: 'group.show', arg: 'group' },
-    async search(api, text, limit) {
-      // `search` matches the name (server/routes/notification-groups.ts).
-      const { result } = await listNotificationGroups(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
-      return result.data.map((g) => ({
-        kind: 'group',
-        id: g._id,
-        title: g.name,
-        subtitle: `${g.emailList.length} email${g.emailList.length === 1 ? '' : 's'}${g.slackEnabled ? ` · Slack ${g.slackChannel}` : ''}`,
-        value: g._id,
-        completion: g.name,
-      }));
-    },
-  },
+  searched('alert', (role) => can(role, 'read'), { id: 'alert.show', arg: 'alert' }),
+  searched('group', (role) => can(role, 'read'), { id: 'group.show', arg: 'group' }),
   {
     kind: 'command',
     visible: (role) => can(role, 'read'),

@@ -1,0 +1,54 @@
+/**
+ * One exporter scrape over HTTP: GET http://ip:port/metrics with a hard deadline. Runs in the
+ * scrape worker (scrape-engine.ts); imports nothing from the database or the metrics registry.
+ */
+import http from 'node:http';
+
+const MAX_BODY = 16 * 1024 * 1024;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo' });
+
+/**
+ * GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable
+ * reason. `signal` ends the request early (the collector stopping).
+ */
+export async function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  const started = Date.now();
+  try {
+    return await fetchOnce(host, port, timeoutMs, signal);
+  } catch (error) {
+    // A kept-alive socket the exporter closed while idle fails at once ("socket hang up",
+    // ECONNRESET): that says nothing about the exporter, so ask again on a fresh connection.
+    const left = timeoutMs - (Date.now() - started);
+    if ((error as { staleSocket?: boolean }).staleSocket && left > 0 && !signal?.aborted) return fetchOnce(host, port, left, signal);
+    throw error;
+  }
+}
+
+function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
+      if (response.statusCode !== 200) {
+        response.resume();
+        reject(new Error(`The exporter answered HTTP ${response.statusCode}`));
+        return;
+      }
+      response.setEncoding('utf8');
+      let body = '';
+      response.on('data', (chunk: string) => {
+        body += chunk;
+        if (body.length > MAX_BODY) request.destroy(new Error('The exporter sent more than 16 MB'));
+      });
+      response.on('end', () => resolve(body));
+      response.on('error', reject);
+    });
+    const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)), timeoutMs);
+    request.on('close', () => clearTimeout(deadline));
+    request.on('timeout', () => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)));
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === 'ECONNREFUSED' ? `Connection refused at ${host}:${port}` : error.code === 'EHOSTUNREACH' ? `Host ${host} is unreachable` : error.message;
+      const staleSocket = request.reusedSocket && (error.code === 'ECONNRESET' || error.message === 'socket hang up');
+      reject(Object.assign(new Error(reason), { staleSocket }));
+    });
+  });
+}
