@@ -1,6 +1,7 @@
 import { aliasOf, type AliasDef } from './aliases';
 import type { ArgSpec, CommandDefinition } from './define-command';
 import { quote } from './format-command-line';
+import { offersPrintApi, PRINT_API_FLAG } from './print-api';
 import { tokenize } from './parse-command-line';
 
 export interface Completion {
@@ -19,7 +20,7 @@ function commonPrefix(words: string[]): string {
 
 /**
  * Tab in the command line: completes the word under the cursor (the end of the line) — a command
- * id, an `--argument` name, or a value (enum options, or entity values the caller looks up in the
+ * id, an `--argument` name (and `--print-api` where it applies), or a value (enum options, or entity values the caller looks up in the
  * API). With one match the word is replaced; with several the common prefix is kept and the
  * candidates are returned for printing.
  */
@@ -58,7 +59,8 @@ export async function completeCommandLine(
     const named = prev?.startsWith('--') ? args.find((a) => `--${a.name}` === prev && a.kind !== 'boolean') : undefined;
     if (current.startsWith('--') || (!named && current.startsWith('-'))) {
       const given = new Set(words.filter((w) => w.startsWith('--')));
-      pool = args.map((a) => `--${a.name}`).filter((n) => !given.has(n));
+      // `--print-api` prints the calls as curl instead of running, for commands that make calls.
+      pool = [...args.map((a) => `--${a.name}`), ...(offersPrintApi(def) ? [PRINT_API_FLAG] : [])].filter((n) => !given.has(n));
     } else {
       const arg = named ?? positionalAt(def, words.slice(1));
       if (!arg) return { line, candidates: [] };

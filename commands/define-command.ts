@@ -90,6 +90,17 @@ export interface CommandContext {
   views?: { go: (move: 'back' | 'forward' | 'previous') => void; can: (move: 'back' | 'forward' | 'previous') => true | string };
   /** Puts text on the clipboard (server.copy-ip). Absent outside the app: commands print the text instead. */
   copy?: (text: string) => Promise<void>;
+  /**
+   * The marked rows of the open list and the row that has the focus (src/lib/marks.ts), for the
+   * marks commands (Space, Shift+Space, Escape). Absent outside the app.
+   */
+  marks?: {
+    get: () => { items: readonly unknown[] };
+    focused: () => { label: string } | null;
+    toggleFocused: () => void;
+    rangeToFocused: () => void;
+    clear: () => void;
+  };
   /** The registry's commands by id, for commands about commands (alias.set checks its line, history re-run reads a recorded line back). Absent outside the app. */
   lookup?: (id: string) => AnyCommand | undefined;
 }
@@ -145,7 +156,11 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
    * confirm message and `run` receive; a throw is recorded as an error.
    */
   prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<z.output<I>>;
-  /** react-hotkeys-hook syntax, e.g. "mod+k", "shift+?". Shown in the palette and the overview. */
+  /**
+   * react-hotkeys-hook syntax, e.g. "mod+k", "alt+1"; a produced symbol bare (":", "?", "["), as
+   * it matches whatever Shift the layout needs for it (src/lib/hotkeys.ts). The one declaration:
+   * the handler, the palette, the "?" overview and notices read it.
+   */
   shortcut?: string;
   /**
    * Whether the shortcut also fires while typing in a field. Default: yes for "mod+…" chords,
@@ -156,7 +171,11 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
    * Keys a screen binds to this command only where it applies (e.g. Alt+Arrow on a focused
    * pinned widget): listed in the "?" overview with where they work, never bound globally.
    */
-  screenKeys?: { keys: string; where: string };
+  screenKeys?: {
+    /** The same syntax as `shortcut`; "arrow" stands for the four arrow keys ("alt+arrow"). */
+    keys: string;
+    where: string;
+  };
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;
   /**

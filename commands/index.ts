@@ -14,6 +14,7 @@ import { statusCommands } from './status/all';
 import { monitoringCommands } from './monitoring/all';
 import { historyCommands } from './history/all';
 import { listCommands } from './list/all';
+import { marksCommands } from './marks/all';
 import { navCommands } from './nav/all';
 import { paletteCommands } from './palette/all';
 import type { InputOf } from './define-command';
@@ -26,7 +27,7 @@ import { integrationCommands } from './integration/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands, ...marksCommands] as const;
 
 /** Every command of the app, as a union of their definitions. */
 export type AppCommand = (typeof allCommands)[number];

@@ -24,6 +24,16 @@ export interface PrintedApi {
   calls: ApiCall[];
 }
 
+/**
+ * Whether a command offers "Copy as curl" (palette) and `--print-api` (command line): the ones
+ * with an effect through the API. View-only and navigation commands (`history: false`) change
+ * nothing a curl could repeat.
+ */
+export const offersPrintApi = (def: { history?: boolean }) => def.history !== false;
+
+/** The command line's flag that prints a command's calls as curl instead of running it. */
+export const PRINT_API_FLAG = '--print-api';
+
 /** Calls that only read: SPEC's list queries are POSTs, and so are the previews. */
 export function isReadCall(method: string, path: string): boolean {
   const bare = path.split('?')[0]!;
@@ -167,6 +177,6 @@ export function curlLines(printed: PrintedApi, origin: string): string {
 
 /** `… --print-api` on the command line: the line without the flag, and whether it was there. */
 export function splitPrintApi(line: string): { line: string; printApi: boolean } {
-  const flag = /(^|\s)--print-api(?=\s|$)/;
+  const flag = new RegExp(`(^|\\s)${PRINT_API_FLAG}(?=\\s|$)`);
   return flag.test(line) ? { line: line.replace(flag, '$1').trim(), printApi: true } : { line, printApi: false };
 }

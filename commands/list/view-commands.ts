@@ -82,7 +82,7 @@ export const sortList = defineCommand({
   id: 'list.sort',
   title: 'Sort this list',
   category: 'Lists',
-  description: 'Sort the open list (Servers, Users, Notification Groups) by a column, ascending or descending.',
+  description: 'Sort the open list (Servers, Users, Notification Groups, Checks) by a column, ascending or descending.',
   input: z.object({ by: z.string().trim().min(1), direction: z.enum(['asc', 'desc']).optional() }).strict(),
   args: [
     {

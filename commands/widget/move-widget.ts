@@ -26,7 +26,7 @@ export const moveWidget = defineCommand({
   permission: 'read',
   enabled: needsStorage,
   inverse: (_input, result) => undoWidgetChange(result, 'widget.move', { x: 'x', y: 'y' }),
-  screenKeys: { keys: 'Alt+Arrow', where: 'on a focused pinned widget' },
+  screenKeys: { keys: 'alt+arrow', where: 'on a focused pinned widget' },
   run({ widget, x, y }, ctx) {
     if (x === undefined && y === undefined) throw new CommandError('Give an --x or a --y to move to.');
     const { before, next } = updateWidget(ctx, widget, (found) => {

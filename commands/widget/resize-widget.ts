@@ -27,7 +27,7 @@ export const resizeWidget = defineCommand({
   permission: 'read',
   enabled: needsStorage,
   inverse: (_input, result) => undoWidgetChange(result, 'widget.resize', { w: 'w', h: 'h' }),
-  screenKeys: { keys: 'Alt+Shift+Arrow', where: 'on a focused pinned widget' },
+  screenKeys: { keys: 'alt+shift+arrow', where: 'on a focused pinned widget' },
   run({ widget, w, h }, ctx) {
     if (w === undefined && h === undefined) throw new CommandError('Give a --w or an --h to resize to.');
     const { before, next } = updateWidget(ctx, widget, (found) => {

@@ -9,7 +9,7 @@ import { Switch } from '../components/ui/switch';
 import { AccountDrawer } from '../features/account/account-drawer';
 import { getColorMode, onColorModeChange } from '../lib/color-mode';
 import { CommandButton } from '../lib/command-button';
-import { ariaKeyshortcuts } from '../lib/hotkeys';
+import { ariaKeyshortcuts, shortcutLabel } from '../lib/hotkeys';
 import { useCommandRunner } from '../lib/run-command';
 import { onOpenPanel } from '../lib/shell-events';
 import { storeUser } from '../lib/stored-user';
@@ -117,7 +117,7 @@ function Shell({ username }: { username: string }) {
               <span aria-hidden className="min-[401px]:hidden">⌕</span>
               <span className="hidden sm:inline">Search or run a command…</span>
             </span>
-            <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">Ctrl K</kbd>
+            <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">{shortcutLabel(runner.get('palette.open')?.shortcut ?? '')}</kbd>
           </CommandButton>
           <div className="ml-auto flex items-center gap-2 sm:gap-3">
             <Switch isSelected={dark} onChange={(v) => void runner.run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>

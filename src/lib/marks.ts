@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 
 /**
  * Marks (issue 13, after k9s and lazygit): rows of one list marked with Space, a range with
@@ -24,6 +24,8 @@ export interface MarksState {
 const EMPTY: MarksState = { kind: null, items: [], anchor: null };
 let state: MarksState = EMPTY;
 const listeners = new Set<() => void>();
+/** The list row that has the focus, where Space and Shift+Space act (set by the rows themselves). */
+let cursor: { kind: string; row: MarkedRow; ordered: () => readonly MarkedRow[] } | null = null;
 const set = (next: MarksState) => {
   state = next;
   listeners.forEach((l) => l());
@@ -60,6 +62,22 @@ export const marks = {
   clear(): void {
     if (state !== EMPTY) set(EMPTY);
   },
+  /** The focused row (a row's focus and blur keep it), or null when no row has the focus. */
+  focused: (): MarkedRow | null => cursor?.row ?? null,
+  focus(kind: string, row: MarkedRow, ordered: () => readonly MarkedRow[]): void {
+    cursor = { kind, row, ordered };
+  },
+  blur(id: string): void {
+    if (cursor?.row.id === id) cursor = null;
+  },
+  /** Space (`marks.toggle`): the focused row. */
+  toggleFocused(): void {
+    if (cursor) marks.toggle(cursor.kind, cursor.row);
+  },
+  /** Shift+Space (`marks.range`): from the anchor to the focused row. */
+  rangeToFocused(): void {
+    if (cursor) marks.markRange(cursor.kind, cursor.ordered(), cursor.row.id);
+  },
 };
 
 /** How many lists of each kind are on screen: marks go when the last one does. */
@@ -76,13 +94,17 @@ export const MARKED_DESCRIPTION_ID = 'opsdeck-marked-row';
 
 /**
  * Keyboard marks for one list: `rowProps(row)` goes on each row element (a table row, a card),
- * making it focusable. On a focused row Space marks it, Shift+Space marks the range from the last
- * marked row, ↑/↓ move to the row above or below, Enter opens it (`open`) and Escape clears the
- * marks. Keys pressed on a control inside the row (a button, a link) are the control's.
+ * making it focusable. ↑/↓ move to the row above or below and Enter opens it (`open`), as in any
+ * list; the focused row is where the marks commands act (Space marks it, Shift+Space the range
+ * from the last marked row, Escape clears: their keys are declared on the commands and bound by
+ * the command host). Keys pressed on a control inside the row (a button, a link) are the control's.
  */
 export function useMarkableRows(kind: string, ordered: readonly MarkedRow[], options: { open?: (id: string) => void; keepWhenGone?: boolean } = {}) {
   const { open, keepWhenGone } = options;
   const current = useMarks();
+  // Read when Shift+Space is pressed: the rows as shown then.
+  const orderedRef = useRef(ordered);
+  orderedRef.current = ordered;
   // Marks belong to the list on screen (a drawer over it keeps them; another page does not).
   // Checked after the commit, so switching between a list's table and cards keeps them.
   useEffect(() => {
@@ -107,17 +129,18 @@ export function useMarkableRows(kind: string, ordered: readonly MarkedRow[], opt
         'data-marked': marked || undefined,
         'aria-describedby': marked ? MARKED_DESCRIPTION_ID : undefined,
         onFocus: (e: { target: EventTarget; currentTarget: EventTarget }) => {
-          if (e.target === e.currentTarget) setFocused(row.id);
+          if (e.target !== e.currentTarget) return;
+          setFocused(row.id);
+          marks.focus(kind, row, () => orderedRef.current);
+        },
+        onBlur: (e: { target: EventTarget; currentTarget: EventTarget }) => {
+          if (e.target === e.currentTarget) marks.blur(row.id);
         },
         onKeyDown: (e: KeyboardEvent<HTMLElement>) => {
           if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
           if (e.key === 'Enter' && open) {
             e.preventDefault();
             open(row.id);
-          } else if (e.key === ' ') {
-            e.preventDefault();
-            if (e.shiftKey) marks.markRange(kind, ordered, row.id);
-            else marks.toggle(kind, row);
           } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
             const rows = [...(e.currentTarget.parentElement?.querySelectorAll<HTMLElement>(ROW) ?? [])];
             const next = rows[rows.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)];
@@ -125,10 +148,6 @@ export function useMarkableRows(kind: string, ordered: readonly MarkedRow[], opt
               e.preventDefault();
               next.focus();
             }
-          } else if (e.key === 'Escape' && marks.get().items.length) {
-            e.preventDefault();
-            e.stopPropagation();
-            marks.clear();
           }
         },
       };

@@ -27,6 +27,19 @@ describe('Tab completion', () => {
     expect(rest.candidates).toContain('--password');
   });
 
+  it('offers --print-api for commands that make API calls, once, and not for view-only ones', async () => {
+    expect((await completeCommandLine('user.delete ann --pr', allCommands, noValues)).line).toBe('user.delete ann --print-api ');
+    expect((await completeCommandLine('user.create --username ann --', allCommands, noValues)).candidates).toContain('--print-api');
+    expect((await completeCommandLine('alert.resolve --', allCommands, noValues)).candidates).toContain('--print-api');
+    expect((await completeCommandLine('user.delete --print-api --', allCommands, noValues)).candidates).not.toContain('--print-api');
+    // View-only commands change nothing a curl could repeat.
+    expect((await completeCommandLine('list.search --', allCommands, noValues)).candidates).toEqual(['--text']);
+    expect((await completeCommandLine('nav.go-servers --p', allCommands, noValues)).candidates).toEqual([]);
+    // The flag takes no value: the next word is still the positional argument.
+    const values = vi.fn(async () => ['ann']);
+    expect((await completeCommandLine('user.delete --print-api an', allCommands, values)).line).toBe('user.delete --print-api ann ');
+  });
+
   it('completes enum values after their --argument', async () => {
     expect((await completeCommandLine('user.create --role sys', allCommands, noValues)).line).toBe('user.create --role sysadmin ');
   });

@@ -7,6 +7,7 @@ import { parseCommandLine } from '../../commands/parse-command-line';
 import { groupsSearchSchema } from '../../src/features/notification-groups/groups-search';
 import { serverSortFields } from '../../src/features/servers/servers-search';
 import { usersSearchSchema } from '../../src/features/users/users-search';
+import { checkSortFields, checksSearchSchema } from '../../src/features/checks/checks-search';
 import type { Api } from '../../src/api/client';
 
 const registry = createAppRegistry();
@@ -52,7 +53,7 @@ describe('list-view commands (issue 13: every list action a command)', () => {
   it('are refused with the lists they work on elsewhere', async () => {
     const { ctx } = context('/notification-groups');
     await expect(line(ctx, 'view.table')).rejects.toThrow('Open a list first: Servers, Notifications or Users.');
-    await expect(line(context('/').ctx, 'list.search web')).rejects.toThrow('Open a list first: Servers, Notifications, Users or Notification Groups.');
+    await expect(line(context('/').ctx, 'list.search web')).rejects.toThrow('Open a list first: Servers, Notifications, Users, Notification Groups or Checks.');
   });
 
   it('search, page size and sort write the keys the screens read, from page 1', async () => {
@@ -100,5 +101,39 @@ describe('list-view commands (issue 13: every list action a command)', () => {
     expect(sortOf('servers')).toEqual([...serverSortFields]);
     expect(sortOf('users')).toEqual(usersSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
     expect(sortOf('groups')).toEqual(groupsSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
+    expect(sortOf('checks')).toEqual([...checkSortFields]);
+  });
+
+  it('list.filter sets a list’s other filters, with their choices; list.clear-filters clears them and the search', async () => {
+    const users = context('/users', { view: 'table', search: 'a', page: 3 });
+    await line(users.ctx, 'list.filter role admin');
+    expect(users.navigate.mock.lastCall?.[0]).toBe('/users?view=table&search=a&role=admin');
+    await line(users.ctx, 'list.filter Email "@example.com"');
+    expect(users.navigate.mock.lastCall?.[0]).toBe('/users?view=table&search=a&email=%40example.com');
+    await expect(line(users.ctx, 'list.filter phone 555')).rejects.toThrow('Filter: “phone” is not a filter of Users. Choose one of: username (Name), email, role.');
+    const checks = context('/checks', { q: 'web', state: 'down', sortBy: 'name' });
+    await line(checks.ctx, 'list.filter state Paused');
+    expect(checks.navigate.mock.lastCall?.[0]).toBe('/checks?q=web&state=paused&sortBy=name');
+    await line(checks.ctx, 'list.filter state');
+    expect(checks.navigate.mock.lastCall?.[0]).toBe('/checks?q=web&sortBy=name');
+    await expect(line(checks.ctx, 'list.filter state sideways')).rejects.toThrow('State: “sideways” is not a choice. Choose one of: up, down, paused.');
+    await line(checks.ctx, 'list.clear-filters');
+    expect(checks.navigate.mock.lastCall?.[0]).toBe('/checks?sortBy=name');
+    // The URL keys are the ones the Checks screen reads.
+    expect(checksSearchSchema.parse({ state: 'paused', q: 'web' })).toMatchObject({ state: 'paused', q: 'web' });
+    await expect(line(context('/notification-groups').ctx, 'list.filter name x')).rejects.toThrow('Open a list first: Users or Checks.');
+  });
+
+  it('knows a list’s drawers from the pages beside it', async () => {
+    // A check's own page and the Silences screen are not the Checks or Notifications lists.
+    await expect(line(context('/checks/show/abc').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
+    await expect(line(context('/notifications/silences').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
+    await expect(line(context('/notifications/integrations').ctx, 'list.search web')).rejects.toThrow(/Open a list first/);
+    const drawer = context('/checks/edit/abc', { q: 'web' });
+    await line(drawer.ctx, 'list.search db');
+    expect(drawer.navigate.mock.lastCall?.[0]).toBe('/checks?q=db');
+    const alert = context('/notifications/show/abc', { hostname: 'web' });
+    await line(alert.ctx, 'list.search db');
+    expect(alert.navigate.mock.lastCall?.[0]).toBe('/notifications?hostname=db');
   });
 });

@@ -266,4 +266,31 @@ describe('keyboard power', () => {
     await page.keyboard.press('?');
     await shown(page.getByRole('dialog').getByText('Toggle last two views'));
   });
+
+  it('registry keys are the characters a layout types: ":" unshifted (French), "?" as Shift+ß (German), "[" as Option+5 (German Mac)', async () => {
+    const { page } = b;
+    // Keydowns as those layouts send them (Playwright's own keyboard is a US one).
+    const keydown = (init: { key: string; code: string; shiftKey?: boolean; altKey?: boolean }) =>
+      page.evaluate((i) => document.body.dispatchEvent(new KeyboardEvent('keydown', { ...i, bubbles: true, cancelable: true })), init);
+    await page.goto('/servers');
+    await page.locator('h1').click();
+    await keydown({ key: ':', code: 'Period' });
+    await shown(page.getByRole('textbox', { name: 'Command line' }));
+    await page.keyboard.press('Escape');
+    await gone(page.getByRole('textbox', { name: 'Command line' }));
+    await keydown({ key: '?', code: 'Minus', shiftKey: true });
+    const overview = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await shown(overview);
+    // The overview lists the marks keys beside the widgets' (declared once, on their commands).
+    await shown(overview.getByText('Mark or unmark row'));
+    await page.keyboard.press('Escape');
+    await gone(overview);
+    // A view visited in the app (the view history is the app's), then back with a German Mac's "[".
+    await page.locator('h1').first().click();
+    await page.keyboard.press('Alt+3');
+    await page.waitForURL((u) => u.pathname === '/notifications');
+    await page.locator('h1').first().click();
+    await keydown({ key: '[', code: 'Digit5', altKey: true });
+    await page.waitForURL((u) => u.pathname === '/servers');
+  });
 });

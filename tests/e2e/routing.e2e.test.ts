@@ -128,6 +128,10 @@ describe('alert routing', () => {
     await gone(page.getByRole('row').filter({ hasText: 'Rack move' }));
     await eventually(async () => ((await alert()) as unknown as { mute: unknown }).mute, { timeout: 30_000 }).toBeNull();
     await eventually(() => admin.historyMissing(['silence.create', 'silence.expire'], ['silence.create:ui:ok', 'silence.expire:ui:ok'])).toEqual([]);
+    // The screen's switch runs silence.list, as the command line would.
+    await page.getByRole('radio', { name: 'Expired' }).click();
+    await page.waitForURL((u) => u.pathname === '/notifications/silences' && u.searchParams.get('state') === 'expired');
+    await shown(page.getByRole('row').filter({ hasText: 'Rack move' }));
   });
 
   it('draws a recurring window on the maintenance calendar, a month at a time, and opens it from an occurrence', async () => {
@@ -162,6 +166,12 @@ describe('alert routing', () => {
     await eventually(() => drawer.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(`Tuesday patch ${tag}`);
     await page.keyboard.press('Escape');
     await gone(drawer);
+    // The List / Calendar switch runs maintenance.list and maintenance.calendar.
+    await page.getByRole('radio', { name: 'List' }).click();
+    await page.waitForURL((u) => u.pathname === '/notifications/maintenance' && u.searchParams.get('view') !== 'calendar');
+    await shown(page.getByRole('cell', { name: `Tuesday patch ${tag}` }));
+    await page.getByRole('radio', { name: 'Calendar' }).click();
+    await page.waitForURL((u) => u.searchParams.get('view') === 'calendar');
     await admin.call('DELETE', `maintenance-windows/${created.body.result._id}`);
   });
 });

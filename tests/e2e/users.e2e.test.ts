@@ -61,6 +61,52 @@ describe('users', () => {
     await shown(page.getByRole('cell', { name: 'zed@example.com' }));
   });
 
+  it('runs the list commands from its controls: search, column filters, sort, view and page size, and the palette finds them', async () => {
+    const { page } = b;
+    await admin.createUser({ username: 'yak-listed', email: 'yak@example.net' });
+    await page.goto('/users?view=table');
+    // The search box runs list.search through the gate: text it refuses is said, and the list stays.
+    await page.getByPlaceholder('Search by name').fill('y'.repeat(501));
+    await shown(page.getByTestId('notice').getByText(/^Search this list: Search text/));
+    expect(new URL(page.url()).searchParams.get('search')).toBeNull();
+    await page.getByPlaceholder('Search by name').fill('yak');
+    await page.waitForURL((u) => u.searchParams.get('search') === 'yak' && u.searchParams.get('view') === 'table');
+    await shown(page.getByRole('cell', { name: 'yak@example.net' }));
+    // A column filter runs list.filter; clearing the search keeps it.
+    await page.getByPlaceholder('Search by name').fill('');
+    await page.waitForURL((u) => !u.searchParams.has('search'));
+    await page.getByPlaceholder('Search Email').fill('example.net');
+    await page.waitForURL((u) => u.searchParams.get('email') === 'example.net');
+    await shown(page.getByRole('cell', { name: 'yak@example.net' }));
+    await gone(page.getByRole('cell', { name: /@opsdeck\.test/ }));
+    // A header runs list.sort (again: the other way), the switch view.cards, the pager list.page-size.
+    await page.getByRole('button', { name: 'Sort by Email' }).click();
+    await page.waitForURL((u) => u.searchParams.get('sortBy') === 'email' && u.searchParams.get('sortDir') === 'asc' && u.searchParams.get('email') === 'example.net');
+    await page.getByRole('button', { name: 'Sort by Email' }).click();
+    await page.waitForURL((u) => u.searchParams.get('sortDir') === 'desc');
+    await page.getByRole('button', { name: 'Cards' }).click();
+    await page.waitForURL((u) => u.searchParams.get('view') === 'cards' && u.searchParams.get('email') === 'example.net');
+    await shown(page.getByRole('article').filter({ hasText: 'yak-listed' }));
+    await page.getByRole('button', { name: /Page size/ }).click();
+    await page.getByRole('option', { name: '50 / page' }).click();
+    await page.waitForURL((u) => u.searchParams.get('pageSize') === '50' && u.searchParams.get('view') === 'cards');
+    // The command line's list.filter shows in the screen's own filter box.
+    await commandLine(page, 'view.table');
+    await commandLine(page, 'list.filter role "system"');
+    await page.waitForURL((u) => u.searchParams.get('role') === 'system' && u.searchParams.get('view') === 'table');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByPlaceholder('Search Role').inputValue()).toBe('system');
+    // The palette finds the list commands on this screen.
+    await page.keyboard.press('Control+k');
+    const input = page.getByRole('combobox');
+    await input.fill('filter this list');
+    await shown(page.getByRole('option', { name: /Filter this list/ }));
+    await input.fill('clear search and filters');
+    await shown(page.getByRole('option', { name: /Clear search and filters/ }));
+    await input.press('Enter');
+    await page.waitForURL((u) => !u.searchParams.has('role') && !u.searchParams.has('email') && u.searchParams.get('view') === 'table');
+  });
+
   it('creates and deletes a user from the palette', async () => {
     const { page } = b;
     await page.goto('/users');

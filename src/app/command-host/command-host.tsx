@@ -13,7 +13,6 @@ import { queryKeys } from '../../api/query-keys';
 import { ConfirmDialog } from '../../components/ui/modal';
 import { getColorMode, setColorMode } from '../../lib/color-mode';
 import { downloadUrl } from '../../lib/download';
-import { shortcutLabel } from '../../lib/hotkeys';
 import { appDrafts } from '../../lib/draft-store';
 import { browserStore } from '../../lib/pinned-widgets';
 import { localStore, tabStore } from '../../lib/web-storage';
@@ -24,7 +23,7 @@ import { clearStoredUser, storeUser } from '../../lib/stored-user';
 import { HistoryPanel } from '../../features/history/history-panel';
 import { CommandLine } from './command-line';
 import { useCommandHotkeys } from './use-command-hotkeys';
-import { Notice, type NoticeState } from './notice';
+import { Notice, shortcutHint, type NoticeState } from './notice';
 import { Palette } from './palette';
 import { useViewHistory } from './use-view-history';
 import { MarksBar } from './marks-bar';
@@ -80,6 +79,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         download: downloadUrl,
         copy: (text) => navigator.clipboard.writeText(text),
         lookup: (id) => registry.get(id),
+        marks,
         views,
         undo: {
           peek: () => {
@@ -124,10 +124,10 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         const result = await dispatchWithMarks(registry, id, (input ?? {}) as Record<string, unknown>, targets, { source, ctx: contextFor(source) });
         // Rows the command went through are unmarked; the ones that failed stay, to try again.
         if (result.marked) marks.unmark(result.marked.done);
-        // After a palette run, the notice teaches the command's shortcut (issue 13).
-        const shortcut = source === 'palette' ? registry.get(id)?.shortcut : undefined;
+        // After a palette run, the notice teaches the command's shortcut or screen keys (issue 13).
+        const shortcut = source === 'palette' ? shortcutHint(registry.get(id)) : undefined;
         // Screens show their own outcome; an undoable run still gets its notice with Undo.
-        if (announce || result.undo || shortcut) announceRun(result, shortcut ? { text: registry.get(id)!.title, shortcut: shortcutLabel(shortcut) } : {});
+        if (announce || result.undo || shortcut) announceRun(result, shortcut ? { text: registry.get(id)!.title, shortcut } : {});
         return result;
       } catch (err) {
         report(err);
@@ -231,7 +231,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         }}
       />
       <MarksBar />
-      <Notice notice={notice} onDone={() => setNotice(null)} />
+      <Notice notice={notice} onDone={() => setNotice(null)} undoKeys={registry.get('history.undo')?.shortcut} />
     </CommandRunnerContext.Provider>
   );
 }

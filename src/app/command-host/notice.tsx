@@ -8,15 +8,25 @@ export interface NoticeState {
   at: number;
   /** The run can be undone: an "Undo" button for UNDO_MS. */
   onUndo?: () => void;
-  /** The command's shortcut, after a palette run ("Next time: Alt+H"). */
+  /** The command's shortcut, after a palette run ("Shortcut: Alt+H"). */
   shortcut?: string;
+}
+
+/**
+ * What a palette run's notice teaches (issue 13): the command's shortcut, or the keys a screen
+ * binds to it with where they work ("Alt+Arrow on a focused pinned widget"); none without either.
+ */
+export function shortcutHint(def: { shortcut?: string; screenKeys?: { keys: string; where: string } } | undefined): string | undefined {
+  if (def?.shortcut) return shortcutLabel(def.shortcut);
+  if (def?.screenKeys) return `${shortcutLabel(def.screenKeys.keys)} ${def.screenKeys.where}`;
+  return undefined;
 }
 
 /** How long a notice with Undo stays (issue 13: 10 s). */
 export const UNDO_MS = 10_000;
 
 /** The outcome of a palette or hotkey run, read out by screen readers and gone after a few seconds. */
-export function Notice({ notice, onDone }: { notice: NoticeState | null; onDone: () => void }) {
+export function Notice({ notice, onDone, undoKeys }: { notice: NoticeState | null; onDone: () => void; /** `history.undo`'s declared key, named on the Undo button. */ undoKeys?: string }) {
   useEffect(() => {
     if (!notice) return;
     const t = setTimeout(onDone, notice.onUndo ? UNDO_MS : notice.tone === 'error' ? 6000 : 3500);
@@ -49,7 +59,7 @@ export function Notice({ notice, onDone }: { notice: NoticeState | null; onDone:
                 onDone();
               }}
               className="shrink-0 rounded px-2 py-1 text-sm font-semibold text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-300 dark:hover:bg-slate-700"
-              title={`Undo (${shortcutLabel('mod+z')})`}
+              title={undoKeys ? `Undo (${shortcutLabel(undoKeys)})` : 'Undo'}
             >
               Undo
             </button>

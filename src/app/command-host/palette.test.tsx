@@ -21,6 +21,8 @@ afterEach(cleanup);
 function setup(role: Role) {
   const registry = createRegistry();
   registry.register(defineCommand({ id: 'test.wipe', title: 'Wipe everything', category: 'Test', input: z.object({}), permission: 'users.write', run: () => ({}) }));
+  registry.register(defineCommand({ id: 'test.help', title: 'Show help', category: 'Test', input: z.object({}), shortcut: '?', run: () => ({}) }));
+  registry.register(defineCommand({ id: 'test.nudge', title: 'Nudge tile', category: 'Test', input: z.object({}), screenKeys: { keys: 'alt+shift+arrow', where: 'on a focused tile' }, run: () => ({}) }));
   registry.register(
     defineCommand({
       id: 'test.invite',
@@ -61,6 +63,17 @@ const type = (text: string) => fireEvent.change(document.activeElement ?? input(
 const key = (k: string) => fireEvent.keyDown(document.activeElement ?? input(), { key: k });
 
 describe('Palette', () => {
+  it('labels a command with its declared key, or the keys a screen binds to it and where', async () => {
+    setup('admin');
+    type('help');
+    const help = (await screen.findByText(/Show help/)).closest('[cmdk-item]')!;
+    expect(help.querySelector('kbd')?.textContent).toBe('?');
+    type('nudge');
+    const nudge = (await screen.findByText(/Nudge tile/)).closest('[cmdk-item]')!;
+    expect(nudge.querySelector('kbd')?.textContent).toBe('Alt+Shift+Arrow');
+    expect(nudge.querySelector('kbd')?.getAttribute('title')).toBe('on a focused tile');
+  });
+
   it('shows a forbidden command greyed with its reason and does not run it', async () => {
     const { onRun } = setup('user');
     type('wipe');

@@ -4,8 +4,9 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { offersPrintApi } from '../../../commands/print-api';
 import { middleEllipsis } from '../../lib/format';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor, searchEntityKinds } from './entities';
 import { EntityIndex } from './entity-index';
@@ -78,7 +79,10 @@ interface Loaded {
 }
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
-export const offersCurl = (def: CommandDefinition<any>) => def.history !== false;
+/** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
+const COPY_AS_CURL_KEY = 'alt+c';
+
+export const offersCurl = (def: CommandDefinition<any>) => offersPrintApi(def);
 
 export interface PaletteProps {
   registry: Registry;
@@ -264,6 +268,10 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     start(item.def, {});
   }
 
+  // "Copy as curl" is the palette's own key (not a command): declared once, bound inside the
+  // palette (its input has the focus), and shown in its footer from the same string.
+  const copyKeysRef = useShortcuts([{ shortcut: COPY_AS_CURL_KEY, inFields: true, fire: () => copyAsCurl() }]);
+
   function onKeyDown(e: KeyboardEvent) {
     if (e.key === 'Escape') {
       e.preventDefault();
@@ -277,10 +285,6 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     } else if (e.key === 'Enter') {
       e.preventDefault();
       choose(results[active]);
-    } else if (e.altKey && !e.ctrlKey && !e.metaKey && e.code === 'KeyC') {
-      // e.code: on a Mac, Option+C types "ç".
-      e.preventDefault();
-      copyAsCurl();
     } else if (e.key === 'Tab') {
       // The palette is modal: focus stays in its input.
       e.preventDefault();
@@ -295,7 +299,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   const curlable = !!onCopyApi && (asking ? offersCurl(asking.def) && !asking.copy && !asking.marked : (highlighted?.kind === 'command' || highlighted?.kind === 'alias') && highlighted.allowed === true && !!highlighted.def && offersCurl(highlighted.def));
   const placeholder = arg ? (arg.placeholder ?? `${arg.label}${arg.optional ? ' (optional)' : ''}`) : 'Type a command, a user name…';
   return (
-    <div role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div ref={copyKeysRef} role="dialog" aria-modal="true" aria-label="Command palette" className="fixed inset-0 z-50 flex items-start justify-center bg-slate-900/40 p-4 pt-[12vh]" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
       <Command
         // cmdk names its input by this label (aria-labelledby wins over aria-label): name the step.
         label={asking && arg ? `${asking.def.title}: ${arg.label}` : 'Command palette'}
@@ -379,7 +383,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {curlable && (
               <>
                 {' · '}
-                <kbd className="font-mono">{shortcutLabel('alt+c')}</kbd> copy as curl
+                <kbd className="font-mono">{shortcutLabel(COPY_AS_CURL_KEY)}</kbd> copy as curl
               </>
             )}
           </span>
@@ -410,6 +414,8 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
   }
   if (item.kind === 'command') {
     const onMarked = marked?.items.length && markedArg(item.def, marked.kind) ? markedNoun(marked.kind, marked.items.length) : undefined;
+    // Its global key, or the keys a screen binds to it (with where, on hover), as the "?" overview lists them.
+    const keys = item.def.shortcut ?? item.def.screenKeys?.keys;
     return (
       <>
         <Kind item={item}>{item.def.category}</Kind>
@@ -418,7 +424,11 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
           {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
           {item.allowed === true && onMarked && <span className="ml-2 text-xs text-blue-700 dark:text-blue-300">→ {onMarked} marked</span>}
         </span>
-        {item.def.shortcut && <kbd className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">{shortcutLabel(item.def.shortcut)}</kbd>}
+        {keys && (
+          <kbd title={item.def.shortcut ? undefined : item.def.screenKeys?.where} className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">
+            {shortcutLabel(keys)}
+          </kbd>
+        )}
       </>
     );
   }

@@ -18,6 +18,10 @@ describe('the "?" shortcut overview', () => {
     expect(move.nextElementSibling!.textContent).toBe('Alt+Arrow');
     const resize = screen.getByText('Resize pinned widget').closest('dt')!;
     expect(resize.nextElementSibling!.textContent).toBe('Alt+Shift+Arrow');
+    // Marks: Space, Shift+Space, Escape, declared on the marks commands.
+    expect(screen.getByText('Mark or unmark row').closest('dt')!.nextElementSibling!.textContent).toBe('Space');
+    expect(screen.getByText('Mark rows up to here').closest('dt')!.nextElementSibling!.textContent).toBe('Shift+Space');
+    expect(screen.getByText('Clear marks').closest('dt')!.nextElementSibling!.textContent).toBe('Esc');
     // Commands with neither are not listed.
     expect(screen.queryByText('Edit pinned widget')).toBeNull();
   });

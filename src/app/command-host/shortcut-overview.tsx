@@ -26,7 +26,7 @@ export function ShortcutOverview({ commands, onClose }: { commands: readonly Com
                     </dt>
                     <dd>
                       <kbd className="rounded border border-slate-300 bg-slate-50 px-1.5 py-0.5 font-mono text-xs dark:border-slate-600 dark:bg-slate-800">
-                        {c.shortcut ? shortcutLabel(c.shortcut) : c.screenKeys!.keys}
+                        {shortcutLabel(c.shortcut ?? c.screenKeys!.keys)}
                       </kbd>
                     </dd>
                   </div>

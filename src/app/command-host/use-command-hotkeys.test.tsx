@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render } from '@testing-library/react';
+import { HotkeysProvider, useHotkeysContext } from 'react-hotkeys-hook';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../../commands';
 import './early-keys';
@@ -10,6 +11,12 @@ afterEach(cleanup);
 function Host({ fire, active = true }: { fire: (id: string) => void; active?: boolean }) {
   useCommandHotkeys(createAppRegistry(), fire, active);
   return <input aria-label="field" />;
+}
+
+let bound: readonly { hotkey: string; useKey?: boolean }[] = [];
+function Probe() {
+  bound = useHotkeysContext().hotkeys;
+  return null;
 }
 
 const press = (target: Element | Document, init: KeyboardEventInit) => fireEvent.keyDown(target, init);
@@ -23,6 +30,22 @@ describe('useCommandHotkeys', () => {
     press(document.body, { key: 'k', code: 'KeyK', ctrlKey: true });
     press(document.body, { key: 'h', code: 'KeyH', altKey: true });
     expect(fire.mock.calls.map((c) => c[0])).toEqual(['cmdline.open', 'shortcuts.show', 'palette.open', 'history.show']);
+  });
+
+  it('binds the registry’s keys through react-hotkeys-hook: ":" and "?" work as a French or German layout produces them', () => {
+    const fire = vi.fn();
+    render(
+      <HotkeysProvider>
+        <Host fire={fire} />
+        <Probe />
+      </HotkeysProvider>,
+    );
+    expect(bound).toEqual(expect.arrayContaining([expect.objectContaining({ hotkey: ':', useKey: true }), expect.objectContaining({ hotkey: '?', useKey: true }), expect.objectContaining({ hotkey: 'mod+k' })]));
+    press(document.body, { key: ':', code: 'Period' }); // AZERTY: ":" without Shift
+    press(document.body, { key: '?', code: 'Minus', shiftKey: true }); // QWERTZ: Shift+ß
+    press(document.body, { key: '[', code: 'Digit5', altKey: true }); // German Mac: Option+5
+    press(document.body, { key: '[', code: 'BracketLeft', ctrlKey: true }); // Ctrl+[ is not "["
+    expect(fire.mock.calls.map((c) => c[0])).toEqual(['cmdline.open', 'shortcuts.show', 'nav.back']);
   });
 
   it('lets single keys through to text fields but keeps Ctrl+K working there', () => {

@@ -60,7 +60,8 @@ export function ChecksPage() {
     (patch: Partial<ChecksSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
-  const sortBy = (by: CheckSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
+  // The list's controls run the list commands (issue 13), as the palette and the command line do.
+  const sortBy = (by: CheckSortField) => void runner.run('list.sort', { by });
 
   const checks = query.data?.result.data ?? [];
   const total = query.data?.result.count ?? 0;
@@ -140,7 +141,9 @@ export function ChecksPage() {
   const empty = filtered ? (
     <div className="flex flex-col items-center gap-3 p-10 text-center">
       <p className="text-sm text-slate-600 dark:text-slate-400">No checks match.</p>
-      <Button onPress={() => setSearch({ q: undefined, state: undefined })}>Clear filters</Button>
+      <CommandButton command="list.clear-filters" input={{}}>
+        Clear filters
+      </CommandButton>
     </div>
   ) : (
     <div className="flex flex-col items-center gap-3 p-10 text-center">
@@ -158,12 +161,12 @@ export function ChecksPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Checks</h1>
-        <SearchField aria-label="Search by name or target" placeholder="Search by name or target" value={search.q ?? ''} onChange={(v) => setSearch({ q: v || undefined })} className="w-60" />
+        <SearchField aria-label="Search by name or target" placeholder="Search by name or target" value={search.q ?? ''} onChange={(v) => void runner.run('list.search', { text: v })} className="w-60" />
         <Segmented
           aria-label="State"
           options={stateOptions}
           value={search.state ?? 'all'}
-          onChange={(v) => setSearch({ state: v === 'all' ? undefined : v })}
+          onChange={(v) => void runner.run('list.filter', { field: 'state', ...(v === 'all' ? {} : { value: v }) })}
         />
         <CommandButton command="check.refresh" input={{}} isDisabled={query.isPending} aria-label="Refresh">
           <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
@@ -196,7 +199,7 @@ export function ChecksPage() {
         empty={empty}
         marks={checkMarks}
       />
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as ChecksSearch['pageSize'] }, false)} />
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void runner.run('list.page-size', { size: pageSize as ChecksSearch['pageSize'] }) : setSearch({ page }, false))} />
       <Outlet />
     </div>
   );

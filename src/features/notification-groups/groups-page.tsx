@@ -48,8 +48,10 @@ export function GroupsPage() {
     (patch: Partial<GroupsSearch>, resetPage = true) => void navigate({ search: (prev) => ({ ...prev, ...patch, ...(resetPage ? { page: 1 } : {}) }), replace: true }),
     [navigate],
   );
-  const setName = useCallback((v: string) => setSearch({ name: v || undefined }), [setSearch]);
-  const sortBy = (by: GroupSortField) => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false);
+  // The list's controls run the list commands (issue 13), as the palette and the command line do.
+  const { run } = runner;
+  const setName = useCallback((v: string) => void run('list.search', { text: v }), [run]);
+  const sortBy = (by: GroupSortField) => void run('list.sort', { by });
   const edit = (g: NotificationGroup) => void navigate({ to: '/notification-groups/edit/$id', params: { id: g._id }, search: (prev) => prev });
 
   const groups = query.data?.result.data ?? [];
@@ -189,7 +191,7 @@ export function GroupsPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as GroupsSearch['pageSize'] }, false)} />
+        <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as GroupsSearch['pageSize'] }) : setSearch({ page }, false))} />
       )}
       <Outlet />
     </div>

@@ -1,12 +1,13 @@
-import { useId, useMemo, type KeyboardEvent } from 'react';
+import { useId, useMemo } from 'react';
 import { Responsive, useContainerWidth, type Layout, type ResponsiveLayouts } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
 import { GRID_BREAKPOINTS, GRID_COLS, GRID_MARGIN, GRID_ROW_HEIGHT, MIN_WIDGET_SIZE, rowsToPixels, type Box, type GridBreakpoint } from '../../lib/widget-layout';
-import { isTypingTarget } from '../../lib/hotkeys';
+import { useShortcuts } from '../../lib/hotkeys';
+import { useCommandRunner } from '../../lib/run-command';
 import { DRAG_HANDLE_CLASS, WidgetCard } from './widget-card';
-import { WIDGET_KEYS_HINT, widgetKeyCommand } from './widget-keys';
+import { widgetKeyCommand, widgetKeysHint, type WidgetKeyCommandId } from './widget-keys';
 
 export interface WidgetGridProps {
   widgets: readonly PinnedWidget[];
@@ -15,7 +16,7 @@ export interface WidgetGridProps {
   onRemove: (widget: PinnedWidget) => void;
   onOpen: (widget: PinnedWidget) => void;
   onEdit: (widget: PinnedWidget) => void;
-  /** Alt+(Shift+)Arrow inside a widget: the move or resize command to run for it. */
+  /** The move or resize key inside a widget (as `widget.move` / `widget.resize` declare them): the command to run for it. */
   onKeyCommand: (command: NonNullable<ReturnType<typeof widgetKeyCommand>>) => void;
 }
 
@@ -36,51 +37,69 @@ export function WidgetGrid({ widgets, onLayoutCommit, onRemove, onOpen, onEdit, 
   }, [widgets]);
   const commit = (layout: Layout) => onLayoutCommit(layout.map(({ i, x, y, w, h }) => ({ i, x, y, w, h })));
   const hintId = useId();
-  const onKeyDown = (widget: PinnedWidget) => (e: KeyboardEvent<HTMLDivElement>) => {
-    // Not from a portal (an open menu bubbles through React here) nor from a text field.
-    if (e.nativeEvent.isComposing || !e.currentTarget.contains(e.target as Node) || isTypingTarget(e.target)) return;
-    const command = widgetKeyCommand(widget, e);
-    if (!command) return;
-    // Alt+Left/Right are the browser's Back/Forward.
-    e.preventDefault();
-    e.stopPropagation();
-    onKeyCommand(command);
+  // The keys are the ones widget.move and widget.resize declare (the "?" overview lists the same),
+  // bound inside the grid only and acting on the widget that has the focus.
+  const runner = useCommandRunner();
+  const declared = (id: WidgetKeyCommandId) => runner.get(id)?.screenKeys?.keys;
+  const moveKeys = declared('widget.move');
+  const resizeKeys = declared('widget.resize');
+  const focusedWidget = (e: KeyboardEvent) => {
+    const id = (e.target as Element | null)?.closest?.('[data-widget-id]')?.getAttribute('data-widget-id');
+    return widgets.find((w) => w.i === id);
   };
+  const keyBinding = (id: WidgetKeyCommandId, keys: string | undefined) =>
+    keys
+      ? [
+          {
+            shortcut: keys,
+            accept: (e: KeyboardEvent) => !!focusedWidget(e),
+            fire: (e: KeyboardEvent) => {
+              const command = widgetKeyCommand(focusedWidget(e)!, id, e.key);
+              if (!command) return;
+              e.stopPropagation();
+              onKeyCommand(command);
+            },
+          },
+        ]
+      : [];
+  // Alt+Left/Right are also the browser's Back/Forward: useShortcuts prevents that for a press it takes.
+  const keysRef = useShortcuts([...keyBinding('widget.move', moveKeys), ...keyBinding('widget.resize', resizeKeys)]);
 
   return (
     <div ref={containerRef} data-testid="widget-grid">
       <p id={hintId} className="sr-only">
-        {WIDGET_KEYS_HINT}
+        {moveKeys && resizeKeys ? widgetKeysHint(moveKeys, resizeKeys) : null}
       </p>
-      {mounted && (
-        <Responsive
-          width={width}
-          layouts={layouts}
-          breakpoints={GRID_BREAKPOINTS}
-          cols={GRID_COLS}
-          rowHeight={GRID_ROW_HEIGHT}
-          margin={[GRID_MARGIN, GRID_MARGIN]}
-          containerPadding={[0, 0]}
-          dragConfig={{ handle: `.${DRAG_HANDLE_CLASS}`, cancel: 'button, a, input, [role="button"]' }}
-          onDragStop={commit}
-          onResizeStop={commit}
-        >
-          {widgets.map((w) => (
-            <div
-              key={w.i}
-              data-widget-id={w.i}
-              aria-label={`Widget ${w.title}`}
-              aria-describedby={hintId}
-              role="group"
-              tabIndex={0}
-              className="rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900"
-              onKeyDown={onKeyDown(w)}
-            >
-              <WidgetCard widget={w} initialHeight={rowsToPixels(w.h)} onRemove={() => onRemove(w)} onOpen={() => onOpen(w)} onEdit={() => onEdit(w)} />
-            </div>
-          ))}
-        </Responsive>
-      )}
+      <div ref={keysRef}>
+        {mounted && (
+          <Responsive
+            width={width}
+            layouts={layouts}
+            breakpoints={GRID_BREAKPOINTS}
+            cols={GRID_COLS}
+            rowHeight={GRID_ROW_HEIGHT}
+            margin={[GRID_MARGIN, GRID_MARGIN]}
+            containerPadding={[0, 0]}
+            dragConfig={{ handle: `.${DRAG_HANDLE_CLASS}`, cancel: 'button, a, input, [role="button"]' }}
+            onDragStop={commit}
+            onResizeStop={commit}
+          >
+            {widgets.map((w) => (
+              <div
+                key={w.i}
+                data-widget-id={w.i}
+                aria-label={`Widget ${w.title}`}
+                aria-describedby={hintId}
+                role="group"
+                tabIndex={0}
+                className="rounded-lg outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-2 dark:focus-visible:ring-offset-slate-900"
+              >
+                <WidgetCard widget={w} initialHeight={rowsToPixels(w.h)} onRemove={() => onRemove(w)} onOpen={() => onOpen(w)} onEdit={() => onEdit(w)} />
+              </div>
+            ))}
+          </Responsive>
+        )}
+      </div>
     </div>
   );
 }

@@ -1,7 +1,16 @@
+import { shortcutLabel } from '../../lib/hotkeys';
 import type { Box } from '../../lib/widget-layout';
 
-/** What the focused widget's keys say, for assistive technology (aria-describedby) and docs/decisions.md. */
-export const WIDGET_KEYS_HINT = 'Alt+Arrow keys move this widget one cell; Alt+Shift+Arrow keys make it one cell wider, narrower, taller or shorter.';
+/** The two commands a focused widget's keys run; their keys are declared on them (`screenKeys`). */
+export type WidgetKeyCommandId = 'widget.move' | 'widget.resize';
+
+/**
+ * What the focused widget's keys say, for assistive technology (aria-describedby), built from
+ * the keys `widget.move` and `widget.resize` declare so the hint names the keys that work.
+ */
+export function widgetKeysHint(moveKeys: string, resizeKeys: string): string {
+  return `${shortcutLabel(moveKeys)} keys move this widget one cell; ${shortcutLabel(resizeKeys)} keys make it one cell wider, narrower, taller or shorter.`;
+}
 
 const steps: Record<string, readonly [dx: number, dy: number]> = {
   ArrowLeft: [-1, 0],
@@ -11,19 +20,20 @@ const steps: Record<string, readonly [dx: number, dy: number]> = {
 };
 
 /**
- * The command a key pressed inside a widget runs: Alt+Arrow is `widget.move` one cell that way,
- * Alt+Shift+Arrow is `widget.resize` by one cell (right and down grow it, left and up shrink it).
- * Anything else, or with Ctrl/Meta held, is not ours. Out-of-range steps are sent all the same:
- * the command refuses them with its reason, which the page shows.
+ * The input of the command whose key was pressed inside a widget: `widget.move` one cell the
+ * arrow's way, `widget.resize` by one cell (right and down grow it, left and up shrink it).
+ * Null for a key that is not an arrow. Out-of-range steps are sent all the same: the command
+ * refuses them with its reason, which the page shows.
  */
 export function widgetKeyCommand(
   widget: Box,
-  key: { key: string; altKey: boolean; shiftKey: boolean; ctrlKey: boolean; metaKey: boolean },
+  id: WidgetKeyCommandId,
+  arrow: string,
 ): { id: 'widget.move'; input: { widget: string; x?: number; y?: number } } | { id: 'widget.resize'; input: { widget: string; w?: number; h?: number } } | null {
-  const step = steps[key.key];
-  if (!step || !key.altKey || key.ctrlKey || key.metaKey) return null;
+  const step = steps[arrow];
+  if (!step) return null;
   const [dx, dy] = step;
   // Only the axis the key is about, so a stored value out of today's range on the other axis does not block the step.
-  if (key.shiftKey) return { id: 'widget.resize', input: { widget: widget.i, ...(dx ? { w: widget.w + dx } : { h: widget.h + dy }) } };
-  return { id: 'widget.move', input: { widget: widget.i, ...(dx ? { x: widget.x + dx } : { y: widget.y + dy }) } };
+  if (id === 'widget.resize') return { id, input: { widget: widget.i, ...(dx ? { w: widget.w + dx } : { h: widget.h + dy }) } };
+  return { id, input: { widget: widget.i, ...(dx ? { x: widget.x + dx } : { y: widget.y + dy }) } };
 }

@@ -85,7 +85,8 @@ export function MaintenancePage() {
             { value: 'calendar', label: 'Calendar' },
           ]}
           value={view}
-          onChange={(v) => void navigate({ search: (s) => ({ ...s, view: v }) })}
+          // The same commands the palette and the command line run (issue 13: list actions are commands).
+          onChange={(v) => void (v === 'calendar' ? runner.run('maintenance.calendar', search.month ? { month: search.month } : {}) : runner.run('maintenance.list', {}))}
         />
         <span className="mr-auto" />
         <Button variant="primary" disabledReason={canWrite === true ? false : canWrite} onPress={() => open('new')}>
@@ -98,7 +99,7 @@ export function MaintenancePage() {
         </p>
       )}
       {view === 'calendar' ? (
-        <MaintenanceCalendar month={search.month} onMonth={(m) => void navigate({ search: (s) => ({ ...s, month: m }) })} onOpen={(wid) => open(wid)} />
+        <MaintenanceCalendar month={search.month} onMonth={(m) => void runner.run('maintenance.calendar', { month: m })} onOpen={(wid) => open(wid)} />
       ) : (
         <DataTable
           table={table}

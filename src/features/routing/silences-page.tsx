@@ -73,7 +73,8 @@ export function SilencesPage() {
             { value: 'expired', label: 'Expired' },
           ]}
           value={state}
-          onChange={(v) => void navigate({ search: (s) => ({ ...s, state: v }) })}
+          // The same command the palette and the command line run (issue 13: list actions are commands).
+          onChange={(v) => void runner.run('silence.list', { state: v })}
         />
         <span className="mr-auto" />
         <Button variant="primary" disabledReason={canWrite === true ? false : canWrite} onPress={() => open('new')}>

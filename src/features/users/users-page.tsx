@@ -50,12 +50,16 @@ export function UsersPage() {
     [navigate],
   );
   const remove = (u: User) => void runner.run('user.delete', { user: u._id });
+  // The list's controls run the list commands (issue 13), as the palette and the command line do.
+  const { run } = runner;
+  const sortBy = (by: UsersSearch['sortBy']) => void run('list.sort', { by });
+  const filterBy = (field: 'username' | 'email' | 'role', value: string) => void run('list.filter', { field, value });
 
   const sortHeader = (label: string, by: UsersSearch['sortBy']) => (
     <button
       type="button"
       className="inline-flex items-center gap-1 font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-      onClick={() => setSearch({ sortBy: by, sortDir: search.sortBy === by && search.sortDir === 'asc' ? 'desc' : 'asc' }, false)}
+      onClick={() => sortBy(by)}
       aria-label={`Sort by ${label}`}
     >
       {label}
@@ -65,7 +69,7 @@ export function UsersPage() {
     </button>
   );
   const filterInput = (label: string, key: 'username' | 'email' | 'role') => (
-    <SearchField aria-label={`Filter ${label}`} placeholder={`Search ${label}`} value={search[key] ?? ''} onChange={(v) => setSearch({ [key]: v || undefined })} className="mt-1 w-40 font-normal" />
+    <SearchField aria-label={`Filter ${label}`} placeholder={`Search ${label}`} value={search[key] ?? ''} onChange={(v) => filterBy(key, v)} className="mt-1 w-40 font-normal" />
   );
 
   const columns = useMemo<ColumnDef<typeof features, User>[]>(
@@ -138,7 +142,7 @@ export function UsersPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Users</h1>
-        <SearchField aria-label="Search by name" placeholder="Search by name" value={search.search ?? ''} onChange={(v) => setSearch({ search: v || undefined })} className="w-56" />
+        <SearchField aria-label="Search by name" placeholder="Search by name" value={search.search ?? ''} onChange={(v) => void run('list.search', { text: v })} className="w-56" />
         {!isPhone && (
           <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
             {(['table', 'cards'] as const).map((v) => (
@@ -146,7 +150,7 @@ export function UsersPage() {
                 key={v}
                 type="button"
                 aria-pressed={view === v}
-                onClick={() => setSearch({ view: v }, false)}
+                onClick={() => void run(v === 'table' ? 'view.table' : 'view.cards', {})}
                 className={`h-9 px-3 text-sm capitalize first:rounded-l-md last:rounded-r-md ${view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
               >
                 {v === 'table' ? 'Table' : 'Cards'}
@@ -210,7 +214,7 @@ export function UsersPage() {
         </div>
       )}
 
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => setSearch({ page, pageSize: pageSize as UsersSearch['pageSize'] }, false)} />
+      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as UsersSearch['pageSize'] }) : setSearch({ page }, false))} />
       <Outlet />
     </div>
   );
