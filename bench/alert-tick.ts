@@ -17,11 +17,16 @@
  * minimum interval (30 min); 200 active silences (by hostname, hostname regex, label and
  * alertname, alertname regex) and 50 maintenance windows (one-off by server, daily and weekly by
  * label, monthly by hostname regex, in three time zones). Some silences and windows start or end
- * during the measured ticks, so those ticks look at every open alert again, as they do in real use.
+ * during the measured ticks, so those ticks re-check the open alerts the change concerns (all of
+ * them when it has only regex matchers), as they do in real use.
+ *
+ * CPU per tick: this process (PGlite runs in it) plus, on PostgreSQL, the database's backends
+ * (bench/lib/cpu.ts), so both backends' figures are the tick's whole cost whatever the load.
  */
 import { AlertEvaluator } from '../server/alerting/evaluator';
 import type { Database } from '../server/db/client';
 import { backends } from '../tests/api/harness';
+import { cpuMeter } from './lib/cpu';
 import { machineLoad, numberOption } from './lib/options';
 
 const SERVERS = numberOption('--servers', 1000);
@@ -172,12 +177,14 @@ export async function runAlertTickBench() {
       if (!first || first.defaultsCreated !== SERVERS) throw new Error(`expected default rules for ${SERVERS} servers, got ${first?.defaultsCreated}`);
       const routing = ROUTING ? await seedRouting(database, new Date(T0)) : null;
       // The router's share of each tick (its sweep runs inside the tick), measured apart.
-      const sweeps: { ms: number; looked: number; scanned: number }[] = [];
+      const sweeps: { ms: number; cpu: number; looked: number; scanned: number; full: boolean }[] = [];
       const sweep = evaluator.router.sweep.bind(evaluator.router);
       evaluator.router.sweep = async (...args: Parameters<typeof sweep>) => {
         const t = performance.now();
+        const c = process.cpuUsage();
         const r = await sweep(...args);
-        sweeps.push({ ms: performance.now() - t, looked: r.looked, scanned: r.scanned });
+        const used = process.cpuUsage(c);
+        sweeps.push({ ms: performance.now() - t, cpu: (used.user + used.system) / 1000, looked: r.looked, scanned: r.scanned, full: r.full });
         return r;
       };
       for (let i = 1; i <= 100; i++) {
@@ -197,9 +204,11 @@ export async function runAlertTickBench() {
       const state = await countState();
       const times: number[] = [];
       const withDefaults: number[] = [];
-      // CPU time of this process per tick: on PGlite the database runs in it, so this is the
-      // tick's whole cost, which other work on the machine does not inflate as it does wall time.
+      // CPU time per tick: this process (on PGlite the database runs in it) and PostgreSQL's
+      // backends, the tick's whole cost, which other work on the machine inflates far less than
+      // wall time.
       const cpu: number[] = [];
+      const meter = await cpuMeter(database);
       const vacuums: number[] = [];
       let fired = 0;
       let resolved = 0;
@@ -210,12 +219,11 @@ export async function runAlertTickBench() {
         clock += 15_000;
         await churn(101 + i);
         await scrape();
+        const stop = await meter.start();
         const t = performance.now();
-        const c = process.cpuUsage();
         const r = await evaluator.tick();
         const ms = performance.now() - t;
-        const used = process.cpuUsage(c);
-        cpu.push((used.user + used.system) / 1000);
+        cpu.push(await stop());
         if (!r) throw new Error('the evaluator did not run');
         // What the evaluator's loop does every fourth tick on PGlite (a no-op on PostgreSQL).
         if (i % 4 === 1) {
@@ -253,9 +261,27 @@ export async function runAlertTickBench() {
         duringMeasurement: { fired, resolved, pendingStarted: started },
         router: (() => {
           const all = sweeps.map((x) => x.ms).sort((x, y) => x - y);
-          const full = sweeps.filter((x) => x.scanned > 0).map((x) => x.ms).sort((x, y) => x - y);
+          const checked = sweeps.filter((x) => x.scanned > 0);
+          const checks = checked.map((x) => x.ms).sort((x, y) => x - y);
+          // CPU of this process during the sweep: the whole cost on PGlite, the client's on PostgreSQL.
+          const cpu = sweeps.map((x) => x.cpu).sort((x, y) => x - y);
+          const checksCpu = checked.map((x) => x.cpu).sort((x, y) => x - y);
+          const scanned = checked.map((x) => x.scanned).sort((x, y) => x - y);
           return all.length
-            ? { p50: r1(pct(all, 50)), p95: r1(pct(all, 95)), max: r1(all.at(-1)!), fullSweeps: full.length, fullSweepMedian: full.length ? r1(pct(full, 50)) : null, lookedMax: Math.max(...sweeps.map((x) => x.looked)), scannedMax: Math.max(...sweeps.map((x) => x.scanned)) }
+            ? {
+                p50: r1(pct(all, 50)),
+                p95: r1(pct(all, 95)),
+                max: r1(all.at(-1)!),
+                cpuP50: r1(pct(cpu, 50)),
+                cpuP95: r1(pct(cpu, 95)),
+                recheckSweeps: checks.length,
+                recheckMedian: checks.length ? r1(pct(checks, 50)) : null,
+                recheckCpuMedian: checksCpu.length ? r1(pct(checksCpu, 50)) : null,
+                recheckedMedian: scanned.length ? pct(scanned, 50) : 0,
+                recheckedMax: scanned.length ? scanned.at(-1)! : 0,
+                fullReads: sweeps.filter((x) => x.full).length,
+                lookedMax: Math.max(...sweeps.map((x) => x.looked)),
+              }
             : null;
         })(),
       });
@@ -273,11 +299,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   );
   for (const r of results) {
     console.log(
-      `  ${r.backend}: p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms; CPU of this process p50 ${(r.cpu as any).p50} ms, p95 ${(r.cpu as any).p95} ms, max ${(r.cpu as any).max} ms` +
+      `  ${r.backend}: p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms; CPU (this process${r.backend === 'postgres' ? ' + database backends' : ''}) p50 ${(r.cpu as any).p50} ms, p95 ${(r.cpu as any).p95} ms, max ${(r.cpu as any).max} ms` +
         ` (without the default-rules pass p50 ${(r.withoutDefaultsPass as any).p50} / p95 ${(r.withoutDefaultsPass as any).p95}; with it p50 ${(r.withDefaultsPass as any).p50} / p95 ${(r.withDefaultsPass as any).p95})`,
     );
     if (r.backend === 'pglite') console.log(`    VACUUM (analyze) of servers, services, alert_pending and alert_counts every fourth tick (not in the figures above): mean ${r.vacuumMs} ms`);
-    if (r.router) console.log(`    router sweep inside the tick: ${JSON.stringify(r.router)} (fullSweeps: ticks where a silence or window started or ended and every open alert's fields were scanned; looked: alerts given the full look)`);
+    if (r.router) console.log(`    router sweep inside the tick: ${JSON.stringify(r.router)} (ms; cpuP50/95: CPU of this process in the sweep, all of it on PGlite; recheckSweeps: ticks where a silence or window started, ended or changed and the open alerts it concerns were re-matched, recheckedMedian/Max of them per tick; fullReads: ticks that read every open alert; looked: alerts given the full look)`);
     console.log(`    state before measuring: ${JSON.stringify(r.before)}; after: ${JSON.stringify(r.after)}; during: ${JSON.stringify(r.duringMeasurement)}`);
   }
 }

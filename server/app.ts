@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { HistoryRetention } from './audit/retention';
@@ -177,13 +176,6 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerSelfMetrics(app, config.metrics);
   installJsonBodyParser(app);
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: (_req, ctx) => {
-      const err = new HttpError(429, `Too many sign-in attempts. Try again in ${Math.ceil(ctx.ttl / 1000)} s.`);
-      return err;
-    },
-  });
 
   app.addHook('onRequest', async (request) => {
     if (!request.url.startsWith('/api/')) return;
@@ -242,7 +234,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   if (prometheus) app.alerting.forecaster = (nowMs) => computePrometheusForecasts(database, prometheus, nowMs);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
-  registerStatusPages(app, database, monitoring);
+  registerStatusPages(app, database, monitoring, config.statusPages);
   registerIncidentReport(app, db, config.alertRetention.days);
   registerAnalytics(app, db);
   registerSearch(app, db);

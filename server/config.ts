@@ -68,6 +68,9 @@ export const configSchema = z.object({
   ALERTMANAGER_RESEND_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   ALERTMANAGER_RUNBOOK_URL: z.string().optional(),
   ALERTMANAGER_RECEIVER_TOKEN: z.string().optional(),
+  /** Public status pages (issue 16 §3): requests per minute from one address (0: no limit), and how long a page's view is kept. */
+  STATUS_RATE_LIMIT: z.coerce.number().int().min(0).max(100_000).default(120),
+  STATUS_CACHE_SECONDS: z.coerce.number().min(0).max(300).default(5),
 });
 
 export interface MonitoringSettings {
@@ -228,6 +231,8 @@ export interface Config {
   publicUrl?: string;
   /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
   historyRetentionDays: number;
+  /** Public status pages: requests per minute per address (0: unlimited) and the view's cache time (0: none). */
+  statusPages: { rateLimitPerMinute: number; cacheSeconds: number };
   alertRetention: AlertRetentionSettings;
 }
 
@@ -337,6 +342,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    statusPages: { rateLimitPerMinute: e.STATUS_RATE_LIMIT, cacheSeconds: e.STATUS_CACHE_SECONDS },
     alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
   };
 }

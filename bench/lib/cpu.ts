@@ -26,11 +26,11 @@ export async function cpuMeter(database: Database): Promise<CpuMeter> {
       ? (await database.query<{ pid: number }>(`select pid from pg_stat_activity where datname = current_database() and backend_type in ('client backend', 'parallel worker')`)).map((r) => Number(r.pid))
       : [];
   // The backends are looked up before and after (not timed); their pool reuses its connections.
-  // The lookup's own backend is included: it is often the very connection that then serves the
-  // request (leaving it out dropped PostgreSQL's share of a request, and counted a connection
-  // first seen at the end — the one that had seeded the data — from zero). The lookup adds its
-  // own ~0.1–0.3 ms. Autovacuum is left out. A parallel worker that came and went between the two
-  // looks is missed.
+  // The backend answering the look is included: left out, whichever pool connection answered the
+  // first look was missing from it, and its whole life's CPU (seconds) counted as this
+  // measurement's at the second (checks-list's PostgreSQL "CPU p95 2.9 s"). A connection opened
+  // meanwhile counts from its start. Autovacuum is left out. A parallel worker that came and went
+  // between the two looks is missed.
   return {
     async start() {
       const pids = await backends();

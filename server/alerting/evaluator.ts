@@ -151,6 +151,9 @@ export class AlertEvaluator {
   start(): void {
     if (!this.settings.enabled || !this.stopped) return;
     this.stopped = false;
+    // Another process may have routed while this one did not lead: its first sweep reads every
+    // open alert instead of trusting the silences and windows it held (routing.ts `scope`).
+    this.router.reset();
     // The first tick waits one interval, so monitoring's first pass has refreshed the rows a
     // stop left behind (a host marked down an hour ago is not down for an hour).
     this.schedule(this.settings.evalIntervalS * 1000);
@@ -286,6 +289,8 @@ export class AlertEvaluator {
     const started = performance.now();
     const outcome = await this.gate.transaction((tx) => this.evaluate(tx, at)).catch((error: unknown) => {
       evaluationTicks.inc({ outcome: 'error' });
+      // The sweep remembered a set of silences and windows its rolled-back writes never applied.
+      this.router.reset();
       throw error;
     });
     if (outcome.ran) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { EscalationStep, OutboxTransition } from '../contract/alerts';
 import { formatDuration } from '../contract/duration';
 import type { Matcher, MuteReason } from '../contract/routing';
@@ -26,8 +26,12 @@ import { WindowSchedule } from './windows';
  * - and the next time the alert needs a look (`next_action_at`), or none.
  *
  * Silences and windows are loaded when they change (a version read each sweep) and held
- * compiled; when the set in force changes (one starts or ends, or is edited) every open alert is
- * looked at again. A steady tick costs one statement that finds nothing due.
+ * compiled. When the set in force changes (one starts, ends, or is edited), only the open alerts
+ * it can re-mute are checked: those muted by a silence or window that left the set (by `mute_ref`)
+ * and those a silence or window that joined it can match (narrowed in SQL by its `=` matchers and
+ * servers); every open alert is read only on a leader's first sweep. Anything that changes what a
+ * matcher reads of one alert (its server's labels, a received alert's name or severity) marks that
+ * alert due (`lookAgain`). A steady tick costs one statement that finds nothing due.
  */
 
 export interface RoutingLogger {
@@ -36,6 +40,9 @@ export interface RoutingLogger {
 
 interface LoadedSilence {
   id: string;
+  /** When it was last edited: an edit is a leave and a join of the set in force. */
+  version: string;
+  matchers: Matcher[];
   startsAt: number;
   endsAt: number;
   createdBy: string;
@@ -44,6 +51,8 @@ interface LoadedSilence {
 }
 interface LoadedWindow {
   id: string;
+  version: string;
+  matchers: Matcher[];
   name: string;
   serverIds: Set<string>;
   match: CompiledMatcher | null;
@@ -108,6 +117,8 @@ interface Queued {
 export interface SweepResult {
   /** Open alerts whose fields were read to see whether the silences and windows now in force change their mute. */
   scanned: number;
+  /** Whether that read took every open alert (a leader's first sweep), not just those a change of the set in force can re-mute. */
+  full: boolean;
   looked: number;
   queued: number;
   /** Alerts whose mute started or ended. */
@@ -156,10 +167,12 @@ const CANDIDATES = sql`
   ) d on true`;
 
 /**
- * When the silences or windows in force change, every open alert may be muted or unmuted by them:
- * this reads only what the matchers need (no locks, no joins beyond the server's labels), so the
- * router can take the few whose mute changes through CANDIDATES. Read with CANDIDATES for all
- * 226 open alerts of the tick bench, a full look took 300–400 ms on a loaded machine.
+ * When the silences or windows in force change, the open alerts they may mute or unmute: this
+ * reads only what the matchers need (no locks, no joins beyond the server's labels), so the router
+ * can take the few whose mute changes through CANDIDATES. Read with CANDIDATES for all 226 open
+ * alerts of the tick bench, a full look took 300–400 ms on a loaded machine; reading all 226 here
+ * and matching each against 250 silences and windows was still most of a tick that saw a change
+ * (so `scope` narrows it to the alerts the change concerns).
  */
 const FACTS = sql`
   select a.id, a.server_id, a.hostname, a.alertname, a.type, a.severity, a.service, a.mountpoint, a.mute, a.mute_ref, a.mute_label,
@@ -171,6 +184,39 @@ type FactRow = Pick<Candidate, 'id' | 'server_id' | 'hostname' | 'alertname' | '
 const factsOf = (c: FactRow): MatchFacts => ({ hostname: c.hostname, alertname: c.alertname, type: c.type, severity: c.severity, service: c.service, mountpoint: c.mountpoint, labels: parseJson(c.labels) ?? {} });
 
 type Rules = ReturnType<Router['rulesAt']>;
+
+/** Alert fields an `=` matcher can be checked against in SQL (as matchers.ts reads them: a missing one is ''). */
+const COLUMNS: Record<string, SQL> = {
+  hostname: sql`a.hostname`,
+  alertname: sql`a.alertname`,
+  type: sql`a.type`,
+  severity: sql`a.severity`,
+  service: sql`coalesce(a.service, '')`,
+  mountpoint: sql`coalesce(a.mountpoint, '')`,
+};
+
+/**
+ * A SQL condition every alert that `matchers` match also meets (a superset: only `=` matchers are
+ * checked, regexes and `!=` are left to matchers.ts), or null when none can be checked in SQL.
+ */
+function narrow(matchers: readonly Matcher[]): SQL | null {
+  const parts = matchers.flatMap((m) => {
+    if (m.op !== '=') return [];
+    if (m.name.startsWith('label.')) return [sql`coalesce(s.labels ->> ${m.name.slice(6)}::text, '') = ${m.value}::text`];
+    const column = COLUMNS[m.name];
+    return column ? [sql`${column} = ${m.value}::text`] : [];
+  });
+  return parts.length ? sql`(${sql.join(parts, sql` and `)})` : null;
+}
+
+/**
+ * Alerts whose matcher facts changed (their server's labels; a received alert's name or
+ * severity): the router's next sweep gives them a full look, which re-matches them against every
+ * silence and window in force. Call in the transaction that changed them.
+ */
+export async function lookAgain(tx: Db, where: SQL, at: Date): Promise<void> {
+  await tx.execute(sql`update alerts set next_action_at = least(next_action_at, ${at.toISOString()}::timestamptz) where status <> 'resolved' and ${where}`);
+}
 
 /** The window or silence that mutes an alert now (a window first), or null. */
 function windowOrSilence(rules: Rules, serverId: string | null, facts: MatchFacts): { reason: 'maintenance' | 'silenced'; ref: string; label: string; enter: string; end: number } | null {
@@ -187,22 +233,26 @@ export class Router {
   private version: string | null = null;
   private silences: LoadedSilence[] = [];
   private windows: LoadedWindow[] = [];
-  /** Which silences and windows were in force at the last sweep ("" before the first). */
-  private inForce: string | null = null;
+  /**
+   * The silences and windows in force at the last tick's sweep, by id with their version (null
+   * before the first): every open alert's mute agrees with them, so a sweep checks only the
+   * alerts a difference can concern.
+   */
+  private held: Map<string, string> | null = null;
 
   constructor(private readonly log: RoutingLogger) {}
 
-  /** Forget what was loaded (a new leader, a restart): the next sweep looks at every open alert. */
+  /** Forget what was loaded (a new leader, a restart): the next sweep reads every open alert. */
   reset(): void {
     this.version = null;
-    this.inForce = null;
+    this.held = null;
   }
 
   /**
    * One cheap statement every sweep: the silences' and windows' version, and the alerts due now
    * (a partial index). Reloads the silences and windows when their version changed.
    */
-  private async look(tx: Db, at: Date): Promise<{ reloaded: boolean; due: string[] }> {
+  private async look(tx: Db, at: Date): Promise<{ due: string[] }> {
     const now = sql`${at.toISOString()}::timestamptz`;
     const [row] = (
       await tx.execute<{ v: string; due: string[] | string | null }>(sql`
@@ -211,22 +261,25 @@ export class Router {
           array(select id from alerts where next_action_at <= ${now} limit 5000) as due`)
     ).rows;
     const due = typeof row?.due === 'string' ? row.due.replace(/[{}]/g, '').split(',').filter(Boolean) : (row?.due ?? []);
-    if (row?.v === this.version) return { reloaded: false, due };
+    if (row?.v === this.version) return { due };
     await this.load(tx, at);
     this.version = row?.v ?? '';
-    return { reloaded: true, due };
+    return { due };
   }
 
   private async load(tx: Db, at: Date): Promise<void> {
-    const silences = await tx.execute<{ id: string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; created_by_name: string; comment: string }>(
-      sql`select id, matchers, starts_at, ends_at, created_by_name, comment from silences where ends_at > ${at.toISOString()}::timestamptz`,
+    // In a fixed order (oldest first): when several match an alert, the first wins, so which one
+    // mutes it must not depend on the order rows come back in after a reload.
+    const silences = await tx.execute<{ id: string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; created_by_name: string; comment: string; updated_at: string | Date }>(
+      sql`select id, matchers, starts_at, ends_at, created_by_name, comment, updated_at from silences where ends_at > ${at.toISOString()}::timestamptz order by created_at, id`,
     );
-    const windows = await tx.execute<{ id: string; name: string; server_ids: string[] | string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; timezone: string; rrule: string | null }>(
-      sql`select id, name, server_ids, matchers, starts_at, ends_at, timezone, rrule from maintenance_windows`,
+    const windows = await tx.execute<{ id: string; name: string; server_ids: string[] | string; matchers: Matcher[] | string; starts_at: string | Date; ends_at: string | Date; timezone: string; rrule: string | null; updated_at: string | Date }>(
+      sql`select id, name, server_ids, matchers, starts_at, ends_at, timezone, rrule, updated_at from maintenance_windows order by created_at, id`,
     );
     this.silences = silences.rows.flatMap((s) => {
       try {
-        return [{ id: s.id, startsAt: ms(s.starts_at)!, endsAt: ms(s.ends_at)!, createdBy: s.created_by_name, comment: s.comment, match: compileAll(parseJson(s.matchers) ?? []) }];
+        const matchers = parseJson(s.matchers) ?? [];
+        return [{ id: s.id, version: String(ms(s.updated_at)), matchers, startsAt: ms(s.starts_at)!, endsAt: ms(s.ends_at)!, createdBy: s.created_by_name, comment: s.comment, match: compileAll(matchers) }];
       } catch (err) {
         this.log.warn({ err, silenceId: s.id }, 'A silence could not be compiled; it is ignored');
         return [];
@@ -239,6 +292,8 @@ export class Router {
         return [
           {
             id: w.id,
+            version: String(ms(w.updated_at)),
+            matchers,
             name: w.name,
             serverIds: new Set(ids),
             match: matchers.length ? compileAll(matchers) : null,
@@ -271,42 +326,75 @@ export class Router {
       const active = this.windowActive(w, at);
       return active ? [{ w, end: active.end }] : [];
     });
-    return { silences, windows, key: [...silences.map((s) => s.id), ...windows.map((x) => x.w.id)].join(',') };
+    return { silences, windows };
   }
 
   /**
-   * Looks at the alerts that are due and, when the silences or windows in force changed, at every
-   * open alert: mutes, queues what is to be sent and schedules the next look. With `only`, looks
-   * at those alerts alone (an operator's change, answered at once; the evaluator's tick does the
-   * rest). Call inside the transaction that changed the alerts.
+   * Which open alerts a change of the silences and windows in force since the last tick's sweep
+   * can re-mute (null: none, nothing changed), and remembers the set now in force. An alert's
+   * mute is decided by the first window, else the first silence, that matches it: with the set
+   * changed, it can differ only if what muted it left the set, or if one that joined matches it.
+   */
+  private scope(rules: Rules): { where: SQL; full: boolean } | null {
+    const now = new Map<string, string>([...rules.windows.map(({ w }) => [w.id, w.version] as const), ...rules.silences.map((x) => [x.id, x.version] as const)]);
+    const held = this.held;
+    this.held = now;
+    if (!held) return { where: sql`true`, full: true };
+    const all = { where: sql`true`, full: true };
+    const parts: SQL[] = [];
+    const left = [...held].filter(([id, version]) => now.get(id) !== version).map(([id]) => id);
+    if (left.length) parts.push(sql`(a.mute in ('maintenance', 'silenced') and a.mute_ref = any(${sql.param(left)}::uuid[]))`);
+    for (const s of rules.silences) {
+      if (held.get(s.id) === s.version) continue;
+      const c = narrow(s.matchers);
+      if (!c) return all;
+      parts.push(c);
+    }
+    for (const { w } of rules.windows) {
+      if (held.get(w.id) === w.version) continue;
+      if (w.serverIds.size) parts.push(sql`a.server_id = any(${sql.param([...w.serverIds])}::uuid[])`);
+      if (w.match) {
+        const c = narrow(w.matchers);
+        if (!c) return all;
+        parts.push(c);
+      }
+    }
+    return parts.length ? { where: sql`(${sql.join(parts, sql` or `)})`, full: false } : null;
+  }
+
+  /**
+   * Looks at the alerts that are due and, when the silences or windows in force changed, at the
+   * open alerts that change can re-mute (`scope`): mutes, queues what is to be sent and schedules
+   * the next look. With `only`, looks at those alerts alone (an operator's change, answered at
+   * once; the evaluator's tick does the rest). Call inside the transaction that changed the alerts.
    */
   async sweep(tx: Db, at: Date, only?: readonly string[]): Promise<SweepResult> {
-    const { reloaded, due } = await this.look(tx, at);
+    const { due } = await this.look(tx, at);
     const rules = this.rulesAt(at);
     let where;
     let scanned = 0;
+    let full = false;
     if (only) where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...only])}::uuid[])`;
     else {
-      const all = reloaded || rules.key !== this.inForce;
-      this.inForce = rules.key;
-      if (!all && !due.length) return { scanned: 0, looked: 0, queued: 0, muteChanged: 0 };
+      const scope = this.scope(rules);
+      if (!scope && !due.length) return { scanned: 0, full: false, looked: 0, queued: 0, muteChanged: 0 };
       const ids = new Set(due);
-      if (all) {
+      if (scope) {
         // Only alerts whose window or silence changes (or that are due) need the full look.
-        const facts = (await tx.execute<FactRow>(FACTS)).rows;
+        const facts = (await tx.execute<FactRow>(sql`${FACTS} and ${scope.where}`)).rows;
         scanned = facts.length;
+        full = scope.full;
         for (const f of facts) {
           const now = windowOrSilence(rules, f.server_id, factsOf(f));
           const held = f.mute === 'maintenance' || f.mute === 'silenced';
           if ((now?.ref ?? null) !== (held ? f.mute_ref : null) || (now?.label ?? null) !== (held ? f.mute_label : null)) ids.add(f.id);
         }
       }
-      if (!ids.size) return { scanned, looked: 0, queued: 0, muteChanged: 0 };
+      if (!ids.size) return { scanned, full, looked: 0, queued: 0, muteChanged: 0 };
       where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...ids])}::uuid[])`;
     }
-    if (reloaded && only) this.inForce = null;
     const rows = (await tx.execute<Candidate>(sql`${CANDIDATES} where ${where} for update of a`)).rows;
-    const result: SweepResult = { scanned, looked: rows.length, queued: 0, muteChanged: 0 };
+    const result: SweepResult = { scanned, full, looked: rows.length, queued: 0, muteChanged: 0 };
     if (!rows.length) return result;
 
     const updates: { id: string; mute: MuteReason | null; muteRef: string | null; muteLabel: string | null; hostDown: string | null; notifiedAt: number | null; lastSentAt: number | null; step: number; reminded: number | null; next: number | null }[] = [];

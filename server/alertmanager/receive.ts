@@ -100,7 +100,8 @@ async function fire(tx: Db, alert: AmWebhookAlert, receiver: string | undefined,
     if (known.status === 'resolved') return { kind: 'ignored', id: known.id };
     await tx
       .update(alerts)
-      .set({ ...f, updatedAt: now })
+      // A changed name or severity can change which silence or window mutes it: the router looks again (issue 14).
+      .set({ ...f, updatedAt: now, nextActionAt: sql`least(${alerts.nextActionAt}, ${now.toISOString()}::timestamptz)` })
       .where(
         and(
           eq(alerts.id, known.id),
@@ -127,6 +128,8 @@ async function fire(tx: Db, alert: AmWebhookAlert, receiver: string | undefined,
       fingerprint: alert.fingerprint,
       createdAt: startsAt,
       updatedAt: now,
+      // The router's next sweep decides whether a silence or window mutes it (it notifies no group).
+      nextActionAt: now,
     })
     .onConflictDoNothing()
     .returning({ id: alerts.id });

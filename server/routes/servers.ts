@@ -20,6 +20,7 @@ import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { createDefaultRulesIfMissing } from '../alerting/defaults';
+import { lookAgain } from '../alerting/routing';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
 import { registerResource, type ResourceDef } from './resource';
@@ -186,6 +187,8 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
       },
       async after(updated, input, { db: tx, afterCommit }) {
         if (input.ipaddress !== undefined) await openAlertsFollowAddress(tx, updated.id, updated.ipaddress);
+        // Silences and windows match server labels: its open alerts' mute is looked at again (issue 14).
+        if (input.labels !== undefined) await lookAgain(tx, sql`server_id = ${updated.id}`, new Date());
         // Another target (or OS) means the previous counters no longer apply.
         if (input.ipaddress !== undefined || input.agentPort !== undefined || input.operating_system !== undefined) {
           afterCommit(() => {

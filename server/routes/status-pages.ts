@@ -16,6 +16,8 @@ import { audited, auditTarget } from '../audit/trail';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
+import { PublicStatusCache } from '../status/public-cache';
+import { PublicStatusLimiter } from '../status/public-limit';
 import { publicStatus } from '../status/public-view';
 import { registerResource } from './resource';
 import { isUuid } from '../contract/ids';
@@ -65,10 +67,19 @@ async function checkGroups(db: Db, groups: z.output<typeof createStatusPageSchem
 /**
  * Status pages (issue 16 §3, docs/status-pages.md): the resource `status-pages` (admins compose),
  * incident posts (status.post / status.resolve), and the public view at
- * GET /api/public/status/{slug}, the one route here that needs no sign-in.
+ * GET /api/public/status/{slug}, the one route here that needs no sign-in: kept a few seconds per
+ * page (`PublicStatusCache`, dropped on every change made here) and, with the page itself at
+ * /status/{slug}, limited per address (`PublicStatusLimiter`).
  */
-export function registerStatusPages(app: FastifyInstance, database: Database, monitoring: Monitoring): void {
+export function registerStatusPages(app: FastifyInstance, database: Database, monitoring: Monitoring, settings: { rateLimitPerMinute: number; cacheSeconds: number }): void {
   const db = database.db;
+  const cache = new PublicStatusCache(settings.cacheSeconds * 1000);
+  const limiter = new PublicStatusLimiter(settings.rateLimitPerMinute);
+  // The page (the UI's index.html, served by the not-found handler) and its JSON, before anything else runs.
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url;
+    if (path.startsWith('/status/') || path.startsWith('/api/public/status/')) await limiter.hook(request, reply);
+  });
 
   async function enrich(items: StatusPage[]): Promise<StatusPage[]> {
     const all = items.flatMap((p) => p.groups.flatMap((g) => g.items));
@@ -117,6 +128,8 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
     create: {
       permission: 'status.write',
       schema: createStatusPageSchema,
+      // Its slug may be kept as "no page" meanwhile.
+      after: async (_row, { afterCommit }) => afterCommit(() => cache.clear()),
       async prepare(input: z.output<typeof createStatusPageSchema>) {
         return { input, groups: await checkGroups(db, input.groups) };
       },
@@ -141,8 +154,9 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
           updatedAt: new Date(),
         };
       },
+      after: async (_row, _input, { afterCommit }) => afterCommit(() => cache.clear()),
     },
-    remove: { permission: 'status.write' },
+    remove: { permission: 'status.write', after: async (_row, { afterCommit }) => afterCommit(() => cache.clear()) },
   });
 
   const findPage = async (id: string): Promise<PageRow> => {
@@ -166,6 +180,7 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
       const [post] = await tx.insert(statusPosts).values({ incidentId: incident!.id, body, createdBy: request.user!._id }).returning();
       return { incident: incident!, post: post!, opened };
     });
+    cache.clear();
     reply.status(201);
     return {
       result: { incident: { title: result.incident.title, startedAt: result.incident.createdAt.toISOString(), resolvedAt: null }, post: { at: result.post.createdAt.toISOString(), body }, opened: result.opened },
@@ -190,15 +205,21 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
       await tx.insert(statusPosts).values({ incidentId: closed.id, body: text, resolves: true, createdBy: request.user!._id, createdAt: now });
       return closed;
     });
+    cache.clear();
     return { result: { incident: { title: incident.title, startedAt: incident.createdAt.toISOString(), resolvedAt: incident.resolvedAt!.toISOString() } } };
   });
 
   /** The public view: no sign-in, only what the page shows (contract/status-pages.ts publicStatusSchema). */
   app.get<{ Params: { slug: string } }>('/api/public/status/:slug', async (request, reply) => {
     const slug = request.params.slug.toLowerCase();
-    const [page] = SLUG.test(slug) ? await db.select().from(statusPages).where(eq(statusPages.slug, slug)).limit(1) : [];
-    if (!page) throw notFound('No status page at this address');
+    const view = SLUG.test(slug)
+      ? await cache.get(slug, async () => {
+          const [page] = await db.select().from(statusPages).where(eq(statusPages.slug, slug)).limit(1);
+          return page ? publicStatus(database, monitoring.checks.store, page) : null;
+        })
+      : null;
+    if (!view) throw notFound('No status page at this address');
     void reply.header('cache-control', 'no-store');
-    return { result: await publicStatus(database, monitoring.checks.store, page) };
+    return { result: view };
   });
 }
