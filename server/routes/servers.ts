@@ -1,4 +1,4 @@
-import { and, eq, ne } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { openAlertsFollowAddress } from '../alerting/follow-address';
 import { listQuerySchema } from '../contract/common';
