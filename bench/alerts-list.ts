@@ -10,6 +10,7 @@
  * default rules, with the servers' hostnames, addresses and (for service alerts) services, and
  * the summaries the evaluator writes (server/alerting/describe.ts: no per-alert figures).
  */
+import type { FastifyInstance } from 'fastify';
 import { AlertEvaluator } from '../server/alerting/evaluator';
 import { buildApp } from '../server/app';
 import { hashPassword } from '../server/auth/password';
@@ -17,7 +18,7 @@ import { testConfig } from '../server/config';
 import type { Database } from '../server/db/client';
 import { users } from '../server/db/schema';
 import { backends } from '../tests/api/harness';
-import { cpuMeter } from './lib/cpu';
+import { cpuMeter, type CpuMeter } from './lib/cpu';
 import { machineLoad, numberOption } from './lib/options';
 import { typedLoad, type TypedResult } from './lib/typed';
 
@@ -27,8 +28,8 @@ const ALERTS = ALERTS_OPTION;
 const SERVERS = SERVERS_DEFAULT;
 const RUNS = numberOption('--runs', 40);
 const WARMUP = 5;
-const NOW = Date.parse('2026-06-01T12:00:00Z');
-const DAY = 86_400_000;
+export const NOW = Date.parse('2026-06-01T12:00:00Z');
+export const DAY = 86_400_000;
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const r1 = (n: number) => Math.round(n * 10) / 10;
@@ -81,14 +82,78 @@ export async function seedAlerts(database: Database, size: { alerts?: number; se
   await q('vacuum analyze alerts');
 }
 
-interface Case {
+export interface Case {
   name: string;
   body: () => Record<string, unknown>;
 }
 
+/** Every kind of list call the Notifications page and the palette make, needles and servers rotating. */
+export function alertCases(servers: { id: string }[]): Case[] {
+  let k = 0;
+  const pick = <T>(xs: T[]) => xs[k++ % xs.length]!;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const page1 = { pageNumber: 1, pageSize: 25 };
+  return [
+    { name: 'unfiltered, first page', body: () => page1 },
+    { name: 'status firing', body: () => ({ ...page1, filter: { status: 'firing' } }) },
+    { name: 'status firing or snoozed', body: () => ({ ...page1, filter: { status: ['firing', 'snoozed'] } }) },
+    { name: 'status resolved', body: () => ({ ...page1, filter: { status: 'resolved' } }) },
+    { name: 'hostname contains', body: () => ({ ...page1, filter: { hostname: { contains: pick(['web-0', 'db-01', 'cache-04', 'sql-0', 'eu1', 'api-07.prod']) } } }) },
+    { name: 'createdAt between (last 7 days)', body: () => ({ ...page1, filter: { createdAt: { between: [iso(NOW - 7 * DAY), iso(NOW)] } } }) },
+    {
+      name: 'createdAt between (one day, 3 months ago)',
+      body: () => {
+        const from = NOW - (90 + pick([0, 1, 2, 3])) * DAY;
+        return { ...page1, filter: { createdAt: { between: [iso(from), iso(from + DAY)] } } };
+      },
+    },
+    { name: 'status firing + last 7 days', body: () => ({ ...page1, filter: { status: 'firing', createdAt: { between: [iso(NOW - 7 * DAY), iso(NOW)] } } }) },
+    { name: 'serverId', body: () => ({ ...page1, filter: { serverId: pick(servers).id } }) },
+    { name: 'serverId + last 30 days', body: () => ({ ...page1, filter: { serverId: pick(servers).id, createdAt: { between: [iso(NOW - 30 * DAY), iso(NOW)] } } }) },
+    { name: 'status firing + hostname contains + date range', body: () => ({ ...page1, filter: { status: 'firing', hostname: { contains: pick(['web', 'db-0', 'prod']) }, createdAt: { between: [iso(NOW - 30 * DAY), iso(NOW)] } } }) },
+    { name: 'search', body: () => ({ ...page1, search: pick(['redis', 'disk', 'web-01', '10.2.', 'is down', 'mssql']) }) },
+    { name: 'deep page (page 400, unfiltered)', body: () => ({ pageNumber: 400, pageSize: 25 }) },
+    { name: 'deep page (page 100, status resolved)', body: () => ({ pageNumber: 100, pageSize: 25, filter: { status: 'resolved' } }) },
+  ];
+}
+
+export interface CaseResult {
+  p50: number;
+  p95: number;
+  max: number;
+  cpuP50: number;
+  cpuP95: number;
+  count: string;
+}
+
+/** One case, `runs` requests one at a time after WARMUP, through the app: wall time and CPU per request. */
+export async function measureCase(app: FastifyInstance, cookie: string, meter: CpuMeter, url: string, c: Case, runs: number): Promise<CaseResult> {
+  const times: number[] = [];
+  const cpus: number[] = [];
+  let count = '';
+  for (let i = 0; i < runs + WARMUP; i++) {
+    const payload = c.body();
+    const stop = await meter.start();
+    const started = performance.now();
+    const res = await app.inject({ method: 'POST', url, headers: { cookie, 'x-requested-with': 'opsdeck' }, payload });
+    const ms = performance.now() - started;
+    const cpu = await stop();
+    if (res.statusCode !== 200) throw new Error(`${c.name}: ${res.statusCode} ${res.body}`);
+    const body = JSON.parse(res.body) as { result: { count: number; countEstimated?: boolean } };
+    count = `${body.result.countEstimated ? '~' : ''}${body.result.count}`;
+    if (i >= WARMUP) {
+      times.push(ms);
+      cpus.push(cpu);
+    }
+  }
+  times.sort((a, b) => a - b);
+  cpus.sort((a, b) => a - b);
+  return { p50: r1(pct(times, 50)), p95: r1(pct(times, 95)), max: r1(times[times.length - 1]!), cpuP50: r1(pct(cpus, 50)), cpuP95: r1(pct(cpus, 95)), count };
+}
+
 export async function runAlertsListBench() {
   const only = process.argv.includes('--backend') ? process.argv[process.argv.indexOf('--backend') + 1] : undefined;
-  const results: { backend: string; seedS: number; cases: Record<string, { p50: number; p95: number; max: number; cpuP50: number; cpuP95: number; count: number }>; typed: { name: string; results: TypedResult[] }[] }[] = [];
+  const results: { backend: string; seedS: number; cases: Record<string, CaseResult>; typed: { name: string; results: TypedResult[] }[] }[] = [];
   for (const backend of (await backends()).filter((b) => !only || b.name === only)) {
     const { database, drop } = await backend.open();
     try {
@@ -101,60 +166,15 @@ export async function runAlertsListBench() {
       const signin = await app.inject({ method: 'POST', url: '/api/auth/signin', headers: { 'x-requested-with': 'opsdeck' }, payload: { email: admin!.email, password: 'bench-password' } });
       const cookie = `opsdeck_session=${signin.cookies.find((c) => c.name === 'opsdeck_session')!.value}`;
       const servers = await database.query<{ id: string; hostname: string }>('select id, hostname from servers order by hostname');
-      let k = 0;
-      const pick = <T>(xs: T[]) => xs[k++ % xs.length]!;
-      const iso = (ms: number) => new Date(ms).toISOString();
       const page1 = { pageNumber: 1, pageSize: 25 };
-      const cases: Case[] = [
-        { name: 'unfiltered, first page', body: () => page1 },
-        { name: 'status firing', body: () => ({ ...page1, filter: { status: 'firing' } }) },
-        { name: 'status firing or snoozed', body: () => ({ ...page1, filter: { status: ['firing', 'snoozed'] } }) },
-        { name: 'status resolved', body: () => ({ ...page1, filter: { status: 'resolved' } }) },
-        { name: 'hostname contains', body: () => ({ ...page1, filter: { hostname: { contains: pick(['web-0', 'db-01', 'cache-04', 'sql-0', 'eu1', 'api-07.prod']) } } }) },
-        { name: 'createdAt between (last 7 days)', body: () => ({ ...page1, filter: { createdAt: { between: [iso(NOW - 7 * DAY), iso(NOW)] } } }) },
-        {
-          name: 'createdAt between (one day, 3 months ago)',
-          body: () => {
-            const from = NOW - (90 + pick([0, 1, 2, 3])) * DAY;
-            return { ...page1, filter: { createdAt: { between: [iso(from), iso(from + DAY)] } } };
-          },
-        },
-        { name: 'serverId', body: () => ({ ...page1, filter: { serverId: pick(servers).id } }) },
-        { name: 'status firing + hostname contains + date range', body: () => ({ ...page1, filter: { status: 'firing', hostname: { contains: pick(['web', 'db-0', 'prod']) }, createdAt: { between: [iso(NOW - 30 * DAY), iso(NOW)] } } }) },
-        { name: 'search', body: () => ({ ...page1, search: pick(['redis', 'disk', 'web-01', '10.2.', 'is down', 'mssql']) }) },
-        { name: 'deep page (page 400, unfiltered)', body: () => ({ pageNumber: 400, pageSize: 25 }) },
-        { name: 'deep page (page 100, status resolved)', body: () => ({ pageNumber: 100, pageSize: 25, filter: { status: 'resolved' } }) },
-      ];
       const meter = await cpuMeter(database);
       const out: (typeof results)[number]['cases'] = {};
-      for (const c of cases) {
-        const times: number[] = [];
-        const cpus: number[] = [];
-        let count = 0;
-        for (let i = 0; i < RUNS + WARMUP; i++) {
-          const payload = c.body();
-          const stop = await meter.start();
-          const started = performance.now();
-          const res = await app.inject({ method: 'POST', url: '/api/alerts/all', headers: { cookie, 'x-requested-with': 'opsdeck' }, payload });
-          const ms = performance.now() - started;
-          const cpu = await stop();
-          if (res.statusCode !== 200) throw new Error(`${c.name}: ${res.statusCode} ${res.body}`);
-          const body = JSON.parse(res.body) as { result: { count: number; data: unknown[] } };
-          count = body.result.count;
-          if (i >= WARMUP) {
-            times.push(ms);
-            cpus.push(cpu);
-          }
-        }
-        times.sort((a, b) => a - b);
-        cpus.sort((a, b) => a - b);
-        out[c.name] = { p50: r1(pct(times, 50)), p95: r1(pct(times, 95)), max: r1(times[times.length - 1]!), cpuP50: r1(pct(cpus, 50)), cpuP95: r1(pct(cpus, 95)), count };
-      }
+      for (const c of alertCases(servers)) out[c.name] = await measureCase(app, cookie, meter, '/api/alerts/all', c, RUNS);
       // What people type (issue 17 §4): 1-4 characters of a hostname or of the search, one
       // client and then 8 at once.
       const typed = [
-        { name: 'hostname contains, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['web-', 'db-0', 'cach', 'win-'], (needle) => ({ ...page1, filter: { hostname: { contains: needle } } }), Math.max(3, Math.round(RUNS / 8))) },
-        { name: 'search, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['redi', 'disk', 'is d', 'mssq'], (needle) => ({ ...page1, search: needle }), Math.max(3, Math.round(RUNS / 8))) },
+        { name: 'hostname contains, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['web-', 'db-0', 'cach', 'win-'], (needle) => ({ ...page1, filter: { hostname: { contains: needle } } }), Math.max(3, Math.round(RUNS / 8)), meter) },
+        { name: 'search, typed', results: await typedLoad(app, cookie, '/api/alerts/all', ['redi', 'disk', 'is d', 'mssq'], (needle) => ({ ...page1, search: needle }), Math.max(3, Math.round(RUNS / 8)), meter) },
       ];
       await app.close();
       results.push({ backend: backend.name, seedS, cases: out, typed });

@@ -8,6 +8,7 @@ import { hashPassword } from '../server/auth/password';
 import { testConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { users } from '../server/db/schema';
+import { cpuMeter } from './lib/cpu';
 import { machineLoad } from './lib/options';
 import { typedLoad } from './lib/typed';
 
@@ -64,7 +65,7 @@ export async function runUsersListBench() {
   const short = [...byNeedle].filter(([k]) => k.length < 3).flatMap(([, v]) => v).sort((a, b) => a - b);
   times.sort((a, b) => a - b);
   // What people type (issue 17 §4): 1-4 characters of real usernames, one client and 8 at once.
-  const typed = await typedLoad(app, cookie, '/api/users/all', ['user', 'user4', '1a2b', '9-ff'], (needle) => ({ pageNumber: 1, pageSize: 25, sort: { by: 'createdAt', direction: 'asc' }, filter: { username: { contains: needle } } }), 10);
+  const typed = await typedLoad(app, cookie, '/api/users/all', ['user', 'user4', '1a2b', '9-ff'], (needle) => ({ pageNumber: 1, pageSize: 25, sort: { by: 'createdAt', direction: 'asc' }, filter: { username: { contains: needle } } }), 10, await cpuMeter(database));
   await app.close();
   await database.close();
   const perNeedle = Object.fromEntries([...byNeedle].map(([k, v]) => [k, +percentile(v.sort((a, b) => a - b), 50).toFixed(1)]));

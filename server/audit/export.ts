@@ -4,7 +4,7 @@ import type { CommandHistoryEntry } from '../contract/command-history';
 import { incidentReportQuerySchema } from '../contract/incident-report';
 import type { Db } from '../db/client';
 import { commandHistory } from '../db/schema';
-import { escapeLike } from '../routes/resource';
+import { escapeLike } from '../db/list-query';
 
 /** The export covers the incident report's window (`from`, `to`, at most 31 days, optional `serverId`). */
 export const historyExportQuerySchema = incidentReportQuerySchema;

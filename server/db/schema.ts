@@ -1,7 +1,22 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { alertSources, outboxTransitions, timelineEventTypes, type EscalationStep } from '../contract/alerts';
 import { muteReasons, type Matcher } from '../contract/routing';
-import { type AnyPgColumn, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, bigint, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * A text's 1- and 2-character substrings (migration 0024's opsdeck_short_grams, an immutable
+ * PL/pgSQL function). GIN-indexed beside the trigram indexes: `contains` with one or two
+ * characters is `grams @> array[needle]` (server/db/list-query.ts), which trigrams cannot answer.
+ */
+export const shortGrams = (text: AnyPgColumn | SQL) => sql`opsdeck_short_grams(${text})`;
+
+/**
+ * Exact row counts of the big lists' tables without counting them (migration 0024): statement
+ * triggers on each table insert delta rows (+n on insert, -n on delete), so writers never wait on
+ * each other here; the count is sum(n), folded into one row when the deltas pile up
+ * (server/db/row-counts.ts).
+ */
+export const rowCounts = pgTable('row_counts', { tbl: text('tbl').notNull(), n: bigint('n', { mode: 'number' }).notNull() }, (t) => [index('row_counts_tbl_idx').on(t.tbl)]);
 
 export const users = pgTable(
   'users',
@@ -28,6 +43,9 @@ export const users = pgTable(
     index('users_username_lc_trgm_idx').using('gin', sql`${t.usernameLc} gin_trgm_ops`),
     index('users_email_lc_trgm_idx').using('gin', sql`${t.emailLc} gin_trgm_ops`),
     index('users_created_at_idx').on(t.createdAt),
+    // One or two typed characters (migration 0024): trigrams cannot find them.
+    index('users_username_lc_grams_idx').using('gin', shortGrams(t.usernameLc)),
+    index('users_email_lc_grams_idx').using('gin', shortGrams(t.emailLc)),
   ],
 );
 
@@ -102,6 +120,11 @@ export const commandHistory = pgTable(
     index('command_history_command_idx').on(t.command),
     index('command_history_target_ids_idx').using('gin', t.targetIds),
     index('command_history_run_idx').on(t.runId),
+    // The History panel's username and command filters (contains), typed (migration 0024).
+    index('command_history_username_trgm_idx').using('gin', sql`lower(${t.username}) gin_trgm_ops`),
+    index('command_history_username_grams_idx').using('gin', shortGrams(sql`lower(${t.username})`)),
+    index('command_history_command_trgm_idx').using('gin', sql`lower(${t.command}) gin_trgm_ops`),
+    index('command_history_command_grams_idx').using('gin', shortGrams(sql`lower(${t.command})`)),
   ],
 );
 
@@ -156,6 +179,10 @@ export const servers = pgTable(
   (t) => [
     index('servers_created_at_idx').on(t.createdAt),
     index('servers_hostname_lc_trgm_idx').using('gin', sql`${t.hostnameLc} gin_trgm_ops`),
+    index('servers_hostname_lc_grams_idx').using('gin', shortGrams(t.hostnameLc)),
+    // The list's search matches the address too (migration 0024).
+    index('servers_ipaddress_trgm_idx').using('gin', sql`${t.ipaddress} gin_trgm_ops`),
+    index('servers_ipaddress_grams_idx').using('gin', shortGrams(t.ipaddress)),
     // One registration per exporter: two rows scraping the same target would double every alert.
     uniqueIndex('servers_target_idx').on(t.ipaddress, t.agentPort),
     uniqueIndex('servers_demo_key_idx').on(t.demoKey),
@@ -176,7 +203,14 @@ export const services = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
     serviceNameLc: text('service_name_lc').generatedAlwaysAs((): SQL => sql`lower(${services.serviceName})`),
   },
-  (t) => [uniqueIndex('services_server_name_idx').on(t.serverId, t.serviceName), index('services_status_idx').on(t.status), index('services_created_at_idx').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('services_server_name_idx').on(t.serverId, t.serviceName),
+    index('services_status_idx').on(t.status),
+    index('services_created_at_idx').on(t.createdAt),
+    // Services List's name search (contains), typed (migration 0024).
+    index('services_name_lc_trgm_idx').using('gin', sql`${t.serviceNameLc} gin_trgm_ops`),
+    index('services_name_lc_grams_idx').using('gin', shortGrams(t.serviceNameLc)),
+  ],
 );
 
 /**
@@ -250,7 +284,13 @@ export const notificationGroups = pgTable(
     nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${notificationGroups.name})`),
   },
   // Names are unique so commands can name a group ("group.edit ops").
-  (t) => [uniqueIndex('notification_groups_name_lc_idx').on(t.nameLc), index('notification_groups_created_at_idx').on(t.createdAt)],
+  (t) => [
+    uniqueIndex('notification_groups_name_lc_idx').on(t.nameLc),
+    index('notification_groups_created_at_idx').on(t.createdAt),
+    // 'Search by name' (contains), typed (migration 0024).
+    index('notification_groups_name_lc_trgm_idx').using('gin', sql`${t.nameLc} gin_trgm_ops`),
+    index('notification_groups_name_lc_grams_idx').using('gin', shortGrams(t.nameLc)),
+  ],
 );
 
 /**

@@ -1,5 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { forecastMetrics, thresholdChoicesFor, thresholdMetrics, updateAlertConfigSchema, type AlertConfig, type AlertRule } from '../contract/alerts';
 import { listQuerySchema } from '../contract/common';
@@ -9,7 +8,7 @@ import type { Db } from '../db/client';
 import { alertConfigs, alertRules, notificationGroups, servers } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { declared, filterCondition, UUID, type FilterSpec } from './resource';
+import { buildListQuery, listPage, UUID, type ListDef, type ListSource } from '../db/list-query';
 
 type ConfigRow = typeof alertConfigs.$inferSelect;
 type RuleRow = typeof alertRules.$inferSelect;
@@ -67,38 +66,28 @@ async function auditConfig(db: Db, request: FastifyRequest, config: ConfigRow): 
   auditRelated(request, config.id);
 }
 
-const filterable: Record<string, FilterSpec> = {
-  serverId: { column: alertConfigs.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+/** SPEC §7: alert-config/get-alert-config filtered by serverId (one config per server). */
+const configList: ListDef = {
+  filterable: { serverId: { column: alertConfigs.serverId, ops: ['eq', 'in'], kind: 'uuid' } },
+  sortable: { createdAt: alertConfigs.createdAt, updatedAt: alertConfigs.updatedAt },
+  search: [],
+  defaultSort: { by: 'createdAt', direction: 'asc' },
 };
-const sortable = { createdAt: alertConfigs.createdAt, updatedAt: alertConfigs.updatedAt };
+const configSource: ListSource<ConfigRow> = {
+  from: (d, fields) => d.select(fields as never).from(alertConfigs),
+  rows: (d) => d.select().from(alertConfigs),
+  idOf: (row) => row.id,
+  id: alertConfigs.id,
+  ties: [{ key: alertConfigs.id, direction: 'asc' }],
+};
 
 /** SPEC §7 alert-config calls: get (by serverId), create defaults, update with the full config, reset. */
 export function registerAlertConfig(app: FastifyInstance, db: Db): void {
   app.post('/api/alert-config/get-alert-config/all', { preHandler: requirePermission('read') }, async (request) => {
     const parsed = listQuerySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const q = parsed.data;
-    const conditions: SQL[] = [];
-    for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = declared(filterable, field);
-      if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
-      conditions.push(filterCondition(field, spec, value));
-    }
-    const sort = q.sort ?? { by: 'createdAt', direction: 'asc' as const };
-    const column = declared<PgColumn>(sortable, sort.by);
-    if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
-    const where = conditions.length ? and(...conditions) : undefined;
-    const [rows, total] = await Promise.all([
-      db
-        .select()
-        .from(alertConfigs)
-        .where(where)
-        .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(alertConfigs.id))
-        .limit(q.pageSize)
-        .offset((q.pageNumber - 1) * q.pageSize),
-      db.select({ n: count() }).from(alertConfigs).where(where),
-    ]);
-    return { result: { data: await withRules(db, rows), count: Number(total[0]?.n ?? 0) } };
+    const page = await listPage(db, configSource, buildListQuery(configList, parsed.data));
+    return { result: { data: await withRules(db, page.rows), count: page.count, ...(page.countEstimated ? { countEstimated: true as const } : {}) } };
   });
 
   app.post<{ Params: { serverId: string } }>(

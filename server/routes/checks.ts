@@ -21,7 +21,8 @@ import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { audited, auditTarget } from '../audit/trail';
-import { registerResource, UUID } from './resource';
+import { UUID } from '../db/list-query';
+import { registerResource } from './resource';
 
 type CheckRow = typeof checks.$inferSelect;
 type RuleRow = typeof checkRules.$inferSelect;
@@ -231,7 +232,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
       paused: { column: checks.paused, ops: ['eq'], kind: 'boolean' },
       createdAt: { column: checks.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [checks.nameLc as never, checks.targetLc as never],
+    search: [{ lower: checks.nameLc as never }, { lower: checks.targetLc as never }],
     defaultSort: { by: 'createdAt', direction: 'desc' },
     create: {
       permission: 'checks.write',

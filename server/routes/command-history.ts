@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { createCommandHistorySchema, type AuditTarget, type CommandHistoryEntry } from '../contract/command-history';
 import type { Db } from '../db/client';
-import { commandHistory } from '../db/schema';
+import { rowCount } from '../db/row-counts';
+import { commandHistory, shortGrams } from '../db/schema';
 import { fromZod } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import { historyExportQuerySchema, streamHistory } from '../audit/export';
@@ -46,6 +47,10 @@ export const historyToApi = (row: Row): CommandHistoryEntry => ({
  * (server/audit/trail.ts); `POST /api/command-history` only adds client records: what the browser
  * reports for runs that made no API write, stored as such, whatever it claims.
  */
+/** The History panel filters these (contains): indexed as lower(…), with trigrams and short grams (migration 0024). */
+const usernameLc = sql`lower(${commandHistory.username})`;
+const commandLc = sql`lower(${commandHistory.command})`;
+
 export function registerCommandHistory(app: FastifyInstance, db: Db): void {
   registerResource<Row, CommandHistoryEntry>(app, db, {
     name: 'command-history',
@@ -55,8 +60,8 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
     read: 'read',
     sortable: { createdAt: commandHistory.createdAt, command: commandHistory.command, username: commandHistory.username },
     filterable: {
-      command: { column: commandHistory.command, ops: ['contains', 'eq', 'in'] },
-      username: { column: commandHistory.username, ops: ['contains', 'eq'] },
+      command: { column: commandHistory.command, lower: commandLc, grams: shortGrams(commandLc), ops: ['contains', 'eq', 'in'] },
+      username: { column: commandHistory.username, lower: usernameLc, grams: shortGrams(usernameLc), ops: ['contains', 'eq'] },
       userId: { column: commandHistory.userId, ops: ['eq'], kind: 'uuid' },
       outcome: { column: commandHistory.outcome, ops: ['in', 'eq'] },
       source: { column: commandHistory.source, ops: ['in', 'eq'] },
@@ -66,7 +71,8 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
       createdAt: { column: commandHistory.createdAt, ops: ['between'], kind: 'date' },
       undoOf: { column: commandHistory.undoOf, ops: ['eq'], kind: 'uuid' },
     },
-    search: [sql`lower(${commandHistory.command})`, sql`lower(${commandHistory.username})`, sql`lower(coalesce(${commandHistory.commandLine}, ''))`, sql`lower(${commandHistory.targets}::text)`],
+    search: [{ lower: commandLc, grams: shortGrams(commandLc) }, { lower: usernameLc, grams: shortGrams(usernameLc) }, { lower: sql`lower(coalesce(${commandHistory.commandLine}, ''))` }, { lower: sql`lower(${commandHistory.targets}::text)` }],
+    total: (db) => rowCount(db, 'command_history'),
     defaultSort: { by: 'createdAt', direction: 'desc' },
   });
 

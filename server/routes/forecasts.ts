@@ -3,7 +3,7 @@ import type { ServerForecasts } from '../contract/servers';
 import type { Db } from '../db/client';
 import { notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { UUID } from './resource';
+import { UUID } from '../db/list-query';
 import { eq, sql } from 'drizzle-orm';
 import { serverForecasts, servers } from '../db/schema';
 

@@ -103,7 +103,7 @@ export function registerMaintenanceWindows(app: FastifyInstance, db: Db, changed
     read: 'read',
     sortable: { createdAt: maintenanceWindows.createdAt, startsAt: maintenanceWindows.startsAt, name: maintenanceWindows.nameLc as never },
     filterable: { name: { column: maintenanceWindows.name, lower: maintenanceWindows.nameLc as never, ops: ['contains', 'eq'] } },
-    search: [maintenanceWindows.nameLc as never],
+    search: [{ lower: maintenanceWindows.nameLc as never }],
     defaultSort: { by: 'startsAt', direction: 'desc' },
     target: (row) => ({ kind: 'maintenance-window', id: row.id, name: row.name }),
     create: {

@@ -8,7 +8,7 @@ import { alertDeliveries, alerts, notificationChannels, notificationGroups } fro
 import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { groupTarget } from './notification-groups';
-import { UUID } from './resource';
+import { UUID } from '../db/list-query';
 
 async function findGroup(db: Db, id: string) {
   const [group] = UUID.test(id) ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, id)) : [];

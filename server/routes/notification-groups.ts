@@ -10,9 +10,11 @@ import {
   type NotificationGroup,
 } from '../contract/alerts';
 import type { Db } from '../db/client';
-import { notificationGroups, users } from '../db/schema';
+import { rowCount } from '../db/row-counts';
+import { notificationGroups, shortGrams, users } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
-import { registerResource, UUID } from './resource';
+import { UUID } from '../db/list-query';
+import { registerResource } from './resource';
 
 type GroupRow = typeof notificationGroups.$inferSelect;
 
@@ -68,12 +70,13 @@ export function registerNotificationGroups(app: FastifyInstance, db: Db, changed
     read: 'read',
     sortable: { createdAt: notificationGroups.createdAt, updatedAt: notificationGroups.updatedAt, name: notificationGroups.nameLc as never },
     filterable: {
-      name: { column: notificationGroups.name, lower: notificationGroups.nameLc as never, ops: ['contains', 'eq'] },
+      name: { column: notificationGroups.name, lower: notificationGroups.nameLc as never, grams: shortGrams(notificationGroups.nameLc as never), ops: ['contains', 'eq'] },
       emailEnabled: { column: notificationGroups.emailEnabled, ops: ['eq'], kind: 'boolean' },
       slackEnabled: { column: notificationGroups.slackEnabled, ops: ['eq'], kind: 'boolean' },
       createdAt: { column: notificationGroups.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [notificationGroups.nameLc as never],
+    search: [{ lower: notificationGroups.nameLc as never, grams: shortGrams(notificationGroups.nameLc as never) }],
+    total: (db) => rowCount(db, 'notification_groups'),
     defaultSort: { by: 'createdAt', direction: 'desc' },
     target: groupTarget,
     conflicts: { notification_groups_name_lc_idx: { field: 'name', message: 'A notification group with this name already exists' } },

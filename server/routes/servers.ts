@@ -1,5 +1,4 @@
-import { and, asc, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { openAlertsFollowAddress } from '../alerting/follow-address';
 import { listQuerySchema } from '../contract/common';
@@ -14,7 +13,9 @@ import {
   type ServiceRecord,
 } from '../contract/servers';
 import type { Db } from '../db/client';
-import { servers, services } from '../db/schema';
+import { buildListQuery, listPage, UUID, withoutParallelWorkers, type ListDef, type ListSource } from '../db/list-query';
+import { rowCount } from '../db/row-counts';
+import { servers, services, shortGrams } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
@@ -22,7 +23,7 @@ import { createDefaultRulesIfMissing } from '../alerting/defaults';
 import { lookAgain } from '../alerting/routing';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
-import { boundedCountOf, COUNT_BOUND, escapeLike, declared, estimatedCountOf, filterCondition, registerResource, UUID, type FilterSpec, type ResourceDef } from './resource';
+import { registerResource, type ResourceDef } from './resource';
 
 type ServerRow = typeof servers.$inferSelect;
 type ServiceRow = typeof services.$inferSelect;
@@ -101,6 +102,8 @@ async function findServer(db: Db, id: string): Promise<ServerRow> {
   return row;
 }
 
+const hostnameGrams = shortGrams(servers.hostnameLc as never);
+
 /** SPEC §7 Servers: the servers resource, its metrics list, usage, up status, charts and services. */
 export function registerServers(app: FastifyInstance, db: Db, monitoring: Monitoring): void {
   const listDef: Omit<ResourceDef<ServerRow, Server>, 'name'> = {
@@ -119,8 +122,8 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
       networkUsage: servers.networkUsage,
     },
     filterable: {
-      hostname: { column: servers.hostname, lower: servers.hostnameLc as never, ops: ['contains', 'eq'] },
-      ipaddress: { column: servers.ipaddress, ops: ['contains', 'eq'] },
+      hostname: { column: servers.hostname, lower: servers.hostnameLc as never, grams: hostnameGrams, ops: ['contains', 'eq'] },
+      ipaddress: { column: servers.ipaddress, lower: servers.ipaddress, grams: shortGrams(servers.ipaddress), ops: ['contains', 'eq'] },
       operating_system: { column: servers.operatingSystem, ops: ['eq', 'in'] },
       status: { column: servers.status, ops: ['eq', 'in'] },
       state: { column: servers.state, ops: ['eq', 'in'] },
@@ -129,8 +132,12 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
       isAgentInstalled: { column: servers.isAgentInstalled, ops: ['eq'], kind: 'boolean' },
       createdAt: { column: servers.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [servers.hostnameLc as never, servers.ipaddress],
+    search: [
+      { lower: servers.hostnameLc as never, grams: hostnameGrams },
+      { lower: servers.ipaddress, grams: shortGrams(servers.ipaddress) },
+    ],
     defaultSort: { by: 'createdAt', direction: 'desc' },
+    total: (d) => rowCount(d, 'servers'),
   };
 
   registerResource<ServerRow, Server>(app, db, {
@@ -257,69 +264,46 @@ function serviceToApi(row: ServiceRow, server: { hostname: string; ipaddress: st
   };
 }
 
+type ServiceListRow = { service: ServiceRow; hostname: string; ipaddress: string };
+
+/** SPEC §7 prometheus/get-services: filters serverId, name contains, status; sort createdAt desc. */
+const servicesList: ListDef = {
+  filterable: {
+    serverId: { column: services.serverId, ops: ['eq', 'in'], kind: 'uuid' },
+    name: { column: services.serviceName, lower: services.serviceNameLc as never, grams: shortGrams(services.serviceNameLc as never), ops: ['contains', 'eq'] },
+    status: { column: services.status, ops: ['eq', 'in'] },
+    hostname: { column: servers.hostname, lower: servers.hostnameLc as never, grams: hostnameGrams, ops: ['contains', 'eq'] },
+  },
+  sortable: { createdAt: services.createdAt, updatedAt: services.updatedAt, name: services.serviceName, status: services.status, hostname: servers.hostname },
+  search: [
+    { lower: services.serviceNameLc as never, grams: shortGrams(services.serviceNameLc as never) },
+    { lower: servers.hostnameLc as never, grams: hostnameGrams },
+  ],
+  defaultSort: { by: 'createdAt', direction: 'desc' },
+};
+
+/** Service records with their server's hostname and IP (a join): the list's rows. */
+const servicesSource: ListSource<ServiceListRow> = {
+  from: (d, fields) => d.select(fields as never).from(services).innerJoin(servers, eq(servers.id, services.serverId)),
+  rows: (d) => d.select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress }).from(services).innerJoin(servers, eq(servers.id, services.serverId)),
+  idOf: (row) => row.service.id,
+  id: services.id,
+  ties: [
+    { key: services.serviceName, direction: 'asc' },
+    { key: services.id, direction: 'asc' },
+  ],
+  // Every service has its server (a cascading foreign key): the join counts the table.
+  total: (d) => rowCount(d, 'services'),
+};
+
 /** SPEC §7 prometheus/get-services: service records with their server's hostname and IP. */
 function registerServices(app: FastifyInstance, db: Db): void {
-  const filterable: Record<string, FilterSpec> = {
-    serverId: { column: services.serverId, ops: ['eq', 'in'], kind: 'uuid' },
-    name: { column: services.serviceName, lower: services.serviceNameLc as never, ops: ['contains', 'eq'] },
-    status: { column: services.status, ops: ['eq', 'in'] },
-    hostname: { column: servers.hostname, lower: servers.hostnameLc as never, ops: ['contains', 'eq'] },
-  };
-  const sortable = { createdAt: services.createdAt, updatedAt: services.updatedAt, name: services.serviceName, status: services.status, hostname: servers.hostname };
-
   app.post('/api/prometheus/get-services/all', { preHandler: requirePermission('read') }, async (request) => {
     const parsed = listQuerySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
-    const q = parsed.data;
-    const conditions: SQL[] = [];
-    for (const [field, value] of Object.entries(q.filter ?? {})) {
-      const spec = declared(filterable, field);
-      if (!spec) throw badRequest(`Unknown filter field "${field}" (filterable: ${Object.keys(filterable).join(', ')})`, field);
-      conditions.push(filterCondition(field, spec, value));
-    }
-    const search = q.search?.trim();
-    if (search) {
-      const pattern = `%${escapeLike(search.toLowerCase())}%`;
-      conditions.push(sql`(${services.serviceNameLc} like ${pattern} or ${servers.hostnameLc} like ${pattern})`);
-    }
-    const sort = q.sort ?? { by: 'createdAt', direction: 'desc' as const };
-    const column = declared<PgColumn>(sortable, sort.by);
-    if (!column) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(sortable).join(', ')})`, sort.by);
-    const where = conditions.length ? and(...conditions) : undefined;
-    const matches = () => db.select({ one: sql`1` }).from(services).innerJoin(servers, eq(servers.id, services.serverId)).where(where);
-    // Many matches (one or two typed characters): the page is a walk along the sort order and
-    // the count the planner's estimate (docs/decisions.md "Counts"), as resource.ts lists do.
-    if (where && (await boundedCountOf(db, matches())) > COUNT_BOUND) {
-      const [page, estimate] = await Promise.all([
-        db
-          .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress })
-          .from(services)
-          .innerJoin(servers, eq(servers.id, services.serverId))
-          .where(where)
-          .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(services.serviceName), asc(services.id))
-          .limit(q.pageSize)
-          .offset((q.pageNumber - 1) * q.pageSize),
-        estimatedCountOf(db, matches()),
-      ]);
-      return { result: { data: page.map((r) => serviceToApi(r.service, { hostname: r.hostname, ipaddress: r.ipaddress })), count: estimate, countEstimated: true as const } };
-    }
-    const rows = await db
-      .select({ service: services, hostname: servers.hostname, ipaddress: servers.ipaddress, total: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(services)
-      .innerJoin(servers, eq(servers.id, services.serverId))
-      .where(conditions.length ? and(...conditions) : undefined)
-      .orderBy(sort.direction === 'desc' ? desc(column) : asc(column), asc(services.serviceName), asc(services.id))
-      .limit(q.pageSize)
-      .offset((q.pageNumber - 1) * q.pageSize);
-    let total = rows[0]?.total ?? 0;
-    if (!rows.length && q.pageNumber > 1) {
-      const counted = await db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(services)
-        .innerJoin(servers, eq(servers.id, services.serverId))
-        .where(conditions.length ? and(...conditions) : undefined);
-      total = counted[0]?.n ?? 0;
-    }
-    return { result: { data: rows.map((r) => serviceToApi(r.service, { hostname: r.hostname, ipaddress: r.ipaddress })), count: total } };
+    const query = buildListQuery(servicesList, parsed.data);
+    const page = await withoutParallelWorkers(db, (d) => listPage(d, servicesSource, query));
+    const data = page.rows.map((r) => serviceToApi(r.service, { hostname: r.hostname, ipaddress: r.ipaddress }));
+    return { result: { data, count: page.count, ...(page.countEstimated ? { countEstimated: true as const } : {}) } };
   });
 }

@@ -17,7 +17,8 @@ import { previewMatch } from '../alerting/preview';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { audited, auditTarget } from '../audit/trail';
-import { registerResource, UUID } from './resource';
+import { UUID } from '../db/list-query';
+import { registerResource } from './resource';
 
 type SilenceRow = typeof silences.$inferSelect;
 

@@ -123,7 +123,7 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
       slug: { column: statusPages.slug, ops: ['eq', 'contains'] },
       title: { column: statusPages.title, ops: ['contains'] },
     },
-    search: [statusPages.slug, sql`lower(${statusPages.title})`],
+    search: [{ lower: statusPages.slug }, { lower: sql`lower(${statusPages.title})` }],
     defaultSort: { by: 'createdAt', direction: 'desc' },
     create: {
       permission: 'status.write',

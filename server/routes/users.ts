@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { createUserSchema, updateUserSchema, type User } from '../contract/users';
 import { hashPassword } from '../auth/password';
 import type { Db } from '../db/client';
-import { sessions, users } from '../db/schema';
+import { rowCount } from '../db/row-counts';
+import { sessions, shortGrams, users } from '../db/schema';
 import { conflict, pgCode } from '../http/errors';
 import { registerResource } from './resource';
 
@@ -53,13 +54,14 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
     read: 'users.read',
     sortable: { createdAt: users.createdAt, username: users.username, email: users.email, role: users.role, status: users.status },
     filterable: {
-      username: { column: users.username, lower: users.usernameLc, ops: ['contains', 'eq'] },
-      email: { column: users.email, lower: users.emailLc, ops: ['contains', 'eq'] },
+      username: { column: users.username, lower: users.usernameLc, grams: shortGrams(users.usernameLc), ops: ['contains', 'eq'] },
+      email: { column: users.email, lower: users.emailLc, grams: shortGrams(users.emailLc), ops: ['contains', 'eq'] },
       role: { column: users.role, ops: ['contains', 'eq', 'in'] },
       status: { column: users.status, ops: ['in', 'eq'] },
       createdAt: { column: users.createdAt, ops: ['between'], kind: 'date' },
     },
-    search: [users.usernameLc, users.emailLc, sql`lower(${users.phonenumber})`],
+    search: [{ lower: users.usernameLc, grams: shortGrams(users.usernameLc) }, { lower: users.emailLc, grams: shortGrams(users.emailLc) }, { lower: sql`lower(${users.phonenumber})` }],
+    total: (db) => rowCount(db, 'users'),
     defaultSort: { by: 'createdAt', direction: 'asc' },
     target: userTarget,
     conflicts: {

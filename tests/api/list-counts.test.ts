@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COUNT_BOUND } from '../../server/routes/resource';
+import { COUNT_BOUND } from '../../server/db/list-query';
 import { backends, startTestApp, type TestApp } from './harness';
 
 /**

@@ -1,0 +1,25 @@
+import { count, eq, sql, sum } from 'drizzle-orm';
+import type { Db } from './client';
+import { rowCounts } from './schema';
+
+/** The tables migration 0024 counts with triggers (row_counts). */
+export type CountedTable = 'users' | 'servers' | 'notification_groups' | 'services' | 'command_history';
+
+/** Deltas above this many are folded into one row by the next reader. */
+const FOLD_ABOVE = 64;
+
+/**
+ * The exact number of rows in a table, from its trigger-kept deltas (migration 0024): a sum over
+ * a few rows instead of a pass over 100,000 (13 ms of CPU on PGlite, every unfiltered page).
+ * Folding is one statement that deletes the deltas it sees and inserts their sum: a delta
+ * committed meanwhile is not seen and stays, and two readers folding at once each move only the
+ * rows they deleted, so the sum never changes.
+ */
+export async function rowCount(db: Db, table: CountedTable): Promise<number> {
+  const [row] = await db.select({ n: sum(rowCounts.n).mapWith(Number), deltas: count() }).from(rowCounts).where(eq(rowCounts.tbl, table));
+  if ((row?.deltas ?? 0) > FOLD_ABOVE) {
+    await db.execute(sql`with gone as (delete from ${rowCounts} where ${rowCounts.tbl} = ${table} returning ${rowCounts.n})
+      insert into ${rowCounts} (tbl, n) select ${table}, sum(n) from gone having count(*) > 0`);
+  }
+  return row?.n ?? 0;
+}
