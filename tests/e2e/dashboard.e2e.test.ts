@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands } from '../../commands';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, runFromPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -287,6 +287,25 @@ describe('dashboard', () => {
     await shown(table.getByText(`Showing 1-25 of ${FIRING - 1} items`));
     await gone(table.getByRole('row').filter({ hasText: 'alpha-02' }));
     await shown(card(page, 'Alerts Summary').getByRole('img', { name: `Firing alerts: ${FIRING - 1}` }));
+  });
+
+  it('moves the Alerts Summary at once when alert.resolve runs from the palette on the dashboard (issue 13)', async () => {
+    const { page } = b;
+    await page.goto('/');
+    const before = await analytics<{ total_alerts_firing: number }>('alerts-summary');
+    const alerts = card(page, 'Alerts Summary');
+    await shown(alerts.getByRole('img', { name: `Firing alerts: ${before.total_alerts_firing}` }));
+    await runFromPalette(page, 'Resolve alert', ['beta-32']);
+    // The note is free text: typed and sent with Enter (no option to wait for).
+    const input = page.getByRole('dialog').getByRole('combobox');
+    await input.fill('Host answers again');
+    await input.press('Enter');
+    await eventually(async () => (await analytics<{ total_alerts_firing: number }>('alerts-summary')).total_alerts_firing).toBe(before.total_alerts_firing - 1);
+    // Still on the dashboard, no reload: the command's invalidation alone must refresh the ring.
+    expect(new URL(page.url()).pathname).toBe('/');
+    await shown(alerts.getByRole('img', { name: `Firing alerts: ${before.total_alerts_firing - 1}` }), 5_000);
+    expect(await alerts.locator('dt:has-text("Firing") + dd').textContent()).toBe(String(before.total_alerts_firing - 1));
+    await gone(card(page, 'Instance Down').getByRole('row').filter({ hasText: 'beta-32' }), 5_000);
   });
 
   it('renders dark when the system prefers dark', async () => {
