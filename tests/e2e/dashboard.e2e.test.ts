@@ -248,9 +248,10 @@ describe('dashboard', () => {
     expect(await first.locator('td').first().textContent()).toBe('alpha-01');
     await shown(first.getByText('Active'));
     expect(await first.getByText('Active').getAttribute('class')).toContain('text-red-');
-    // Severity red when critical (alpha-01 is the critical one), plain otherwise.
-    expect(await first.getByRole('cell', { name: 'critical' }).getAttribute('class')).toContain('text-red-');
-    expect(await table.locator('tbody tr').nth(1).getByRole('cell', { name: 'warning' }).getAttribute('class')).not.toContain('text-red-');
+    // Severity red when critical (alpha-01 is the critical one), plain otherwise; capitalised as on the Notifications screen.
+    expect(await first.getByRole('cell', { name: 'critical' }).locator('span').getAttribute('class')).toContain('text-red-');
+    expect(await first.getByRole('cell', { name: 'critical' }).innerText()).toBe('Critical');
+    expect(await table.locator('tbody tr').nth(1).getByRole('cell', { name: 'warning' }).locator('span').getAttribute('class')).not.toContain('text-red-');
     await shown(first.getByRole('cell', { name: 'Resource Alert' }));
     await shown(first.getByRole('button', { name: 'Copy IP Address 10.250.1.1' }));
     await table.getByRole('button', { name: 'Next page' }).click();
@@ -271,7 +272,7 @@ describe('dashboard', () => {
     await shown(table.getByText(`Showing 1-25 of ${FIRING} items`));
     const list = await admin.call<{ result: { data: { _id: string }[] } }>('POST', 'alerts/all', { pageNumber: 1, pageSize: 25, filter: { hostname: { eq: 'alpha-01' } } });
     const id = list.body.result.data[0]!._id;
-    await table.getByRole('link', { name: 'Show alert instance_down on alpha-01' }).click();
+    await table.getByRole('link', { name: 'Show alert instance down on alpha-01' }).click();
     await page.waitForURL((u) => u.pathname === `/notifications/show/${id}`);
   });
 
@@ -280,7 +281,7 @@ describe('dashboard', () => {
     await page.goto('/');
     const table = card(page, 'Instance Down');
     await shown(table.getByText(`Showing 1-25 of ${FIRING} items`));
-    await table.getByRole('button', { name: 'Delete alert instance_down on alpha-02' }).click();
+    await table.getByRole('button', { name: 'Delete alert instance down on alpha-02' }).click();
     const confirm = page.getByRole('alertdialog');
     await shown(confirm.getByText('Are you sure to delete this alert?'));
     await confirm.getByRole('button', { name: 'Yes' }).click();
