@@ -44,7 +44,7 @@ export function SilencesPage() {
           // Edit asks the command its drawer saves with; the other button is bound to its own.
           const canEdit = runner.check('silence.edit');
           return (
-            <div className="flex gap-1">
+            <div className="flex gap-1 whitespace-nowrap">
               <Button variant="ghost" size="sm" aria-label={`Edit silence ${name}`} disabledReason={canEdit === true ? false : canEdit} onPress={() => open(s._id)}>
                 Edit
               </Button>
