@@ -5,7 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands } from '../../commands';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, runFromPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -248,9 +248,10 @@ describe('dashboard', () => {
     expect(await first.locator('td').first().textContent()).toBe('alpha-01');
     await shown(first.getByText('Active'));
     expect(await first.getByText('Active').getAttribute('class')).toContain('text-red-');
-    // Severity red when critical (alpha-01 is the critical one), plain otherwise.
-    expect(await first.getByRole('cell', { name: 'critical' }).getAttribute('class')).toContain('text-red-');
-    expect(await table.locator('tbody tr').nth(1).getByRole('cell', { name: 'warning' }).getAttribute('class')).not.toContain('text-red-');
+    // Severity red when critical (alpha-01 is the critical one), plain otherwise; capitalised as on the Notifications screen.
+    expect(await first.getByRole('cell', { name: 'critical' }).locator('span').getAttribute('class')).toContain('text-red-');
+    expect(await first.getByRole('cell', { name: 'critical' }).innerText()).toBe('Critical');
+    expect(await table.locator('tbody tr').nth(1).getByRole('cell', { name: 'warning' }).locator('span').getAttribute('class')).not.toContain('text-red-');
     await shown(first.getByRole('cell', { name: 'Resource Alert' }));
     await shown(first.getByRole('button', { name: 'Copy IP Address 10.250.1.1' }));
     await table.getByRole('button', { name: 'Next page' }).click();
@@ -271,7 +272,7 @@ describe('dashboard', () => {
     await shown(table.getByText(`Showing 1-25 of ${FIRING} items`));
     const list = await admin.call<{ result: { data: { _id: string }[] } }>('POST', 'alerts/all', { pageNumber: 1, pageSize: 25, filter: { hostname: { eq: 'alpha-01' } } });
     const id = list.body.result.data[0]!._id;
-    await table.getByRole('link', { name: 'Show alert instance_down on alpha-01' }).click();
+    await table.getByRole('link', { name: 'Show alert instance down on alpha-01' }).click();
     await page.waitForURL((u) => u.pathname === `/notifications/show/${id}`);
   });
 
@@ -280,13 +281,32 @@ describe('dashboard', () => {
     await page.goto('/');
     const table = card(page, 'Instance Down');
     await shown(table.getByText(`Showing 1-25 of ${FIRING} items`));
-    await table.getByRole('button', { name: 'Delete alert instance_down on alpha-02' }).click();
+    await table.getByRole('button', { name: 'Delete alert instance down on alpha-02' }).click();
     const confirm = page.getByRole('alertdialog');
     await shown(confirm.getByText('Are you sure to delete this alert?'));
     await confirm.getByRole('button', { name: 'Yes' }).click();
     await shown(table.getByText(`Showing 1-25 of ${FIRING - 1} items`));
     await gone(table.getByRole('row').filter({ hasText: 'alpha-02' }));
     await shown(card(page, 'Alerts Summary').getByRole('img', { name: `Firing alerts: ${FIRING - 1}` }));
+  });
+
+  it('moves the Alerts Summary at once when alert.resolve runs from the palette on the dashboard (issue 13)', async () => {
+    const { page } = b;
+    await page.goto('/');
+    const before = await analytics<{ total_alerts_firing: number }>('alerts-summary');
+    const alerts = card(page, 'Alerts Summary');
+    await shown(alerts.getByRole('img', { name: `Firing alerts: ${before.total_alerts_firing}` }));
+    await runFromPalette(page, 'Resolve alert', ['beta-32']);
+    // The note is free text: typed and sent with Enter (no option to wait for).
+    const input = page.getByRole('dialog').getByRole('combobox');
+    await input.fill('Host answers again');
+    await input.press('Enter');
+    await eventually(async () => (await analytics<{ total_alerts_firing: number }>('alerts-summary')).total_alerts_firing).toBe(before.total_alerts_firing - 1);
+    // Still on the dashboard, no reload: the command's invalidation alone must refresh the ring.
+    expect(new URL(page.url()).pathname).toBe('/');
+    await shown(alerts.getByRole('img', { name: `Firing alerts: ${before.total_alerts_firing - 1}` }), 5_000);
+    expect(await alerts.locator('dt:has-text("Firing") + dd').textContent()).toBe(String(before.total_alerts_firing - 1));
+    await gone(card(page, 'Instance Down').getByRole('row').filter({ hasText: 'beta-32' }), 5_000);
   });
 
   it('renders dark when the system prefers dark', async () => {

@@ -51,7 +51,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
                 <th
                   key={h.id}
                   scope="col"
-                  className="px-2 py-2 font-semibold whitespace-nowrap first:pl-3"
+                  className="px-1.5 py-2 font-semibold first:pl-3"
                   aria-sort={sort && h.column.id === sort.by ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
                 >
                   <FlexRender header={h} />
@@ -65,7 +65,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
             ? Array.from({ length: 5 }, (_, i) => (
                 <tr key={i} aria-hidden className="border-t border-slate-100 dark:border-slate-800">
                   {Array.from({ length: columnCount }, (_, c) => (
-                    <td key={c} className="px-2 py-3 first:pl-3">
+                    <td key={c} className="px-1.5 py-3 first:pl-3">
                       <Skeleton className="h-4 w-20" />
                     </td>
                   ))}
@@ -86,7 +86,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
                     )}
                   >
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className="px-2 py-2 first:pl-3">
+                      <td key={cell.id} className="px-1.5 py-2 first:pl-3">
                         <FlexRender cell={cell} />
                       </td>
                     ))}

@@ -87,7 +87,7 @@ export function ChecksPage() {
             <Link to="/checks/show/$id" params={{ id: row.original._id }} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
               {row.original.name}
             </Link>
-            <div className="max-w-xs truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={row.original.target}>
+            <div className="w-0 min-w-full truncate font-mono text-xs text-slate-500 dark:text-slate-400" title={row.original.target}>
               {row.original.target}
             </div>
           </div>
@@ -115,7 +115,7 @@ export function ChecksPage() {
           // Each button asks the command it runs (or, for Edit, the one its drawer saves with).
           const canEdit = runner.check('check.edit');
           return (
-            <div className="flex items-center gap-1">
+            <div className="flex items-center gap-1 whitespace-nowrap">
               <CommandButton command="check.run-now" input={{ check: c._id }} variant="ghost" size="sm" aria-label={`Run ${c.name} now`}>
                 Run now
               </CommandButton>

@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, useRouter } from '@tanstack/react-router';
 import { useCallback, type MouseEvent } from 'react';
-import { alertStatusLabels, alertTypeLabel, type Alert } from '../../../server/contract/alerts';
+import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
 import { alertsListQueryOptions } from '../../api/alerts';
 import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
+import { AlertStatusBadge, alertName, DateTime, Hostname, SeverityText } from '../../lib/alert-display';
 import { AlertText } from '../../lib/alert-text';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
@@ -20,12 +21,6 @@ const linkButton =
 // The alerts screen (issue 4) owns /notifications/show/$id; its route is declared in another
 // module, so the link is a plain href followed through the router's history.
 const alertHref = (id: string) => `/notifications/show/${encodeURIComponent(id)}`;
-
-function StatusText({ status }: { status: Alert['status'] }) {
-  // SPEC §2: green 'Resolved' or red 'Active' (snoozed, never listed here, keeps its label).
-  const tone = status === 'resolved' ? 'text-green-600 dark:text-green-400' : status === 'firing' ? 'text-red-600 dark:text-red-400' : 'text-orange-600 dark:text-orange-400';
-  return <span className={`font-medium ${tone}`}>{alertStatusLabels[status]}</span>;
-}
 
 export function InstanceDownCard() {
   const search = route.useSearch();
@@ -58,51 +53,60 @@ export function InstanceDownCard() {
         <table className="w-full text-left text-sm" aria-label="Instance Down">
           <thead className="bg-slate-50 align-top dark:bg-slate-800/60">
             <tr>
-              <th scope="col" className="px-2 py-2 pl-3 font-semibold">
+              <th scope="col" className="px-1.5 py-2 pl-3 font-semibold">
                 Hostname
-                <SearchField aria-label="Filter Hostname" placeholder="Search Hostname" value={search.host ?? ''} onChange={setHost} className="mt-1 w-36 font-normal" />
+                <SearchField aria-label="Filter Hostname" placeholder="Search Hostname" value={search.host ?? ''} onChange={setHost} className="mt-1 w-28 font-normal" />
               </th>
               {['IP Address', 'Alert status', 'Alertname', 'Description', 'Type', 'Severity', 'Triggered At', 'Actions'].map((h) => (
-                <th key={h} scope="col" className="px-2 py-2 font-semibold">
+                <th key={h} scope="col" className="px-1.5 py-2 font-semibold">
                   {h}
                 </th>
               ))}
             </tr>
           </thead>
           <tbody>
-            {rows.map((a) => (
-              <tr key={a._id} className="border-t border-slate-100 align-top dark:border-slate-800">
-                <td className="px-2 py-2 pl-3 font-medium">{a.hostname}</td>
-                <td className="px-2 py-2">
-                  <span className="inline-flex items-center gap-1 font-mono whitespace-nowrap">
-                    {a.instance}
-                    <CopyButton value={a.instance} label={`IP Address ${a.instance}`} />
-                  </span>
-                </td>
-                <td className="px-2 py-2">
-                  <StatusText status={a.status} />
-                </td>
-                <td className="px-2 py-2">{a.alertname}</td>
-                <td className="max-w-72 px-2 py-2 text-slate-700 dark:text-slate-300">
-                  <AlertText className="line-clamp-2" markdown={a.description} />
-                </td>
-                <td className="px-2 py-2 whitespace-nowrap">{alertTypeLabel(a.type)}</td>
-                <td className={a.severity === 'critical' ? 'px-2 py-2 font-medium text-red-600 dark:text-red-400' : 'px-2 py-2'}>{a.severity}</td>
-                <td className="px-2 py-2 whitespace-nowrap tabular-nums">
-                  <time dateTime={a.createdAt}>{new Date(a.createdAt).toLocaleString()}</time>
-                </td>
-                <td className="px-2 py-2">
-                  <div className="flex items-center gap-1">
-                    <a href={alertHref(a._id)} onClick={(e) => openAlert(e, a._id)} className={linkButton} aria-label={`Show alert ${a.alertname} on ${a.hostname}`}>
-                      Show
-                    </a>
-                    <Button variant="danger-ghost" size="sm" disabledReason={canDelete === true ? false : canDelete} onPress={() => remove(a)} aria-label={`Delete alert ${a.alertname} on ${a.hostname}`}>
-                      Delete
-                    </Button>
-                  </div>
-                </td>
-              </tr>
-            ))}
+            {rows.map((a) => {
+              // The words the Notifications screen uses for the same alert ("high disk usage on web-01").
+              const name = `${alertName(a.alertname)} on ${a.hostname}`;
+              return (
+                <tr key={a._id} className="border-t border-slate-100 align-top dark:border-slate-800">
+                  <td className="px-1.5 py-2 pl-3 font-medium">
+                    <Hostname name={a.hostname} />
+                  </td>
+                  <td className="px-1.5 py-2">
+                    <span className="inline-flex items-center gap-1 font-mono whitespace-nowrap">
+                      {a.instance}
+                      <CopyButton value={a.instance} label={`IP Address ${a.instance}`} />
+                    </span>
+                  </td>
+                  <td className="px-1.5 py-2">
+                    {/* SPEC §2: green 'Resolved' or red 'Active' (snoozed, never listed here, keeps its label). */}
+                    <AlertStatusBadge status={a.status} />
+                  </td>
+                  <td className="px-1.5 py-2">{alertName(a.alertname)}</td>
+                  <td className="max-w-72 px-1.5 py-2 text-slate-700 dark:text-slate-300">
+                    <AlertText className="line-clamp-2" markdown={a.description} />
+                  </td>
+                  <td className="px-1.5 py-2">{alertTypeLabel(a.type)}</td>
+                  <td className="px-1.5 py-2">
+                    <SeverityText severity={a.severity} />
+                  </td>
+                  <td className="px-1.5 py-2">
+                    <DateTime value={a.createdAt} stacked />
+                  </td>
+                  <td className="px-1.5 py-2">
+                    <div className="flex items-center gap-1 whitespace-nowrap">
+                      <a href={alertHref(a._id)} onClick={(e) => openAlert(e, a._id)} className={linkButton} aria-label={`Show alert ${name}`}>
+                        Show
+                      </a>
+                      <Button variant="danger-ghost" size="sm" disabledReason={canDelete === true ? false : canDelete} onPress={() => remove(a)} aria-label={`Delete alert ${name}`}>
+                        Delete
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
         {q.isPending && (

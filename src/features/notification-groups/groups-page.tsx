@@ -11,6 +11,7 @@ import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
+import { DateTime } from '../../lib/alert-display';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
@@ -26,11 +27,8 @@ const linkButton = (disabled: boolean) =>
     disabled && 'pointer-events-none opacity-50',
   );
 
-const dateCell = (iso: string) => (
-  <time dateTime={iso} className="whitespace-nowrap tabular-nums">
-    {new Date(iso).toLocaleString()}
-  </time>
-);
+// Date over time, and headers that wrap: the table fits at 1280 px with its actions whole (issue 13).
+const dateCell = (iso: string) => <DateTime value={iso} stacked />;
 
 /** SPEC §2 Notification groups list. Actions run the group commands, so they land in the history. */
 /** Groups are marked by name (Space on a row; commands then apply to every marked group). */
@@ -68,7 +66,7 @@ export function GroupsPage() {
   const sortHeader = (label: string, by: GroupSortField) => (
     <button
       type="button"
-      className="inline-flex items-center gap-1 text-left font-semibold whitespace-nowrap outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
+      className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
       onClick={() => sortBy(by)}
       aria-label={`Sort by ${label}`}
     >
@@ -78,7 +76,7 @@ export function GroupsPage() {
       </span>
     </button>
   );
-  const plainHeader = (label: string) => <span className="font-semibold whitespace-nowrap">{label}</span>;
+  const plainHeader = (label: string) => <span className="font-semibold">{label}</span>;
 
   const columns = useMemo<ColumnDef<typeof features, NotificationGroup>[]>(
     () => [
@@ -120,7 +118,7 @@ export function GroupsPage() {
         cell: ({ row }) => {
           const g = row.original;
           return (
-            <div className="flex items-center gap-1">
+            <div className="flex items-center gap-1 whitespace-nowrap">
               <Button variant="ghost" size="sm" disabledReason={canEdit === true ? false : canEdit} onPress={() => edit(g)} aria-label={`Edit ${g.name}`}>
                 Edit
               </Button>

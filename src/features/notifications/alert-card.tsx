@@ -4,7 +4,8 @@ import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cx } from '../../components/ui/cx';
 import { markedRowClass, type MarkRowProps } from '../../lib/marks';
-import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/alert-display';
+import { AckLine, MuteLine } from './alert-display';
 
 /**
  * SPEC §2 card: status, severity, alert name, hostname, IP, type, triggered at and a 'View alert'

@@ -14,7 +14,8 @@ import { AlertText } from '../../lib/alert-text';
 import { SafeMarkdown } from '../../lib/markdown';
 import { useCommandRunner } from '../../lib/run-command';
 import { AlertActionForm } from './alert-action-form';
-import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/alert-display';
+import { AckLine, MuteLine } from './alert-display';
 import { AckSection } from './ack-section';
 import { DeliveryLog } from './delivery-log';
 

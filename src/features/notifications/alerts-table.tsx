@@ -5,7 +5,8 @@ import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { DataTable } from '../../components/ui/data-table';
 import { AlertText } from '../../lib/alert-text';
-import { AckLine, MuteLine, AlertStatusBadge, alertName, DateTime, SeverityText } from './alert-display';
+import { AlertStatusBadge, alertName, DateTime, Hostname, SeverityText } from '../../lib/alert-display';
+import { AckLine, MuteLine } from './alert-display';
 
 const features = tableFeatures({});
 
@@ -33,7 +34,8 @@ const always = (): true => true;
 export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onToggleAck, canAck = always, empty, label }: AlertsTableProps) {
   const columns = useMemo<ColumnDef<typeof features, Alert>[]>(
     () => [
-      { id: 'hostname', header: 'Hostname', cell: ({ row }) => <span className="font-medium">{row.original.hostname}</span> },
+      // Hostnames break after their dots, names and types wrap, dates stack: the table fits at 1280 px (issue 13).
+      { id: 'hostname', header: 'Hostname', cell: ({ row }) => <Hostname name={row.original.hostname} className="font-medium" /> },
       {
         id: 'ipaddress',
         header: 'IP Address',
@@ -55,11 +57,11 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onTo
           </div>
         ),
       },
-      { id: 'alertname', header: 'Alertname', cell: ({ row }) => <span className="whitespace-nowrap">{alertName(row.original.alertname)}</span> },
+      { id: 'alertname', header: 'Alertname', cell: ({ row }) => <span>{alertName(row.original.alertname)}</span> },
       { id: 'description', header: 'Description', cell: ({ row }) => <AlertText className="line-clamp-2 max-w-xs text-sm" markdown={row.original.description} /> },
-      { id: 'type', header: 'Type', cell: ({ row }) => <span className="whitespace-nowrap">{alertTypeLabel(row.original.type)}</span> },
+      { id: 'type', header: 'Type', cell: ({ row }) => <span>{alertTypeLabel(row.original.type)}</span> },
       { id: 'severity', header: 'Severity', cell: ({ row }) => <SeverityText severity={row.original.severity} /> },
-      { id: 'createdAt', header: 'Triggered At', cell: ({ row }) => <DateTime value={row.original.createdAt} /> },
+      { id: 'createdAt', header: 'Triggered At', cell: ({ row }) => <DateTime value={row.original.createdAt} stacked /> },
       {
         id: 'actions',
         header: 'Actions',
@@ -67,7 +69,7 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onTo
           const a = row.original;
           const name = `${alertName(a.alertname)} on ${a.hostname}`;
           return (
-            <div className="flex items-center gap-1">
+            <div className="flex items-center gap-1 whitespace-nowrap">
               <Button variant="ghost" size="sm" onPress={() => onView(a)} aria-label={`View ${name}`}>
                 View
               </Button>

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { channelTypeLabels, type ChannelType } from '../../../server/contract/channels';
 import { alertDeliveriesQueryOptions } from '../../api/notification-groups';
 import { Skeleton } from '../../components/ui/skeleton';
-import { DateTime } from './alert-display';
+import { DateTime } from '../../lib/alert-display';
 
 const channelLabel = (c: string) => (c === 'email' ? 'Email' : c === 'slack' ? 'Slack' : (channelTypeLabels[c as ChannelType] ?? c));
 const transitionLabel = (t: string) => (t === 'acknowledged' ? 'acknowledgement' : t);

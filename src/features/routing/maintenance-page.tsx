@@ -41,9 +41,19 @@ export function MaintenancePage() {
         cell: ({ row }) => {
           const w = row.original;
           return (
-            <span className="whitespace-nowrap">
+            // Wraps between its parts (not inside a date), so the table fits at 1280 px (issue 13).
+            <span>
               {windowStateLabels[w.state]}
-              {w.next ? ` · ${new Date(w.next.start).toLocaleString()} – ${new Date(w.next.end).toLocaleTimeString()}` : ''}
+              {w.next ? (
+                <>
+                  {' · '}
+                  <span className="whitespace-nowrap">{new Date(w.next.start).toLocaleString()}</span>
+                  {' – '}
+                  <span className="whitespace-nowrap">{new Date(w.next.end).toLocaleTimeString()}</span>
+                </>
+              ) : (
+                ''
+              )}
             </span>
           );
         },
@@ -56,7 +66,7 @@ export function MaintenancePage() {
           // Edit asks the command its drawer saves with; the other button is bound to its own.
           const canEdit = runner.check('maintenance.edit');
           return (
-            <div className="flex gap-1">
+            <div className="flex gap-1 whitespace-nowrap">
               <Button variant="ghost" size="sm" aria-label={`Edit ${w.name}`} disabledReason={canEdit === true ? false : canEdit} onPress={() => open(w._id)}>
                 Edit
               </Button>

@@ -8,13 +8,13 @@ import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Segmented } from '../../components/ui/segmented';
+import { DateTime } from '../../lib/alert-display';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { SilenceDrawer } from './silence-drawer';
 
 const route = getRouteApi('/app/notifications/silences');
 const features = tableFeatures({});
-const when = (iso: string) => new Date(iso).toLocaleString();
 
 /** Issue 14 §2: Notifications › Silences — list, create, edit and expire, each through its command. */
 export function SilencesPage() {
@@ -30,8 +30,8 @@ export function SilencesPage() {
     () => [
       { id: 'state', header: 'State', cell: ({ row }) => <span className="whitespace-nowrap">{silenceStateLabels[row.original.state]}</span> },
       { id: 'matchers', header: 'Matchers', cell: ({ row }) => <code className="text-xs break-all">{row.original.matchers.map(matcherText).join(', ')}</code> },
-      { id: 'startsAt', header: 'Starts', cell: ({ row }) => <span className="whitespace-nowrap">{when(row.original.startsAt)}</span> },
-      { id: 'endsAt', header: 'Ends', cell: ({ row }) => <span className="whitespace-nowrap">{when(row.original.endsAt)}</span> },
+      { id: 'startsAt', header: 'Starts', cell: ({ row }) => <DateTime value={row.original.startsAt} stacked /> },
+      { id: 'endsAt', header: 'Ends', cell: ({ row }) => <DateTime value={row.original.endsAt} stacked /> },
       { id: 'createdBy', header: 'Created by', cell: ({ row }) => row.original.createdBy.username },
       { id: 'comment', header: 'Comment', cell: ({ row }) => <span className="line-clamp-2 max-w-xs">{row.original.comment}</span> },
       {
@@ -44,7 +44,7 @@ export function SilencesPage() {
           // Edit asks the command its drawer saves with; the other button is bound to its own.
           const canEdit = runner.check('silence.edit');
           return (
-            <div className="flex gap-1">
+            <div className="flex gap-1 whitespace-nowrap">
               <Button variant="ghost" size="sm" aria-label={`Edit silence ${name}`} disabledReason={canEdit === true ? false : canEdit} onPress={() => open(s._id)}>
                 Edit
               </Button>

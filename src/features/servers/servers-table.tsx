@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { useCommandRunner } from '../../lib/run-command';
 import { CopyButton } from '../../components/ui/copy-button';
+import { Hostname } from '../../lib/alert-display';
 import { SearchField } from '../../components/ui/search-field';
 import { formatByteRate } from '../../lib/format';
 import { StateBadge, UsageText } from './server-display';
@@ -66,7 +67,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
         ),
         cell: ({ row }) => (
           <Link to="/servers/show/$id" params={{ id: row.original._id }} className="font-medium text-blue-700 hover:underline dark:text-blue-400">
-            {row.original.hostname}
+            <Hostname name={row.original.hostname} />
           </Link>
         ),
       },
@@ -95,7 +96,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
         cell: ({ row }) => {
           const s = row.original;
           return (
-            <div className="flex items-center gap-1">
+            <div className="flex items-center gap-1 whitespace-nowrap">
               {/* SPEC §2: Edit opens the server detail. */}
               <Link to="/servers/show/$id" params={{ id: s._id }} className={linkButton} aria-label={`Edit ${s.hostname}`}>
                 Edit

@@ -151,7 +151,7 @@ export function StatusPagesPage() {
             return allowed === true ? false : allowed;
           };
           return (
-            <div className="flex items-center gap-1" onClick={(e) => e.stopPropagation()}>
+            <div className="flex items-center gap-1 whitespace-nowrap" onClick={(e) => e.stopPropagation()}>
               <Button variant="ghost" size="sm" disabledReason={reason('status.post')} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post an update on ${p.title}`}>
                 Post update
               </Button>

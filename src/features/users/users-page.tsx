@@ -112,7 +112,7 @@ export function UsersPage() {
         id: 'actions',
         header: () => <span className="font-semibold">Actions</span>,
         cell: ({ row }) => (
-          <div className="flex items-center gap-1">
+          <div className="flex items-center gap-1 whitespace-nowrap">
             <Link to="/users/show/$id" params={{ id: row.original._id }} search={true} className="rounded px-2 py-1 text-sm text-blue-600 hover:bg-blue-50 dark:text-blue-400 dark:hover:bg-slate-800" aria-label={`Show ${row.original.username}`}>
               Show
             </Link>
