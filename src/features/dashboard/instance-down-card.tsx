@@ -23,7 +23,7 @@ const alertHref = (id: string) => `/notifications/show/${encodeURIComponent(id)}
 
 function StatusText({ status }: { status: Alert['status'] }) {
   // SPEC §2: green 'Resolved' or red 'Active' (snoozed, never listed here, keeps its label).
-  const tone = status === 'resolved' ? 'text-green-600 dark:text-green-400' : status === 'firing' ? 'text-red-600 dark:text-red-400' : 'text-orange-600 dark:text-orange-400';
+  const tone = status === 'resolved' ? 'text-green-700 dark:text-green-400' : status === 'firing' ? 'text-red-600 dark:text-red-400' : 'text-orange-700 dark:text-orange-400';
   return <span className={`font-medium ${tone}`}>{alertStatusLabels[status]}</span>;
 }
 
