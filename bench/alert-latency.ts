@@ -21,19 +21,16 @@
  * local sink; "alertmanager" is crossing → that receiver's first firing notification of the alert
  * (Opsdeck's push, then Alertmanager's routing). `--no-alertmanager` leaves it out.
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { createDefaultRulesIfMissing } from '../server/alerting/defaults';
 import { buildApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { flagOption, machineLoad, numberOption } from './lib/options';
-import { nodeExporterWithDisk } from '../server/monitoring/fixtures/node-exporter';
 import { insertChannel } from '../server/channels/store';
 import type { ChannelConfig } from '../server/contract/channels';
 import { PEER_SECRETS, startPeers } from '../tests/api/channel-peers';
 import { haveAlertmanager, startAlertmanagerCluster, startWebhookSink } from '../tests/monitoring/alertmanager-cluster';
+import { startLatencyRig } from './lib/latency-rig';
 
 const RUNS = numberOption('--runs', 3);
 const r1 = (n: number) => Math.round(n * 10) / 10;
@@ -48,33 +45,10 @@ async function until<T>(what: string, fn: () => T | undefined | Promise<T | unde
   }
 }
 
-let diskPct = 40;
-const scrapes: number[] = [];
-const exporter = createServer((req, res) => {
-  if (req.url !== '/metrics') return res.writeHead(404).end();
-  scrapes.push(Date.now());
-  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(nodeExporterWithDisk(diskPct));
-});
-await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
-const exporterPort = (exporter.address() as AddressInfo).port;
-
-const mails: { at: number; subject: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      mails.push({ at, subject: /^Subject:\s*(.*)$/im.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? '' });
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-const smtpPort = (smtp.server.address() as AddressInfo).port;
+// The server whose disk fills up, and the SMTP server the email goes to.
+const rig = await startLatencyRig();
+const { scrapes, mails, exporterPort } = rig;
+const smtpPort = rig.smtpPort;
 
 const withAm = haveAlertmanager && !flagOption('--no-alertmanager');
 const amSink = withAm ? await startWebhookSink() : null;
@@ -128,7 +102,7 @@ try {
     await sleep(offset);
     const mailsBefore = mails.length;
     const crossed = Date.now();
-    diskPct = 98;
+    rig.setDisk(98);
     const firstSeen = await until('a scrape after the crossing', () => scrapes.find((t) => t >= crossed), 2 * scrapeS * 1000);
     const mail = await until('the firing email', () => mails.slice(mailsBefore).find((m) => m.subject.includes('db-latency')), budgetMs + 60_000);
     const [alert] = await q<{ created_at: Date }>(`select created_at from alerts where server_id = $1 and status = 'firing'`, [serverId]);
@@ -152,14 +126,13 @@ try {
     );
     // Back to healthy; the resolution email ends the run.
     const resolvedBefore = mails.length;
-    diskPct = 40;
+    rig.setDisk(40);
     await until('the resolution email', () => (mails.length > resolvedBefore ? true : undefined), 3 * scrapeS * 1000 + 10_000);
   }
 } finally {
   await app.close();
   await database.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  exporter.close();
+  await rig.close();
   await peers.close();
   await am?.stop();
   await amSink?.close();

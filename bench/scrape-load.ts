@@ -16,17 +16,14 @@
  * `npm run bench -- scrape-load [--hosts 1000] [--runs 3] [--clients 8] [--warmup 60]`
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SMTPServer } from 'smtp-server';
 import { createDefaultRulesIfMissing } from '../server/alerting/defaults';
 import { openDatabase } from '../server/db/client';
 import { registerDemoFleet } from '../server/demo/register';
-import { nodeExporterWithDisk } from '../server/monitoring/fixtures/node-exporter';
 import { machineLoad, numberOption } from './lib/options';
 import { processCpuSeconds, processRssBytes, sleep, spawnConsole, spawnFleet } from './lib/processes';
+import { startLatencyRig } from './lib/latency-rig';
 
 const HOSTS = numberOption('--hosts', 1000);
 const RUNS = numberOption('--runs', 3);
@@ -56,30 +53,8 @@ interface Probe {
 }
 
 // The server whose disk fills up, and the SMTP server the email goes to.
-let diskPct = 40;
-const scrapes: number[] = [];
-const exporter = createServer((req, res) => {
-  if (req.url !== '/metrics') return res.writeHead(404).end();
-  scrapes.push(Date.now());
-  res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(nodeExporterWithDisk(diskPct));
-});
-await new Promise<void>((resolve) => exporter.listen(0, '127.0.0.1', resolve));
-const mails: { at: number; subject: string }[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS', 'AUTH'],
-  logger: false,
-  onData(stream, _session, callback) {
-    const at = Date.now();
-    const chunks: Buffer[] = [];
-    stream.on('data', (c: Buffer) => chunks.push(c));
-    stream.on('end', () => {
-      mails.push({ at, subject: /^Subject:\s*(.*)$/im.exec(Buffer.concat(chunks).toString('utf8'))?.[1] ?? '' });
-      callback();
-    });
-  },
-});
-await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+const rig = await startLatencyRig();
+const { scrapes, mails } = rig;
 
 console.log(`Scrape load: ${HOSTS} real-sized hosts every ${INTERVAL_S} s, ${CLIENTS} list clients, ${RUNS} crossing → email runs; ${machineLoad()}`);
 const fleet = await spawnFleet(HOSTS);
@@ -94,7 +69,7 @@ try {
     const [server] = await setup.query<{ id: string }>(
       `insert into servers (hostname, ipaddress, agent_port, operating_system, is_agent_configured, is_agent_installed)
        values ('db-latency', '127.0.0.1', $1, 'linux', true, true) returning id`,
-      [(exporter.address() as AddressInfo).port],
+      [rig.exporterPort],
     );
     for (const { id } of await setup.query<{ id: string }>('select id from servers')) await createDefaultRulesIfMissing(setup.db, id);
     const [group] = await setup.query<{ id: string }>(`insert into notification_groups (name, email_list) values ('on-call', '{oncall@example.com}') returning id`);
@@ -108,7 +83,7 @@ try {
   const budgetMs = (graceS + INTERVAL_S + 2) * 1000;
   const console_ = await spawnConsole(
     dataDir,
-    { SCRAPE_INTERVAL: String(INTERVAL_S), SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`, PUBLIC_URL: 'https://opsdeck.example.com', LOOP_PROBE_FILE: probeFile },
+    { SCRAPE_INTERVAL: String(INTERVAL_S), SMTP_URL: `smtp://127.0.0.1:${rig.smtpPort}`, PUBLIC_URL: 'https://opsdeck.example.com', LOOP_PROBE_FILE: probeFile },
     ['--import', join(import.meta.dirname, 'lib', 'loop-probe.mjs')],
   );
   try {
@@ -150,13 +125,13 @@ try {
       await sleep(offset);
       const mailsBefore = mails.length;
       const crossed = Date.now();
-      diskPct = 98;
+      rig.setDisk(98);
       const mail = await until('the firing email', () => mails.slice(mailsBefore).find((m) => m.subject.includes('db-latency')), budgetMs + 60_000);
       const latency = mail.at - crossed;
       latencies.push(latency);
       console.log(`  run ${run}: crossed ${r1(offset / 1000)} s after a scrape; email accepted +${r1(latency / 1000)} s (${latency <= budgetMs ? 'within' : 'OVER'} the ${budgetMs / 1000} s budget)`);
       const resolvedBefore = mails.length;
-      diskPct = 40;
+      rig.setDisk(40);
       await until('the resolution email', () => (mails.length > resolvedBefore ? true : undefined), 3 * INTERVAL_S * 1000 + 10_000);
     }
     stopClients = true;
@@ -180,8 +155,7 @@ try {
   }
 } finally {
   await fleet.stop();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-  exporter.close();
+  await rig.close();
   rmSync(dataDir, { recursive: true, force: true });
 }
 process.exit(exitCode);

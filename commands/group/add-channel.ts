@@ -3,7 +3,7 @@ import { channelInputSchema, channelTypeLabels, channelTypes, type ChannelInput,
 import { ApiError } from '../../src/api/client';
 import { addGroupChannel } from '../../src/api/notification-groups';
 import { queryKeys } from '../../src/api/query-keys';
-import { defineCommand } from '../define-command';
+import { defineCommand, type ArgSpec } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveGroup } from './resolve-group';
 
@@ -36,6 +36,32 @@ export function channelBody(i: { type: ChannelType; name: string; webhook?: stri
   }
 }
 
+/** The target's flat arguments, one per setting or secret: group.add-channel and group.edit-channel take the same. */
+export const channelTargetFields = {
+  webhook: z.string().trim().optional(),
+  signingSecret: z.string().optional(),
+  headers: z.string().optional(),
+  routingKey: z.string().trim().optional(),
+  botToken: z.string().trim().optional(),
+  chatId: z.string().trim().optional(),
+  topic: z.string().trim().optional(),
+  token: z.string().trim().optional(),
+  endpoint: z.string().trim().optional(),
+  priority: z.coerce.number().int().min(1, 'priority must be 1 to 5').max(5, 'priority must be 1 to 5').optional(),
+};
+export const channelTargetArgs: readonly ArgSpec<keyof typeof channelTargetFields>[] = [
+  { name: 'webhook', label: 'Webhook URL (webhook, Teams)', kind: 'password', optional: true },
+  { name: 'signingSecret', label: 'Signing secret (webhook)', kind: 'password', optional: true },
+  { name: 'headers', label: 'Custom headers (webhook), "Name: value; …"', kind: 'password', optional: true },
+  { name: 'routingKey', label: 'Routing key (PagerDuty)', kind: 'password', optional: true },
+  { name: 'botToken', label: 'Bot token (Telegram)', kind: 'password', optional: true },
+  { name: 'chatId', label: 'Chat id (Telegram)', kind: 'text', optional: true, placeholder: '-1001234567890 or @channel' },
+  { name: 'topic', label: 'Topic (ntfy)', kind: 'password', optional: true },
+  { name: 'token', label: 'Access token (ntfy, optional)', kind: 'password', optional: true },
+  { name: 'endpoint', label: 'Server or API URL (PagerDuty region, Telegram API, ntfy server)', kind: 'text', optional: true },
+  { name: 'priority', label: 'Priority 1–5 (ntfy)', kind: 'number', optional: true },
+];
+
 /** Which argument holds each API field, so a refusal names what the person typed. */
 const ARG_OF: Record<string, string> = {
   'secrets.url': 'webhook',
@@ -63,32 +89,14 @@ export const addGroupChannel_ = defineCommand({
       group: z.string().trim().min(1, 'group is required'),
       type: z.enum(channelTypes, { error: `type must be one of ${channelTypes.join(', ')}` }),
       name: z.string().trim().min(1, 'name is required').max(100),
-      webhook: z.string().trim().optional(),
-      signingSecret: z.string().optional(),
-      headers: z.string().optional(),
-      routingKey: z.string().trim().optional(),
-      botToken: z.string().trim().optional(),
-      chatId: z.string().trim().optional(),
-      topic: z.string().trim().optional(),
-      token: z.string().trim().optional(),
-      endpoint: z.string().trim().optional(),
-      priority: z.coerce.number().int().min(1).max(5).optional(),
+      ...channelTargetFields,
     })
     .strict(),
   args: [
     { name: 'group', label: 'Notification group', kind: 'entity', entity: 'group', positional: true },
     { name: 'type', label: 'Channel type', kind: 'enum', options: channelTypes.map((t) => ({ value: t, label: channelTypeLabels[t] })), positional: true },
     { name: 'name', label: 'Channel name', kind: 'text', positional: true, placeholder: 'e.g. on-call pager' },
-    { name: 'webhook', label: 'Webhook URL (webhook, Teams)', kind: 'password', optional: true },
-    { name: 'signingSecret', label: 'Signing secret (webhook)', kind: 'password', optional: true },
-    { name: 'headers', label: 'Custom headers (webhook), "Name: value; …"', kind: 'password', optional: true },
-    { name: 'routingKey', label: 'Routing key (PagerDuty)', kind: 'password', optional: true },
-    { name: 'botToken', label: 'Bot token (Telegram)', kind: 'password', optional: true },
-    { name: 'chatId', label: 'Chat id (Telegram)', kind: 'text', optional: true, placeholder: '-1001234567890 or @channel' },
-    { name: 'topic', label: 'Topic (ntfy)', kind: 'password', optional: true },
-    { name: 'token', label: 'Access token (ntfy, optional)', kind: 'password', optional: true },
-    { name: 'endpoint', label: 'Server or API URL (PagerDuty region, Telegram API, ntfy server)', kind: 'text', optional: true },
-    { name: 'priority', label: 'Priority 1–5 (ntfy)', kind: 'number', optional: true },
+    ...channelTargetArgs,
   ],
   permission: 'groups.write',
   // Undo removes the target this run added.

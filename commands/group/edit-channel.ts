@@ -5,7 +5,7 @@ import { editGroupChannel, listGroupChannels } from '../../src/api/notification-
 import { queryKeys } from '../../src/api/query-keys';
 import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
-import { argFor, parseHeaders } from './add-channel';
+import { argFor, channelTargetArgs, channelTargetFields, parseHeaders } from './add-channel';
 import { resolveGroup } from './resolve-group';
 import { isUuid } from '../../server/contract/ids';
 
@@ -70,16 +70,7 @@ export const editGroupChannel_ = defineCommand({
       group: z.string().trim().min(1, 'group is required'),
       channel: z.string().trim().min(1, 'channel is required'),
       name: z.string().trim().max(100, 'name has at most 100 characters').optional(),
-      webhook: z.string().trim().optional(),
-      signingSecret: z.string().optional(),
-      headers: z.string().optional(),
-      routingKey: z.string().trim().optional(),
-      botToken: z.string().trim().optional(),
-      chatId: z.string().trim().optional(),
-      topic: z.string().trim().optional(),
-      token: z.string().trim().optional(),
-      endpoint: z.string().trim().optional(),
-      priority: z.coerce.number().int().min(1, 'priority must be 1 to 5').max(5, 'priority must be 1 to 5').optional(),
+      ...channelTargetFields,
       clear: z.string().trim().optional(),
     })
     .strict(),
@@ -87,16 +78,8 @@ export const editGroupChannel_ = defineCommand({
     { name: 'group', label: 'Notification group', kind: 'entity', entity: 'group', positional: true },
     { name: 'channel', label: 'Channel name', kind: 'text', positional: true },
     { name: 'name', label: 'New name', kind: 'text', optional: true },
-    { name: 'webhook', label: 'Webhook URL (webhook, Teams)', kind: 'password', optional: true },
-    { name: 'signingSecret', label: 'Signing secret (webhook)', kind: 'password', optional: true },
-    { name: 'headers', label: 'Custom headers (webhook), "Name: value; …" — replaces all', kind: 'password', optional: true },
-    { name: 'routingKey', label: 'Routing key (PagerDuty)', kind: 'password', optional: true },
-    { name: 'botToken', label: 'Bot token (Telegram)', kind: 'password', optional: true },
-    { name: 'chatId', label: 'Chat id (Telegram)', kind: 'text', optional: true },
-    { name: 'topic', label: 'Topic (ntfy)', kind: 'password', optional: true },
-    { name: 'token', label: 'Access token (ntfy)', kind: 'password', optional: true },
-    { name: 'endpoint', label: 'Server or API URL (PagerDuty region, Telegram API, ntfy server)', kind: 'text', optional: true },
-    { name: 'priority', label: 'Priority 1–5 (ntfy)', kind: 'number', optional: true },
+    // The same target arguments as group.add-channel; new headers replace the stored ones.
+    ...channelTargetArgs.map((a) => (a.name === 'headers' ? { ...a, label: `${a.label} — replaces all` } : a)),
     { name: 'clear', label: 'Remove optional fields (e.g. signingSecret, headers, endpoint)', kind: 'text', optional: true },
   ],
   permission: 'groups.write',

@@ -2,13 +2,13 @@ import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AlertDetail, TimelineEvent, updateAlertSchema } from '../contract/alerts';
 import type { Db } from '../db/client';
-import { UUID } from '../db/list-query';
 import { alertEvents, alerts } from '../db/schema';
 import { conflict, notFound, pgCode } from '../http/errors';
 import { acknowledgeAlert, NO_ACK, unacknowledgeAlert, type Actor } from './acknowledge';
 import { alertToApi, type AlertRow } from './alert-list';
 import { notifyContext, recordTransitions } from './lifecycle';
 import type { Router } from './routing';
+import { isUuid } from '../contract/ids';
 
 /**
  * Alert triage (SPEC §2 alert drawer's Action tab, issue 14's acknowledgement): resolve, reopen,
@@ -34,7 +34,7 @@ function eventToApi(row: EventRow): TimelineEvent {
 }
 
 export async function findAlert(db: Db, id: string): Promise<AlertRow> {
-  const row = UUID.test(id) ? (await db.select().from(alerts).where(eq(alerts.id, id)).limit(1))[0] : undefined;
+  const row = isUuid(id) ? (await db.select().from(alerts).where(eq(alerts.id, id)).limit(1))[0] : undefined;
   if (!row) throw notFound(`No alert with id "${id}"`);
   return row;
 }

@@ -44,20 +44,20 @@ export type SearchQuery = z.infer<typeof searchQuerySchema>;
 
 /** What the palette shows of each kind (its row's title and subtitle), nothing more. */
 export const searchHitSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('server'), _id: z.string(), hostname: z.string(), ipaddress: z.string(), operating_system: z.string(), state: z.string() }),
+  z.object({ kind: z.literal('server'), _id: str(), hostname: str(), ipaddress: str(), operating_system: str(), state: str() }),
   z.object({
     kind: z.literal('alert'),
-    _id: z.string(),
-    alertname: z.string(),
-    hostname: z.string(),
-    summary: z.string(),
+    _id: str(),
+    alertname: str(),
+    hostname: str(),
+    summary: str(),
     status: z.enum(alertStatuses),
     severity: z.enum(severities),
-    createdAt: z.string(),
+    createdAt: str(),
   }),
-  z.object({ kind: z.literal('user'), _id: z.string(), username: z.string(), email: z.string(), role: z.enum(roles) }),
-  z.object({ kind: z.literal('check'), _id: z.string(), name: z.string(), target: z.string(), paused: z.boolean(), state: z.string() }),
-  z.object({ kind: z.literal('group'), _id: z.string(), name: z.string(), emails: z.number().int(), slackEnabled: z.boolean(), slackChannel: z.string().nullable() }),
+  z.object({ kind: z.literal('user'), _id: str(), username: str(), email: str(), role: z.enum(roles) }),
+  z.object({ kind: z.literal('check'), _id: str(), name: str(), target: str(), paused: z.boolean(), state: str() }),
+  z.object({ kind: z.literal('group'), _id: str(), name: str(), emails: z.number().int(), slackEnabled: z.boolean(), slackChannel: str().nullable() }),
 ]);
 export type SearchHit = z.infer<typeof searchHitSchema>;
 

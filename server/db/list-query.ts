@@ -12,6 +12,7 @@ import type { FilterValue, listQuerySchema } from '../contract/common';
 import { badRequest } from '../http/errors';
 import type { Db } from './client';
 import type { z } from 'zod';
+import { isUuid } from '../contract/ids';
 
 export type ListQueryInput = z.output<typeof listQuerySchema>;
 type Op = 'contains' | 'in' | 'eq' | 'between';
@@ -57,7 +58,6 @@ export function declared<T>(table: Readonly<Record<string, T>>, name: string): T
   return Object.hasOwn(table, name) ? table[name] : undefined;
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -77,7 +77,7 @@ export function containsText(text: TextSpec, needle: string): { find: SQL; scan:
 function coerce(value: unknown, kind: ValueKind, field: string): unknown {
   switch (kind) {
     case 'uuid':
-      if (typeof value !== 'string' || !UUID.test(value)) throw badRequest(`filter.${field}: "${String(value)}" is not a valid id`, field);
+      if (typeof value !== 'string' || !isUuid(value)) throw badRequest(`filter.${field}: "${String(value)}" is not a valid id`, field);
       return value;
     case 'date': {
       const d = new Date(value as string | number);

@@ -96,7 +96,7 @@ const expected = [
   '  > \\| a \\| b \\|\\',
   '  > \\`\\`\\`\\',
   '  > \\<script\\>alert(1)\\</script\\>\\',
-  '  > \\- \\[link\\](http://x)',
+  '  > \\- `[link](http://x)`',
   '- 2026-11-23 09:40:00 UTC: Resolved by ann',
   '  > Rebooted the VM.',
   '',
@@ -123,7 +123,7 @@ const expected = [
   '| Time (UTC) | Who | What | Outcome |',
   '| --- | --- | --- | --- |',
   '| 2026-11-23 09:15:00 | bob | server.edit --server web-1 --suppressAlarm yes | ok |',
-  '| 2026-11-23 09:20:00 | bob | Note on alert instance\\_down on web-1: \\#\\# Alerts \\| a \\| b \\| \\`\\`\\` \\<script\\>alert(1)\\</script\\> - \\[link\\](http://x) | noted |',
+  '| 2026-11-23 09:20:00 | bob | Note on alert instance\\_down on web-1: \\#\\# Alerts \\| a \\| b \\| \\`\\`\\` \\<script\\>alert(1)\\</script\\> - `[link](http://x)` | noted |',
   '| 2026-11-23 09:30:00 | ann | alert.update --alert a1 --log "a \\| b" | error: Bad \\| thing |',
   '| 2026-11-23 09:40:00 | ann | Alert instance\\_down on web-1 resolved: Rebooted the VM. | Resolved |',
   '| 2026-11-23 11:30:00 | Opsdeck | Alert high\\_cpu\\_usage on db-1 fired | Active |',
@@ -249,6 +249,10 @@ describe('incident report markdown', () => {
 
   it('escapes inline text and block lines', () => {
     expect(escapeInline('a|b *c* _d_ [e](f) <g> `h` #i ~j~ &amp; \\k\nl')).toBe('a\\|b \\*c\\* \\_d\\_ \\[e\\](f) \\<g\\> \\`h\\` \\#i \\~j\\~ \\&amp; \\\\k l');
+    // A bare address would become a GFM link whatever is escaped in it: it goes in a code span.
+    expect(escapeInline('admin@opsdeck.test')).toBe('`admin@opsdeck.test`');
+    expect(escapeInline('www.evil.example|x')).toBe('`www.evil.example\\|x`');
+    expect(escapeInline('see https://evil.example/`x` *now*')).toBe('see `` https://evil.example/`x` `` \\*now\\*');
     expect(escapeBlockLines('\n1. first\n+ plus\n===\n\n    indented\\\n')).toEqual(['1\\. first\\', '\\+ plus\\', '\\===', '', 'indented\\\\']);
   });
 

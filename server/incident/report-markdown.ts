@@ -91,10 +91,17 @@ export interface ReportData {
  * inside a GFM table cell). `#` is escaped too so a heading's closing `#`s stay text.
  */
 export function escapeInline(text: string): string {
-  return text
-    .replace(/\s*(\r\n?|\n)\s*/g, ' ')
-    .replace(/[\\`*_[\]<>#|~&]/g, (c) => `\\${c}`);
+  const line = text.replace(/\s*(\r\n?|\n)\s*/g, ' ');
+  // GFM links a bare address (name@host, www.…, scheme://…) whatever is escaped in it: only a
+  // code span keeps such a word text. Its pipes stay escaped (GFM honours that inside a cell's code).
+  return line
+    .split(/( +)/)
+    .map((word) => (AUTOLINK.test(word) ? codeSpan(word).replace(/\|/g, '\\|') : word.replace(/[\\`*_[\]<>#|~&]/g, (c) => `\\${c}`)))
+    .join('');
 }
+
+/** What GFM's autolink literals start from: an email address, `www.`, or a URL scheme. */
+const AUTOLINK = /[\w.+-]@[\w-]|\bwww\.|[a-z][\w+.-]*:\/\//i;
 
 /**
  * Free text (a note) as the lines of a block quote, line breaks kept: each line escaped as

@@ -16,6 +16,7 @@ import { parseExpositionDetailed } from './exposition';
 import { fetchMetrics } from './fetch-metrics';
 import type { EngineSettings, FromWorker, ScrapeResult, WorkerTarget } from './scrape-protocol';
 import { usageFields, type CounterMemory, type Derived, type Os } from './types';
+import { Slots } from './slots';
 
 /** What the worker remembers of one target between scrapes (reset when its generation changes). */
 interface TargetState {
@@ -74,8 +75,7 @@ export class ScrapeEngine {
   private targets: WorkerTarget[] = [];
   private state = new Map<string, TargetState>();
   private inFlight = new Set<string>();
-  private running = 0;
-  private queue: ((granted: boolean) => void)[] = [];
+  private readonly slots = new Slots(() => this.settings.concurrency);
   private timer: NodeJS.Timeout | null = null;
   private rounds = new Set<Promise<void>>();
   private readonly aborter = stopSignal();
@@ -116,7 +116,7 @@ export class ScrapeEngine {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.aborter.abort();
-    this.queue.splice(0).forEach((wake) => wake(false));
+    this.slots.cancelWaiting();
     await Promise.all(this.rounds);
     if (this.batchTimer) clearTimeout(this.batchTimer);
     this.batchTimer = null;
@@ -177,32 +177,18 @@ export class ScrapeEngine {
     else this.batchTimer ??= setTimeout(() => this.sendPending(null), BATCH_MS);
   }
 
-  private async acquire(): Promise<boolean> {
-    if (this.running < this.settings.concurrency) {
-      this.running++;
-      return true;
-    }
-    // release() hands its slot straight to the first waiter, so none can be taken in between.
-    return new Promise<boolean>((resolve) => this.queue.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.queue.shift();
-    if (next) next(true);
-    else this.running--;
-  }
 
   private async scrapeWhenFree(target: WorkerTarget): Promise<'skipped' | void> {
     if (this.inFlight.has(target.id)) return 'skipped';
     this.inFlight.add(target.id);
     try {
-      if (!(await this.acquire())) return;
+      if (!(await this.slots.acquire())) return;
       try {
         if (this.stopped) return;
         const result = await this.collect(target);
         if (result && !this.stopped) this.queueResult(result);
       } finally {
-        this.release();
+        this.slots.release();
       }
     } finally {
       this.inFlight.delete(target.id);

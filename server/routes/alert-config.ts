@@ -8,7 +8,8 @@ import type { Db } from '../db/client';
 import { alertConfigs, alertRules, notificationGroups, servers } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { buildListQuery, listPage, UUID, type ListDef, type ListSource } from '../db/list-query';
+import { buildListQuery, listPage, type ListDef, type ListSource } from '../db/list-query';
+import { isUuid } from '../contract/ids';
 
 type ConfigRow = typeof alertConfigs.$inferSelect;
 type RuleRow = typeof alertRules.$inferSelect;
@@ -54,7 +55,7 @@ async function withRules(db: Db, configs: ConfigRow[]): Promise<AlertConfig[]> {
 }
 
 async function findConfig(db: Db, id: string): Promise<ConfigRow> {
-  const row = UUID.test(id) ? (await db.select().from(alertConfigs).where(eq(alertConfigs.id, id)).limit(1))[0] : undefined;
+  const row = isUuid(id) ? (await db.select().from(alertConfigs).where(eq(alertConfigs.id, id)).limit(1))[0] : undefined;
   if (!row) throw notFound(`No alert config with id "${id}"`);
   return row;
 }
@@ -95,7 +96,7 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     { preHandler: requirePermission('rules.write') },
     async (request, reply) => {
       const { serverId } = request.params;
-      const server = UUID.test(serverId) ? (await db.select({ id: servers.id, hostname: servers.hostname }).from(servers).where(eq(servers.id, serverId)).limit(1))[0] : undefined;
+      const server = isUuid(serverId) ? (await db.select({ id: servers.id, hostname: servers.hostname }).from(servers).where(eq(servers.id, serverId)).limit(1))[0] : undefined;
       if (!server) throw notFound(`No server with id "${serverId}"`);
       auditTarget(request, { kind: 'server', id: server.id, name: server.hostname });
       const config = await audited(request, db, async (tx) => {
@@ -139,7 +140,7 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
         throw badRequest(`${at}.threshold: ${current.name} takes ${choices.join(', ')} ${forecastMetrics.includes(current.metric) ? 'hours' : 'percent'}`, `${at}.threshold`);
       }
       if (rule.notificationGroup !== null) {
-        if (!UUID.test(rule.notificationGroup)) throw badRequest(`${at}.notificationGroup: no notification group with id "${rule.notificationGroup}"`, `${at}.notificationGroup`);
+        if (!isUuid(rule.notificationGroup)) throw badRequest(`${at}.notificationGroup: no notification group with id "${rule.notificationGroup}"`, `${at}.notificationGroup`);
         groupIds.add(rule.notificationGroup);
       }
     });

@@ -8,7 +8,6 @@ import { ackAlertSchema, unackAlertSchema, updateAlertSchema } from '../contract
 import { listQuerySchema } from '../contract/common';
 import type { AlertingSettings } from '../config';
 import type { Database } from '../db/client';
-import { UUID } from '../db/list-query';
 import { alerts } from '../db/schema';
 import { badRequest, fromZod } from '../http/errors';
 import { requirePermission } from '../http/session';
@@ -17,6 +16,7 @@ import { registerNotificationGroups } from './notification-groups';
 import { registerNotificationChannels } from './notification-channels';
 import { registerMaintenanceWindows } from './maintenance-windows';
 import { registerSilences } from './silences';
+import { isUuid } from '../contract/ids';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -43,7 +43,7 @@ export function registerAlerts(app: FastifyInstance, database: Database, setting
 
   app.get('/api/alerts', { preHandler: requirePermission('read') }, async (request) => {
     const raw = (request.query as { id?: string | string[] }).id;
-    const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => UUID.test(id));
+    const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => isUuid(id));
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
     return { result: (await db.select().from(alerts).where(inArray(alerts.id, ids))).map(alertToApi) };

@@ -21,8 +21,8 @@ import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { audited, auditTarget } from '../audit/trail';
-import { UUID } from '../db/list-query';
 import { registerResource } from './resource';
+import { isUuid } from '../contract/ids';
 
 type CheckRow = typeof checks.$inferSelect;
 type RuleRow = typeof checkRules.$inferSelect;
@@ -162,7 +162,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     for (const kind of checkRuleKinds) {
       const g = rules?.[kind]?.notificationGroup;
       if (g === undefined || g === null) continue;
-      const found = UUID.test(g) ? await db.select({ id: notificationGroups.id }).from(notificationGroups).where(eq(notificationGroups.id, g)).limit(1) : [];
+      const found = isUuid(g) ? await db.select({ id: notificationGroups.id }).from(notificationGroups).where(eq(notificationGroups.id, g)).limit(1) : [];
       if (!found.length) throw badRequest(`rules.${kind}.notificationGroup: no notification group with id "${g}"`, `rules.${kind}.notificationGroup`);
     }
     const latency = rules?.latency;
@@ -334,7 +334,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
   });
 
   const findCheck = async (id: string): Promise<CheckRow> => {
-    const row = UUID.test(id) ? (await db.select().from(checks).where(eq(checks.id, id)).limit(1))[0] : undefined;
+    const row = isUuid(id) ? (await db.select().from(checks).where(eq(checks.id, id)).limit(1))[0] : undefined;
     if (!row) throw notFound(`No check with id "${id}"`);
     return row;
   };

@@ -3,9 +3,9 @@ import type { ServerForecasts } from '../contract/servers';
 import type { Db } from '../db/client';
 import { notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
-import { UUID } from '../db/list-query';
 import { eq, sql } from 'drizzle-orm';
 import { serverForecasts, servers } from '../db/schema';
+import { isUuid } from '../contract/ids';
 
 /**
  * GET /api/servers/forecast/{id} (issue 16): when the server's disk and memory reach 100 % at the
@@ -15,7 +15,7 @@ import { serverForecasts, servers } from '../db/schema';
 export function registerForecasts(app: FastifyInstance, db: Db): void {
   app.get<{ Params: { id: string } }>('/api/servers/forecast/:id', { preHandler: requirePermission('read') }, async (request) => {
     const { id } = request.params;
-    const [server] = UUID.test(id) ? await db.select({ id: servers.id }).from(servers).where(eq(servers.id, id)).limit(1) : [];
+    const [server] = isUuid(id) ? await db.select({ id: servers.id }).from(servers).where(eq(servers.id, id)).limit(1) : [];
     if (!server) throw notFound(`No server with id "${id}"`);
     const rows = await db.select().from(serverForecasts).where(sql`${serverForecasts.serverId} = ${id}::uuid`);
     const one = (metric: 'disk' | 'memory') => {

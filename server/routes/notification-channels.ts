@@ -8,10 +8,10 @@ import { alertDeliveries, alerts, notificationChannels, notificationGroups } fro
 import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { groupTarget } from './notification-groups';
-import { UUID } from '../db/list-query';
+import { isUuid } from '../contract/ids';
 
 async function findGroup(db: Db, id: string) {
-  const [group] = UUID.test(id) ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, id)) : [];
+  const [group] = isUuid(id) ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, id)) : [];
   if (!group) throw notFound(`No notification group with id "${id}"`);
   return group;
 }
@@ -107,7 +107,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
   });
 
   app.get<{ Params: { id: string } }>('/api/alerts/:id/deliveries', { preHandler: requirePermission('read') }, async (request) => {
-    const [alert] = UUID.test(request.params.id) ? await db.select({ id: alerts.id }).from(alerts).where(eq(alerts.id, request.params.id)) : [];
+    const [alert] = isUuid(request.params.id) ? await db.select({ id: alerts.id }).from(alerts).where(eq(alerts.id, request.params.id)) : [];
     if (!alert) throw notFound(`No alert with id "${request.params.id}"`);
     const rows = await db
       .select({ d: alertDeliveries, name: notificationChannels.name })

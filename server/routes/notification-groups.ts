@@ -13,8 +13,8 @@ import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { notificationGroups, shortGrams, users } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
-import { UUID } from '../db/list-query';
 import { registerResource } from './resource';
+import { isUuid } from '../contract/ids';
 
 type GroupRow = typeof notificationGroups.$inferSelect;
 
@@ -44,8 +44,8 @@ async function checkSteps(db: Db, steps: readonly EscalationStep[] | undefined, 
   if (!steps?.length) return;
   const groupIds = [...new Set(steps.flatMap((s) => (s.groupId ? [s.groupId] : [])))];
   const userIds = [...new Set(steps.flatMap((s) => s.userIds))];
-  const groups = new Set(groupIds.some((g) => !UUID.test(g)) ? [] : groupIds.length ? (await db.select({ id: notificationGroups.id }).from(notificationGroups).where(inArray(notificationGroups.id, groupIds))).map((g) => g.id) : []);
-  const people = new Set(userIds.some((u) => !UUID.test(u)) ? [] : userIds.length ? (await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds))).map((u) => u.id) : []);
+  const groups = new Set(groupIds.some((g) => !isUuid(g)) ? [] : groupIds.length ? (await db.select({ id: notificationGroups.id }).from(notificationGroups).where(inArray(notificationGroups.id, groupIds))).map((g) => g.id) : []);
+  const people = new Set(userIds.some((u) => !isUuid(u)) ? [] : userIds.length ? (await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds))).map((u) => u.id) : []);
   steps.forEach((s, i) => {
     if (s.groupId && s.groupId === selfId) throw badRequest(`escalationSteps.${i}.groupId: a step escalates to another group`, `escalationSteps.${i}.groupId`);
     if (s.groupId && !groups.has(s.groupId)) throw badRequest(`escalationSteps.${i}.groupId: no notification group with id "${s.groupId}"`, `escalationSteps.${i}.groupId`);

@@ -8,9 +8,10 @@ import type { Whoami } from '../contract/auth';
 import type { AuditTarget } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { audited, auditTarget } from '../audit/trail';
-import { buildListQuery, listPage, UUID, withoutParallelWorkers, type FilterSpec, type ListSource, type TextSpec } from '../db/list-query';
+import { buildListQuery, listPage, withoutParallelWorkers, type FilterSpec, type ListSource, type TextSpec } from '../db/list-query';
 import { badRequest, conflict, fromZod, notFound, pgConstraint } from '../http/errors';
 import { requirePermission } from '../http/session';
+import { isUuid } from '../contract/ids';
 
 export interface ResourceContext {
   /** Inside create/update/remove: the change's transaction, which also appends its audit record. */
@@ -88,7 +89,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   const presentOne = async (row: Row): Promise<Out> => (await present([row]))[0]!;
 
   async function findOne(id: string): Promise<Row | undefined> {
-    if (!UUID.test(id)) return undefined;
+    if (!isUuid(id)) return undefined;
     const rows = await db.select().from(table).where(eq(def.id, id)).limit(1);
     return rows[0] as Row | undefined;
   }
@@ -112,7 +113,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
 
   app.get(base, { preHandler: requirePermission(def.read) }, async (request) => {
     const raw = (request.query as { id?: string | string[] }).id;
-    const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => UUID.test(id));
+    const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => isUuid(id));
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
     const rows = await db.select().from(table).where(inArray(def.id, ids));

@@ -13,7 +13,7 @@ import {
   type ServiceRecord,
 } from '../contract/servers';
 import type { Db } from '../db/client';
-import { buildListQuery, listPage, UUID, withoutParallelWorkers, type ListDef, type ListSource } from '../db/list-query';
+import { buildListQuery, listPage, withoutParallelWorkers, type ListDef, type ListSource } from '../db/list-query';
 import { rowCount } from '../db/row-counts';
 import { servers, services, shortGrams } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
@@ -24,6 +24,7 @@ import { lookAgain } from '../alerting/routing';
 import { panelDef } from '../monitoring/panels';
 import { targetAddress } from './monitoring';
 import { registerResource, type ResourceDef } from './resource';
+import { isUuid } from '../contract/ids';
 
 type ServerRow = typeof servers.$inferSelect;
 type ServiceRow = typeof services.$inferSelect;
@@ -97,7 +98,7 @@ async function targetTaken(db: Db, ipaddress: string, agentPort: number, exceptI
 const takenMessage = (ip: string, port: number) => `A server with address ${ip}:${port} is already registered`;
 
 async function findServer(db: Db, id: string): Promise<ServerRow> {
-  const row = UUID.test(id) ? (await db.select().from(servers).where(eq(servers.id, id)).limit(1))[0] : undefined;
+  const row = isUuid(id) ? (await db.select().from(servers).where(eq(servers.id, id)).limit(1))[0] : undefined;
   if (!row) throw notFound(`No server with id "${id}"`);
   return row;
 }

@@ -17,8 +17,8 @@ import { previewMatch } from '../alerting/preview';
 import { badRequest, conflict, fromZod, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import { audited, auditTarget } from '../audit/trail';
-import { UUID } from '../db/list-query';
 import { registerResource } from './resource';
+import { isUuid } from '../contract/ids';
 
 type SilenceRow = typeof silences.$inferSelect;
 
@@ -109,7 +109,7 @@ export function registerSilences(app: FastifyInstance, db: Db, changed: () => vo
 
   app.post<{ Params: { id: string } }>('/api/silences/:id/expire', { preHandler: requirePermission('alerts.triage') }, async (request) => {
     const id = request.params.id;
-    const [row] = UUID.test(id) ? await db.select().from(silences).where(eq(silences.id, id)) : [];
+    const [row] = isUuid(id) ? await db.select().from(silences).where(eq(silences.id, id)) : [];
     if (!row) throw notFound(`No silence with id "${id}"`);
     auditTarget(request, silenceTarget(row));
     const now = new Date();

@@ -3,13 +3,9 @@ import { Outlet, useNavigate } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import type { CommandId, CommandInput, createAppRegistry } from '../../commands';
 import type { CommandContext, CommandResult } from '../../commands/define-command';
-import { api } from '../api/client';
-import { queryKeys } from '../api/query-keys';
 import { toast } from '../components/ui/toast';
-import { getColorMode, setColorMode } from '../lib/color-mode';
 import { CommandRunnerContext, type CommandRunner, type RunUiOptions } from '../lib/run-command';
-import { openPanel } from '../lib/shell-events';
-import { clearStoredUser, storeUser } from '../lib/stored-user';
+import { sharedContextParts } from './command-host/context-parts';
 
 type AppRegistry = ReturnType<typeof createAppRegistry>;
 
@@ -41,23 +37,10 @@ export function SignedOutHost() {
   const runner = useMemo<CommandRunner>(() => {
     const contextFor = (registry: AppRegistry, source: NonNullable<RunUiOptions['source']>): CommandContext => {
       const ctx: CommandContext = {
-        api,
+        ...sharedContextParts(navigate, queryClient),
         user: null,
-        navigate: (to, options) => void navigate({ href: to, ...(options?.replace ? { replace: true } : {}) }),
-        invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
         // Nothing destructive runs signed out; were one to ask, the answer is no.
         confirm: async () => false,
-        ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
-        session: {
-          signedIn: (u) => {
-            storeUser(u);
-            queryClient.setQueryData(queryKeys.auth.whoami, { result: u });
-          },
-          signedOut: () => {
-            clearStoredUser();
-            queryClient.removeQueries();
-          },
-        },
         run: (id, input) => registry.dispatch(id, input, { source, ctx }),
       };
       return ctx;

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client';
 import type { Logger } from '../scrape-collector';
 import { CheckStore } from './check-store';
 import { probe, type ProbeResult, type TargetGuard } from './probe';
+import { Slots } from '../slots';
 
 export interface CheckRunnerSettings {
   /** Checks running at once; a hanging target holds one slot until its timeout. */
@@ -109,8 +110,7 @@ export class CheckRunner {
   readonly latest = new Map<string, LatestResult>();
   private schedule = new Map<string, Scheduled>();
   private inFlight = new Set<string>();
-  private running = 0;
-  private queue: ((granted: boolean) => void)[] = [];
+  private readonly slots = new Slots(() => this.settings.concurrency);
   private timers: NodeJS.Timeout[] = [];
   private aborter = new AbortController();
   private started = false;
@@ -151,7 +151,7 @@ export class CheckRunner {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
     this.aborter.abort();
-    this.queue.splice(0).forEach((wake) => wake(false));
+    this.slots.cancelWaiting();
     await Promise.all(this.runs);
     await this.loading?.catch(() => undefined);
     await this.flush();
@@ -212,7 +212,7 @@ export class CheckRunner {
   private async runScheduled(s: Scheduled): Promise<void> {
     this.inFlight.add(s.id);
     try {
-      if (!(await this.acquire())) return;
+      if (!(await this.slots.acquire())) return;
       try {
         if (!this.started) return;
         const atMs = this.now();
@@ -222,7 +222,7 @@ export class CheckRunner {
         if (this.schedule.get(s.id)?.version !== s.version) return;
         this.record(s.id, s.name, s.settings.kind, atMs, result);
       } finally {
-        this.release();
+        this.slots.release();
       }
     } finally {
       this.inFlight.delete(s.id);
@@ -236,19 +236,6 @@ export class CheckRunner {
     this.latest.set(id, { id, name, kind, up: result.up, latencyMs: result.latencyMs, statusCode: result.statusCode, certExpiresAt: result.certExpiresAt, atMs });
   }
 
-  private async acquire(): Promise<boolean> {
-    if (this.running < this.settings.concurrency) {
-      this.running++;
-      return true;
-    }
-    return new Promise<boolean>((resolve) => this.queue.push(resolve));
-  }
-
-  private release(): void {
-    const next = this.queue.shift();
-    if (next) next(true);
-    else this.running--;
-  }
 
   /** Writes the queued results, then tells the evaluator. */
   async flush(): Promise<void> {

@@ -8,18 +8,14 @@ import { CommandError } from '../../../commands/registry';
 import { copyApiNotice } from './copy-api';
 import type { Whoami } from '../../../server/contract/auth';
 import type { CommandSource } from '../../../server/contract/command-history';
-import { api } from '../../api/client';
-import { queryKeys } from '../../api/query-keys';
 import { ConfirmDialog } from '../../components/ui/modal';
-import { getColorMode, setColorMode } from '../../lib/color-mode';
 import { downloadUrl } from '../../lib/download';
 import { appDrafts } from '../../lib/draft-store';
 import { browserStore } from '../../lib/pinned-widgets';
 import { localStore, tabStore } from '../../lib/web-storage';
 import { createRecents } from '../../lib/recents';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
-import { onOpenPanel, openPanel, type ShellPanel } from '../../lib/shell-events';
-import { clearStoredUser, storeUser } from '../../lib/stored-user';
+import { onOpenPanel, type ShellPanel } from '../../lib/shell-events';
 import { HistoryPanel } from '../../features/history/history-panel';
 import { CommandLine } from './command-line';
 import { useCommandHotkeys } from './use-command-hotkeys';
@@ -30,6 +26,7 @@ import { MarksBar } from './marks-bar';
 import { dispatchWithMarks, type MarkedTargets } from '../../../commands/run-marked';
 import { marks, useMarks } from '../../lib/marks';
 import { ShortcutOverview } from './shortcut-overview';
+import { sharedContextParts } from './context-parts';
 
 type ConfirmRequest = Parameters<CommandContext['confirm']>[0] & { resolve: (ok: boolean) => void };
 /** Panels this host draws; the account drawer belongs to the layout and listens on its own. */
@@ -54,23 +51,9 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
   const contextFor = useCallback(
     (source: CommandSource): CommandContext => {
       const ctx: CommandContext = {
-        api,
+        ...sharedContextParts(navigate, queryClient),
         user,
-        // `href`, not `to`: command paths may carry a query string (`?view=calendar`), which `to` would keep in the path.
-        navigate: (to, options) => void navigate({ href: to, ...(options?.replace ? { replace: true } : {}) }),
-        invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
         confirm: (request) => new Promise<boolean>((resolve) => setConfirmRequest({ ...request, resolve })),
-        ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
-        session: {
-          signedIn: (u) => {
-            storeUser(u);
-            queryClient.setQueryData(queryKeys.auth.whoami, { result: u });
-          },
-          signedOut: () => {
-            clearStoredUser();
-            queryClient.removeQueries();
-          },
-        },
         run: (id, input) => registry.dispatch(id, input, { source, ctx }),
         // Read at call time: the palette keeps one context while the person moves around.
         location: () => ({ pathname: router.latestLocation.pathname, search: router.latestLocation.search as Record<string, unknown> }),
