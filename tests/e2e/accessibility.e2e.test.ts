@@ -192,6 +192,10 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
     it('sign-in', async () => {
       await visit('/login', heading('Opsdeck'));
     });
+    it('signed-out messages', async () => {
+      await visit('/logout', (page) => shown(page.getByText('You are now logged out. Kindly log in again from the portal')));
+      await visit('/session-expired', (page) => shown(page.getByText('Session Expired. Kindly try to log in through the portal.')));
+    });
     it('public status page', async () => {
       await visit('/status/a11y-status', heading('A11y status'));
     });
@@ -247,6 +251,9 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
     });
     it('status pages list', async () => {
       await visit('/status-pages', (page) => shown(page.getByRole('row').filter({ hasText: '/status/a11y-status' })));
+    });
+    it('not-found page', async () => {
+      await visit('/no-such-screen', heading('Page not found'));
     });
     it('pinned widgets, empty and with widgets', async () => {
       await visit('/pinned-widgets', heading('No Pinned Widgets Found', 2));
