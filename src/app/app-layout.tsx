@@ -110,11 +110,15 @@ function Shell({ username }: { username: string }) {
               {collapsed ? '»' : '«'}
             </Button>
           </div>
-          <CommandButton command="palette.open" input={{}} variant="secondary" size="sm" aria-label="Open command palette">
+          {/* Named by what it shows (WCAG 2.5.3 label in name): a speech user says "Search". */}
+          <CommandButton command="palette.open" input={{}} variant="secondary" size="sm">
             {/* A phone has room for one word: the header must not scroll sideways. */}
-            <span className="text-slate-500">
+            <span className="text-slate-500 dark:text-slate-400">
               <span className="max-[400px]:hidden sm:hidden">Search…</span>
-              <span aria-hidden className="min-[401px]:hidden">⌕</span>
+              <span className="min-[401px]:hidden">
+                <span aria-hidden>⌕</span>
+                <span className="sr-only">Search</span>
+              </span>
               <span className="hidden sm:inline">Search or run a command…</span>
             </span>
             <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">{shortcutLabel(runner.get('palette.open')?.shortcut ?? '')}</kbd>

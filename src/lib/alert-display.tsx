@@ -11,7 +11,7 @@ import { EMPTY } from './format';
 const statusTone: Record<AlertStatus, { text: string; dot: string }> = {
   firing: { text: 'text-red-600 dark:text-red-400', dot: 'bg-red-500' },
   resolved: { text: 'text-green-700 dark:text-green-400', dot: 'bg-green-500' },
-  snoozed: { text: 'text-orange-600 dark:text-orange-400', dot: 'bg-orange-500' },
+  snoozed: { text: 'text-orange-700 dark:text-orange-400', dot: 'bg-orange-500' },
 };
 
 /** SPEC §4: firing is shown red 'Active', resolved green 'Resolved'; snoozed orange. */

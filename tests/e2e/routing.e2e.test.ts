@@ -151,17 +151,17 @@ describe('alert routing', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await commandLine(page, `maintenance.calendar --month ${year}-03`);
     await page.waitForURL((u) => u.pathname === '/notifications/maintenance' && u.searchParams.get('month') === `${year}-03`);
-    const grid = page.getByRole('grid', { name: new RegExp(`Maintenance in March ${year}`) });
+    const grid = page.getByRole('table', { name: new RegExp(`Maintenance in March ${year}`) });
     await shown(grid);
     const chips = grid.getByRole('button', { name: `22:00–00:00 Tuesday patch ${tag}` });
     // Every Tuesday from the second one on (and the grid's trailing April Tuesdays); not the first.
     await eventually(() => chips.count()).toBeGreaterThanOrEqual(3);
-    await shown(grid.getByRole('gridcell', { name: `Tuesday, ${day(firstTuesday + 14)}: Tuesday patch ${tag}` }));
-    await shown(grid.getByRole('gridcell', { name: `Tuesday, ${day(firstTuesday)}: no maintenance` }));
+    await shown(grid.getByRole('cell', { name: `Tuesday, ${day(firstTuesday + 14)}: Tuesday patch ${tag}` }));
+    await shown(grid.getByRole('cell', { name: `Tuesday, ${day(firstTuesday)}: no maintenance` }));
     await page.getByRole('button', { name: 'Next month' }).click();
     await page.waitForURL((u) => u.searchParams.get('month') === `${year}-04`);
-    await shown(page.getByRole('grid', { name: new RegExp(`Maintenance in April ${year}`) }));
-    await page.getByRole('grid').getByRole('button', { name: `22:00–00:00 Tuesday patch ${tag}` }).first().click();
+    await shown(page.getByRole('table', { name: new RegExp(`Maintenance in April ${year}`) }));
+    await page.getByRole('table').getByRole('button', { name: `22:00–00:00 Tuesday patch ${tag}` }).first().click();
     const drawer = page.getByRole('dialog', { name: 'Edit maintenance window' });
     await eventually(() => drawer.getByRole('textbox', { name: 'Name' }).inputValue()).toBe(`Tuesday patch ${tag}`);
     await page.keyboard.press('Escape');

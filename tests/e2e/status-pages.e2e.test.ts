@@ -56,7 +56,7 @@ describe('status pages', () => {
 
   it('posts an incident update from the screen and from the command line', async () => {
     const { page } = admin;
-    await page.getByRole('button', { name: 'Post an update on Acme status' }).click();
+    await page.getByRole('button', { name: 'Post update on Acme status' }).click();
     const dialog = page.getByRole('dialog', { name: 'New incident on Acme status' });
     await shown(dialog);
     await dialog.getByLabel('Incident title').fill('Checkout errors');

@@ -167,7 +167,7 @@ export function CommandLine({
                 {o.text}
               </span>
             ) : (
-              <div className="[&_a]:underline [&_code]:break-all [&_code]:text-amber-300 [&_p]:my-0.5">
+              <div className="[&_a]:underline [&_code]:break-all [&_code]:bg-slate-800 [&_code]:text-amber-300 [&_p]:my-0.5">
                 <CommandMarkdown>{o.text}</CommandMarkdown>
               </div>
             )}

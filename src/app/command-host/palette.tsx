@@ -396,7 +396,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
 
 /** The row's first column: "Recent" for the empty palette's recents, else what the item is. */
 function Kind({ item, children }: { item: PaletteItem; children: string }) {
-  return item.recent ? <span className="w-20 shrink-0 text-xs font-medium text-blue-700 dark:text-blue-300">Recent</span> : <span className="w-20 shrink-0 text-xs text-slate-400">{children}</span>;
+  return item.recent ? <span className="w-20 shrink-0 text-xs font-medium text-blue-700 dark:text-blue-300">Recent</span> : <span className="w-20 shrink-0 text-xs text-slate-600 dark:text-slate-400">{children}</span>;
 }
 
 function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTargets }) {
@@ -449,7 +449,7 @@ function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTarget
         ) : (
           <span className="min-w-0 flex-1 truncate">{item.label}</span>
         )}
-        {subtitle && <span className="max-w-[40%] truncate text-xs text-slate-500 dark:text-slate-400">{subtitle}</span>}
+        {subtitle && <span className="max-w-[40%] truncate text-xs text-slate-600 dark:text-slate-400">{subtitle}</span>}
       </>
     );
   }

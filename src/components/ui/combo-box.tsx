@@ -48,7 +48,7 @@ export function ComboBox({ label, placeholder, inputValue, onInputChange, items,
         </Button>
       </div>
       <Popover className="max-h-72 min-w-(--trigger-width) overflow-y-auto rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-        <ListBox<ComboBoxItem> className="outline-none" renderEmptyState={() => <p className="px-2 py-1.5 text-sm text-slate-500">{isLoading ? 'Loading…' : emptyText}</p>}>
+        <ListBox<ComboBoxItem> className="outline-none" renderEmptyState={() => <p className="px-2 py-1.5 text-sm text-slate-500 dark:text-slate-400">{isLoading ? 'Loading…' : emptyText}</p>}>
           {(item) => (
             <ListBoxItem
               id={item.id}

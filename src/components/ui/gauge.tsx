@@ -33,6 +33,16 @@ function arc(from: number, to: number): string {
   return `M ${x1} ${y1} A ${R} ${R} 0 ${to - from > 180 ? 1 : 0} 1 ${x2} ${y2}`;
 }
 
+/**
+ * A meter must carry aria-valuenow (WAI-ARIA; axe's aria-required-attr). Without a value (a
+ * Windows host's load, a figure not scraped yet) there is nothing to measure: the gauge is then
+ * an image named by its label and what it shows ("Load 1m: --, not on Windows").
+ */
+function meterAria(label: string, value: number | null, min: number, max: number, display: string, caption?: string) {
+  if (value === null || !Number.isFinite(value)) return { role: 'img', 'aria-label': `${label}: ${caption ? `${display}, ${caption}` : display}` } as const;
+  return { role: 'meter', 'aria-label': label, 'aria-valuemin': min, 'aria-valuemax': max, 'aria-valuenow': Math.min(max, Math.max(min, value)), 'aria-valuetext': display } as const;
+}
+
 export interface GaugeProps {
   /** The accessible name, e.g. "CPU". */
   label: string;
@@ -54,12 +64,7 @@ export function Gauge({ label, value, min = 0, max = 100, display, tone, caption
   const start = -SWEEP / 2;
   return (
     <div
-      role="meter"
-      aria-label={label}
-      aria-valuemin={min}
-      aria-valuemax={max}
-      aria-valuenow={value === null ? undefined : Math.min(max, Math.max(min, value))}
-      aria-valuetext={display}
+      {...meterAria(label, value, min, max, display, caption)}
       data-tone={tone}
       className={cx('relative mx-auto aspect-[10/8] h-full max-h-full max-w-full', className)}
     >
@@ -96,12 +101,7 @@ export function BarGauge({ items, min = 0, max = 100, className }: { items: read
               <span className={cx('font-semibold tabular-nums', toneText[item.tone])}>{item.display}</span>
             </div>
             <div
-              role="meter"
-              aria-label={item.label}
-              aria-valuemin={min}
-              aria-valuemax={max}
-              aria-valuenow={item.value === null ? undefined : Math.min(max, Math.max(min, item.value))}
-              aria-valuetext={item.display}
+              {...meterAria(item.label, item.value, min, max, item.display)}
               data-tone={item.tone}
               className="h-2 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700"
             >

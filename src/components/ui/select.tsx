@@ -26,7 +26,7 @@ export function Select<T extends string>({ label, placeholder, options, value, o
     >
       {label && <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">{label}</Label>}
       <Button className="flex h-9 items-center justify-between rounded-md border border-slate-300 bg-white px-3 text-left text-sm outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-slate-600 dark:bg-slate-900">
-        <SelectValue className="truncate data-[placeholder]:text-slate-400" />
+        <SelectValue className="truncate data-[placeholder]:text-slate-500 dark:data-[placeholder]:text-slate-400" />
         <span aria-hidden className="ml-2 text-slate-400">▾</span>
       </Button>
       <FieldError className="text-xs text-red-600 dark:text-red-400">{errorMessage}</FieldError>

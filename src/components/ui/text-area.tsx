@@ -17,7 +17,7 @@ export function TextArea({ label, placeholder, errorMessage, rows = 4, className
       <AriaTextArea
         rows={rows}
         placeholder={placeholder}
-        className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 outline-none placeholder:text-slate-400 focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 data-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+        className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 outline-none placeholder:text-slate-500 dark:placeholder:text-slate-400 focus:border-blue-500 focus:ring-2 focus:ring-blue-500/30 data-[invalid]:border-red-500 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       />
       <FieldError className="text-xs text-red-600 dark:text-red-400">{errorMessage}</FieldError>
     </AriaTextField>

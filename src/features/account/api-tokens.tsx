@@ -76,7 +76,7 @@ export function ApiTokens() {
           Create token
         </Button>
       </form>
-      {isPending && <p className="text-sm text-slate-500">Loading…</p>}
+      {isPending && <p className="text-sm text-slate-500 dark:text-slate-400">Loading…</p>}
       {isError && <p className="text-sm text-red-600 dark:text-red-400">{error.message}</p>}
       {!isPending && !isError && !tokens.length && <p className="text-sm text-slate-500 dark:text-slate-400">No API tokens yet.</p>}
       {tokens.length > 0 && (
@@ -85,7 +85,7 @@ export function ApiTokens() {
             <li key={t._id} className="flex items-center gap-3 px-3 py-2 text-sm">
               <div className="min-w-0 flex-1">
                 <span className="font-medium">{t.name}</span>
-                <span className="ml-2 font-mono text-xs text-slate-500">{t.prefix}…</span>
+                <span className="ml-2 font-mono text-xs text-slate-500 dark:text-slate-400">{t.prefix}…</span>
                 <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">
                   {tokenScopeLabels[t.scope]} · created {when(t.createdAt)} · last used {when(t.lastUsedAt)}
                 </span>

@@ -14,7 +14,7 @@ const COLUMNS = ['Name', 'Description', 'Type', 'Threshold', 'Grace Period', 'Se
 const thresholdOptions = (metric: RuleMetric) => thresholdChoicesFor(metric).map((t) => ({ value: String(t), label: formatThreshold(metric, t) }));
 const severityTone: Record<Severity, string> = {
   critical: 'text-red-600 dark:text-red-400',
-  warning: 'text-orange-600 dark:text-orange-400',
+  warning: 'text-orange-700 dark:text-orange-400',
   normal: 'text-slate-700 dark:text-slate-300',
   info: 'text-blue-700 dark:text-blue-300',
 };

@@ -5,7 +5,7 @@ import type { Tone } from '../../lib/format';
 
 export const toneText: Record<Tone, string> = {
   green: 'text-green-700 dark:text-green-400',
-  orange: 'text-orange-600 dark:text-orange-400',
+  orange: 'text-orange-700 dark:text-orange-400',
   red: 'text-red-600 dark:text-red-400',
   none: 'text-slate-500 dark:text-slate-400',
 };

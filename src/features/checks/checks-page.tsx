@@ -116,7 +116,7 @@ export function ChecksPage() {
           const canEdit = runner.check('check.edit');
           return (
             <div className="flex items-center gap-1 whitespace-nowrap">
-              <CommandButton command="check.run-now" input={{ check: c._id }} variant="ghost" size="sm" aria-label={`Run ${c.name} now`}>
+              <CommandButton command="check.run-now" input={{ check: c._id }} variant="ghost" size="sm" aria-label={`Run now: ${c.name}`}>
                 Run now
               </CommandButton>
               <CommandButton command={c.paused ? 'check.resume' : 'check.pause'} input={{ check: c._id }} variant="ghost" size="sm" aria-label={`${c.paused ? 'Resume' : 'Pause'} ${c.name}`}>

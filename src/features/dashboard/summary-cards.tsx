@@ -9,7 +9,7 @@ function Figure({ label, value, tone }: { label: string; value: string; tone?: '
   return (
     <div className="flex items-baseline justify-between gap-4">
       <dt className="text-sm text-slate-600 dark:text-slate-400">{label}</dt>
-      <dd className={tone === 'green' ? 'font-semibold text-green-600 tabular-nums dark:text-green-400' : tone === 'red' ? 'font-semibold text-red-600 tabular-nums dark:text-red-400' : 'font-semibold tabular-nums'}>
+      <dd className={tone === 'green' ? 'font-semibold text-green-700 tabular-nums dark:text-green-400' : tone === 'red' ? 'font-semibold text-red-600 tabular-nums dark:text-red-400' : 'font-semibold tabular-nums'}>
         {value}
       </dd>
     </div>

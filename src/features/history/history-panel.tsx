@@ -149,9 +149,9 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
         <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} runs` : ''}</span>
       </div>
       <div className="flex-1 overflow-y-auto">
-        {isPending && <p className="p-5 text-sm text-slate-500">Loading…</p>}
+        {isPending && <p className="p-5 text-sm text-slate-500 dark:text-slate-400">Loading…</p>}
         {isError && <p className="p-5 text-sm text-red-600 dark:text-red-400">{error.message}</p>}
-        {!isPending && !isError && rows.length === 0 && <p className="p-5 text-sm text-slate-500">No commands yet.</p>}
+        {!isPending && !isError && rows.length === 0 && <p className="p-5 text-sm text-slate-500 dark:text-slate-400">No commands yet.</p>}
         <ol className="divide-y divide-slate-100 dark:divide-slate-800">
           {rows.map((entry) => (
             <HistoryRow

@@ -7,7 +7,7 @@ const SHOWN = 3;
  * the tooltip and the accessible name. Beyond three, a "+n" circle names the rest.
  */
 export function EmailAvatars({ emails }: { emails: readonly string[] }) {
-  if (!emails.length) return <span className="text-slate-400">--</span>;
+  if (!emails.length) return <span className="text-slate-500 dark:text-slate-400">--</span>;
   const rest = emails.slice(SHOWN);
   const circle = 'inline-flex h-7 w-7 shrink-0 items-center justify-center rounded-full border-2 border-white text-[11px] font-semibold dark:border-slate-950';
   return (

@@ -87,7 +87,7 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
       ) : !channels ? (
         <Skeleton className="h-8" />
       ) : !channels.length ? (
-        <p className="text-sm text-slate-500">No channels besides email and Slack. Add a webhook, Microsoft Teams, PagerDuty, Telegram or ntfy.</p>
+        <p className="text-sm text-slate-500 dark:text-slate-400">No channels besides email and Slack. Add a webhook, Microsoft Teams, PagerDuty, Telegram or ntfy.</p>
       ) : (
         <ul aria-label="Channel targets" className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
           {channels.map((c) => (

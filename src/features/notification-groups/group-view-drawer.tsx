@@ -73,7 +73,7 @@ export function ShowGroupRoute() {
         </div>
       ) : (
         <dl>
-          <Row label="Description">{g.description || <span className="text-slate-400">--</span>}</Row>
+          <Row label="Description">{g.description || <span className="text-slate-500 dark:text-slate-400">--</span>}</Row>
           <Row label="Email Enabled">
             <Switch isSelected={g.emailEnabled} isReadOnly aria-label="Email Enabled" />
           </Row>
@@ -88,13 +88,13 @@ export function ShowGroupRoute() {
                 </ul>
               </div>
             ) : (
-              <span className="text-slate-400">--</span>
+              <span className="text-slate-500 dark:text-slate-400">--</span>
             )}
           </Row>
           <Row label="Slack Enabled">
             <Switch isSelected={g.slackEnabled} isReadOnly aria-label="Slack Enabled" />
           </Row>
-          <Row label="Slack Channel">{g.slackChannel || <span className="text-slate-400">--</span>}</Row>
+          <Row label="Slack Channel">{g.slackChannel || <span className="text-slate-500 dark:text-slate-400">--</span>}</Row>
           <Row label="Created At">{new Date(g.createdAt).toLocaleString()}</Row>
           <Row label="Updated At">{new Date(g.updatedAt).toLocaleString()}</Row>
         </dl>

@@ -92,7 +92,7 @@ export function GroupsPage() {
       {
         id: 'description',
         header: () => plainHeader('Description'),
-        cell: ({ row }) => <span className="line-clamp-2 max-w-xs text-slate-700 dark:text-slate-300">{row.original.description || <span className="text-slate-400">--</span>}</span>,
+        cell: ({ row }) => <span className="line-clamp-2 max-w-xs text-slate-700 dark:text-slate-300">{row.original.description || <span className="text-slate-500 dark:text-slate-400">--</span>}</span>,
       },
       {
         id: 'emailEnabled',

@@ -26,7 +26,7 @@ export function MonitoringAlertGroups() {
       <p className="mr-auto min-w-0">
         <span className="font-medium">Monitoring backend alerts:</span>{' '}
         {current.isPending ? (
-          <span className="text-slate-500">loading…</span>
+          <span className="text-slate-500 dark:text-slate-400">loading…</span>
         ) : current.isError ? (
           <span className="text-red-600 dark:text-red-400">could not load ({current.error.message})</span>
         ) : (
@@ -88,7 +88,7 @@ function ChooseGroups({ initial, onClose }: { initial: string[] | null; onClose:
         </Checkbox>
         <fieldset disabled={useDefault} className="space-y-2 border-l border-slate-200 pl-4 dark:border-slate-700">
           <legend className="sr-only">Notification groups</legend>
-          {groups.isPending && <p className="text-slate-500">Loading groups…</p>}
+          {groups.isPending && <p className="text-slate-500 dark:text-slate-400">Loading groups…</p>}
           {groups.isError && <p className="text-red-600 dark:text-red-400">Could not load the groups: {groups.error.message}</p>}
           {list.map((g) => (
             <div key={g._id}>
@@ -105,11 +105,11 @@ function ChooseGroups({ initial, onClose }: { initial: string[] | null; onClose:
                 }
               >
                 {g.name}
-                {!g.emailEnabled && !g.slackEnabled ? <span className="text-slate-500"> (no channel on)</span> : null}
+                {!g.emailEnabled && !g.slackEnabled ? <span className="text-slate-500 dark:text-slate-400"> (no channel on)</span> : null}
               </Checkbox>
             </div>
           ))}
-          {groups.isSuccess && !list.length && <p className="text-slate-500">No notification groups yet.</p>}
+          {groups.isSuccess && !list.length && <p className="text-slate-500 dark:text-slate-400">No notification groups yet.</p>}
         </fieldset>
       </div>
     </Modal>

@@ -74,7 +74,7 @@ export function AlertsTable({ alerts, loading, onView, onDelete, canDelete, onTo
                 View
               </Button>
               {onToggleAck && a.status !== 'resolved' && (
-                <Button variant="ghost" size="sm" disabledReason={canAck(a) === true ? false : (canAck(a) as string)} onPress={() => onToggleAck(a)} aria-label={`${a.acknowledgement ? 'Release' : 'Acknowledge'} ${name}`}>
+                <Button variant="ghost" size="sm" disabledReason={canAck(a) === true ? false : (canAck(a) as string)} onPress={() => onToggleAck(a)} aria-label={`${a.acknowledgement ? 'Release' : 'Ack (acknowledge)'} ${name}`}>
                   {a.acknowledgement ? 'Release' : 'Ack'}
                 </Button>
               )}

@@ -48,14 +48,14 @@ export function DeliveryLog({ alertId }: { alertId: string }) {
                     <div className="text-xs break-all text-slate-600 dark:text-slate-400">{r.target}</div>
                   </td>
                   <td className="py-1 pr-3">
-                    {r.attempt} <span className="text-xs text-slate-500">({transitionLabel(r.transition)})</span>
+                    {r.attempt} <span className="text-xs text-slate-500 dark:text-slate-400">({transitionLabel(r.transition)})</span>
                   </td>
                   <td className="py-1 pr-3">{r.responseCode ?? '--'}</td>
                   <td className="py-1">
                     <span className={r.outcome === 'sent' ? 'text-green-700 dark:text-green-400' : r.outcome === 'failed' ? 'text-red-700 dark:text-red-400' : 'text-slate-600'}>{r.outcome}</span>
                     {r.error && <div className="text-xs break-words text-slate-600 dark:text-slate-400">{r.error}</div>}
                     {r.retryAt && (
-                      <div className="text-xs text-slate-500">
+                      <div className="text-xs text-slate-500 dark:text-slate-400">
                         retry at <DateTime value={r.retryAt} />
                       </div>
                     )}

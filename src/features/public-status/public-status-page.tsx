@@ -22,7 +22,7 @@ const stateDot: Record<PublicState, string> = { up: 'bg-green-500', down: 'bg-re
 const barTone: Record<Tone, string> = { green: 'bg-green-500', orange: 'bg-orange-400', red: 'bg-red-500', none: 'bg-slate-200 dark:bg-slate-700' };
 
 const overallText: Record<PublicStatus['overall'], { text: string; className: string }> = {
-  up: { text: 'All systems operational', className: 'bg-green-600 text-white' },
+  up: { text: 'All systems operational', className: 'bg-green-700 text-white' },
   down: { text: 'Some systems are down', className: 'bg-red-600 text-white' },
   unknown: { text: 'Some systems are not reporting', className: 'bg-slate-600 text-white' },
 };
@@ -68,7 +68,7 @@ function Incident({ incident }: { incident: PublicIncident }) {
       <header className="flex flex-wrap items-baseline gap-x-3">
         <h3 className="text-base font-semibold">{incident.title}</h3>
         <span className={cx('text-sm font-medium', open ? 'text-orange-700 dark:text-orange-300' : 'text-green-700 dark:text-green-400')}>{open ? 'Ongoing' : 'Resolved'}</span>
-        <span className="ml-auto text-xs text-slate-500 dark:text-slate-400">
+        <span className="ml-auto text-xs text-slate-600 dark:text-slate-400">
           {when(incident.startedAt)}
           {incident.resolvedAt ? ` – ${when(incident.resolvedAt)}` : ''}
         </span>
@@ -76,7 +76,7 @@ function Incident({ incident }: { incident: PublicIncident }) {
       <ol className="mt-3 space-y-3">
         {[...incident.posts].reverse().map((p, i) => (
           <li key={`${p.at}-${i}`} className="border-l-2 border-slate-300 pl-3 dark:border-slate-600">
-            <div className="text-xs text-slate-500 dark:text-slate-400">
+            <div className="text-xs text-slate-600 dark:text-slate-400">
               {p.resolves ? 'Resolved · ' : ''}
               {when(p.at)}
             </div>
@@ -143,7 +143,7 @@ export function PublicStatusPage() {
               ))}
             </ul>
           ) : (
-            <p className="py-3 text-sm text-slate-500">Nothing to show.</p>
+            <p className="py-3 text-sm text-slate-500 dark:text-slate-400">Nothing to show.</p>
           )}
         </section>
       ))}

@@ -58,7 +58,8 @@ export function MaintenanceCalendar({ month, onMonth, onOpen }: { month?: string
           Could not load the calendar: {query.error.message}
         </p>
       )}
-      <div role="grid" aria-label={`Maintenance in ${title}`} className="grid grid-cols-7 gap-px overflow-hidden rounded-md border border-slate-200 bg-slate-200 dark:border-slate-700 dark:bg-slate-700">
+      {/* A table, not a grid: it has no arrow-key navigation, and a grid's cells are widgets that must be named by their visible text. */}
+      <div role="table" aria-label={`Maintenance in ${title}`} className="grid grid-cols-7 gap-px overflow-hidden rounded-md border border-slate-200 bg-slate-200 dark:border-slate-700 dark:bg-slate-700">
         <div role="row" className="contents">
           {WEEKDAYS.map((w) => (
             <div key={w} role="columnheader" className="bg-slate-50 px-2 py-1 text-xs font-medium text-slate-600 dark:bg-slate-800 dark:text-slate-400">
@@ -74,9 +75,9 @@ export function MaintenanceCalendar({ month, onMonth, onOpen }: { month?: string
               return (
                 <div
                   key={dayKey(d)}
-                  role="gridcell"
+                  role="cell"
                   aria-label={`${d.toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long' })}: ${items.length ? items.map((o) => o.name).join(', ') : 'no maintenance'}`}
-                  className={cx('min-h-24 bg-white p-1 dark:bg-slate-900', d.getMonth() !== m - 1 && 'bg-slate-50 text-slate-400 dark:bg-slate-900/60')}
+                  className={cx('min-h-24 bg-white p-1 dark:bg-slate-900', d.getMonth() !== m - 1 && 'bg-slate-50 text-slate-500 dark:bg-slate-900/60 dark:text-slate-400')}
                 >
                   <div className={cx('mb-1 text-xs', today && 'inline-block rounded-full bg-blue-600 px-1.5 font-semibold text-white')}>{d.getDate()}</div>
                   <ul className="space-y-1">

@@ -121,7 +121,7 @@ export function AgentWizard({ server }: { server: Server }) {
               i === step ? 'border-blue-500 font-medium text-blue-700 dark:text-blue-300' : i < step ? 'border-green-300 text-green-700 dark:border-green-800 dark:text-green-400' : 'border-slate-200 text-slate-500 dark:border-slate-700 dark:text-slate-400',
             )}
           >
-            <span aria-hidden className={cx('flex h-5 w-5 items-center justify-center rounded-full text-xs', i < step ? 'bg-green-600 text-white' : i === step ? 'bg-blue-600 text-white' : 'bg-slate-200 dark:bg-slate-700')}>
+            <span aria-hidden className={cx('flex h-5 w-5 items-center justify-center rounded-full text-xs', i < step ? 'bg-green-700 text-white' : i === step ? 'bg-blue-600 text-white' : 'bg-slate-200 dark:bg-slate-700')}>
               {i < step ? '✓' : i + 1}
             </span>
             {name}

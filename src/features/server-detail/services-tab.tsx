@@ -39,7 +39,7 @@ export function servicesListQuery(serverId: string, view: Pick<ServerView, 'q' |
 
 /** SPEC §2 status display: up green 'Active', down red 'Down', anything else orange as written. */
 function ServiceStatus({ status }: { status: string }) {
-  const [label, tone] = status === 'up' ? ['Active', 'text-green-700 dark:text-green-400'] : status === 'down' ? ['Down', 'text-red-600 dark:text-red-400'] : [status, 'text-orange-600 dark:text-orange-400'];
+  const [label, tone] = status === 'up' ? ['Active', 'text-green-700 dark:text-green-400'] : status === 'down' ? ['Down', 'text-red-600 dark:text-red-400'] : [status, 'text-orange-700 dark:text-orange-400'];
   const dot = status === 'up' ? 'bg-green-500' : status === 'down' ? 'bg-red-500' : 'bg-orange-500';
   return (
     <span className={cx('inline-flex items-center gap-1.5 font-medium', tone)}>

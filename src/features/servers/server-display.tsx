@@ -4,7 +4,7 @@ import { formatPercent, serverStateDisplay, usageTone, type Tone } from '../../l
 /** Text colours with enough contrast on white and on the dark background. */
 export const toneText: Record<Tone, string> = {
   green: 'text-green-700 dark:text-green-400',
-  orange: 'text-orange-600 dark:text-orange-400',
+  orange: 'text-orange-700 dark:text-orange-400',
   red: 'text-red-600 dark:text-red-400',
   none: 'text-slate-500 dark:text-slate-400',
 };

@@ -124,7 +124,7 @@ export function StatusPagesPage() {
           return (
             <span className="whitespace-nowrap tabular-nums" title={items.map((i) => `${i.displayName} ← ${i.name ?? 'deleted'}`).join('\n')}>
               {items.length} in {row.original.groups.length} group{row.original.groups.length === 1 ? '' : 's'}
-              {gone > 0 && <span className="ml-1 text-orange-600 dark:text-orange-400">({gone} deleted)</span>}
+              {gone > 0 && <span className="ml-1 text-orange-700 dark:text-orange-400">({gone} deleted)</span>}
             </span>
           );
         },
@@ -152,7 +152,7 @@ export function StatusPagesPage() {
           };
           return (
             <div className="flex items-center gap-1 whitespace-nowrap" onClick={(e) => e.stopPropagation()}>
-              <Button variant="ghost" size="sm" disabledReason={reason('status.post')} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post an update on ${p.title}`}>
+              <Button variant="ghost" size="sm" disabledReason={reason('status.post')} onPress={() => setDialog({ page: p, mode: 'post' })} aria-label={`Post update on ${p.title}`}>
                 Post update
               </Button>
               {p.openIncident && (

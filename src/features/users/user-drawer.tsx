@@ -108,7 +108,7 @@ export function UserDrawerRoute() {
           Add {label}
         </Button>
       ) : (
-        <span className="text-slate-400">—</span>
+        <span className="text-slate-500 dark:text-slate-400">—</span>
       )}
     </div>
   );

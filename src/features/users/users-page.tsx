@@ -186,7 +186,7 @@ export function UsersPage() {
           loading={query.isPending}
           marks={userMarks}
           sort={{ by: search.sortBy, dir: search.sortDir }}
-          empty={<p className="p-6 text-center text-sm text-slate-500">No users found</p>}
+          empty={<p className="p-6 text-center text-sm text-slate-500 dark:text-slate-400">No users found</p>}
         />
       ) : (
         <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-3 2xl:grid-cols-4">
@@ -210,7 +210,7 @@ export function UsersPage() {
                   <p className="mt-3 text-xs text-slate-500 dark:text-slate-400">{roleLabels[u.role]}</p>
                 </article>
               ))}
-          {!query.isPending && data.length === 0 && <p className="col-span-full p-6 text-center text-sm text-slate-500">No users found</p>}
+          {!query.isPending && data.length === 0 && <p className="col-span-full p-6 text-center text-sm text-slate-500 dark:text-slate-400">No users found</p>}
         </div>
       )}
 
