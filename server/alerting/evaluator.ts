@@ -441,16 +441,23 @@ export class AlertEvaluator {
     const rawDue = pending.rows[0]?.due ?? [];
     const dueKeys: [string, string][] = typeof rawDue === 'string' ? JSON.parse(rawDue) : rawDue;
     if (!dueKeys.length) return this.finish(tx, at, transitions, result);
+    // Their grace periods end here whether or not the alert opens (a reopened one wins the
+    // conflict): deleted in the same statement that reads them (alert_pending's rule and server
+    // cascade, so every row deleted joins).
     const due = await tx.execute<DueCondition>(sql`
+      with p as (
+        delete from alert_pending
+        where (rule_id, subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))
+        returning rule_id, subject, server_id, since
+      )
       select p.rule_id, p.subject, p.server_id, p.since, r.name, r.type, r.metric, r.threshold, r.time_limit, r.severity,
              r.notification_group_id, s.hostname, s.ipaddress, s.agent_port, s.operating_system, s.cpu_usage, s.memory_usage,
              s.disk_usage, s.last_error, s.suppress_alarm, f.hours_left as forecast_hours, f.full_at as forecast_full_at,
              f.slope_per_hour as forecast_slope, f.fitted_now as forecast_now
-      from alert_pending p
+      from p
       join alert_rules r on r.id = p.rule_id
       join servers s on s.id = p.server_id
-      left join server_forecasts f on f.server_id = p.server_id and r.metric in ('disk_forecast', 'memory_forecast') and f.metric = replace(r.metric, '_forecast', '')
-      where (p.rule_id, p.subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))`);
+      left join server_forecasts f on f.server_id = p.server_id and r.metric in ('disk_forecast', 'memory_forecast') and f.metric = replace(r.metric, '_forecast', '')`);
     if (due.rows.length) {
       for (const part of chunked(due.rows, 500)) {
         const opened = await tx
@@ -485,9 +492,6 @@ export class AlertEvaluator {
           transitions.push({ alertId: o.id, type: 'firing', note: null, notify: c.suppress_alarm === 'no', groupId: c.notification_group_id, routed: true });
         }
       }
-      await tx.execute(sql`
-        delete from alert_pending
-        where (rule_id, subject) in (select * from unnest(${sql.param(due.rows.map((c) => c.rule_id))}::uuid[], ${sql.param(due.rows.map((c) => c.subject))}::text[]))`);
     }
 
     return this.finish(tx, at, transitions, result);
