@@ -233,6 +233,20 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await eventsOf(rows[0]!.id)).at(-1)).toMatchObject({ type: 'resolved', note: 'The rule was disabled.' });
   });
 
+  it('a rule with a lower threshold than the rest of the fleet holds; a disabled one does not', async () => {
+    const a = await server({ cpu_usage: 75, memory_usage: 65 });
+    const b = await server({ cpu_usage: 75, memory_usage: 65 });
+    await q(`update alert_rules set threshold = 70 where server_id = $1 and name = 'high_cpu_usage'`, [b]);
+    await q(`update alert_rules set threshold = 60, enabled = false where server_id = $1 and name = 'high_memory_usage'`, [a]);
+    expect((await tick(0)).pendingStarted).toBe(1);
+    await tick(300);
+    expect(await alertsOf(a)).toEqual([]);
+    expect((await alertsOf(b)).map((x) => [x.alertname, x.status])).toEqual([['high_cpu_usage', 'firing']]);
+    await set(b, { cpu_usage: 69 });
+    await tick(315);
+    expect((await alertsOf(b)).map((x) => [x.alertname, x.status])).toEqual([['high_cpu_usage', 'resolved']]);
+  });
+
   it('stale figures (no scrape for longer than staleAfterS) neither open nor resolve alerts', async () => {
     const id = await server({ cpu_usage: 95 });
     await tick(0);

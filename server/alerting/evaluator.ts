@@ -321,13 +321,23 @@ export class AlertEvaluator {
     //    joined alerts with itself in a nested loop whenever its statistics were older than the
     //    open alerts (always so on PGlite, which never analyzes on its own): 30+ ms at a few
     //    hundred open alerts, growing with their square (bench/alert-tick.ts).
-    const clearing = await tx.execute<{ id: string; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean }>(sql`
+    //    The same statement says which of the tick's later statements can find anything (`work`):
+    //    on PGlite each costs about a millisecond even when it finds nothing, so those that cannot
+    //    are skipped. What this tick changes before them only takes work away (a resolution ends a
+    //    snooze and an acknowledgement), so a "no" stays true.
+    const clearing = await tx.execute<{ id: string | null; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean; snoozes: boolean; acks: boolean; checks: boolean }>(sql`
+      with work as (
+        select exists (select 1 from alerts where status = 'snoozed' and snoozed_until <= ${now}) as snoozes,
+               exists (select 1 from alerts where ack_until <= ${now}) as acks,
+               exists (select 1 from check_rules where enabled) or exists (select 1 from check_pending)
+                 or exists (select 1 from alerts where check_id is not null and status in ('firing', 'snoozed')) as checks
+      )
+      select w.snoozes, w.acks, w.checks, c.* from work w left join (
       select a.id, r.notification_group_id as group_id, s.suppress_alarm, a.notified_at is not null as notified, a.mute is not null as muted,
              case when r.id is null then 'The rule was removed.' when not r.enabled then 'The rule was disabled.' else 'The condition cleared.' end as reason
       from alerts a
       join servers s on s.id = a.server_id
       left join alert_rules r on r.id = a.rule_id
-      left join services sv on r.metric = 'service_down' and sv.server_id = a.server_id and sv.service_name = a.subject
       where a.status in ('firing', 'snoozed') and a.source = 'opsdeck' and (
         r.id is null or not r.enabled or (
           s.status = 'active' and s.is_agent_configured and s.state = 'up' and s.last_scraped_at >= ${fresh} and case r.metric
@@ -335,19 +345,22 @@ export class AlertEvaluator {
             when 'cpu' then s.cpu_usage <= r.threshold
             when 'memory' then s.memory_usage <= r.threshold
             when 'disk' then s.disk_usage <= r.threshold
-            when 'service_down' then sv.id is null or sv.status = 'up'
+            -- The service is gone or up (looked up for service_down alerts alone, by services_server_name_idx).
+            when 'service_down' then not exists (select 1 from services sv where sv.server_id = a.server_id and sv.service_name = a.subject and sv.status is distinct from 'up')
             when 'disk_forecast' then coalesce((select f.hours_left is null or f.hours_left > r.threshold from server_forecasts f where f.server_id = s.id and f.metric = 'disk'), true)
             when 'memory_forecast' then coalesce((select f.hours_left is null or f.hours_left > r.threshold from server_forecasts f where f.server_id = s.id and f.metric = 'memory'), true)
             else false
           end
         )
-      )`);
-    const clearingById = new Map(clearing.rows.map((r) => [r.id, r]));
-    const resolved = clearing.rows.length
+      )) c on true`);
+    const work = clearing.rows[0] ?? { snoozes: true, acks: true, checks: true };
+    const clears = clearing.rows.filter((r): r is typeof r & { id: string } => r.id !== null);
+    const clearingById = new Map(clears.map((r) => [r.id, r]));
+    const resolved = clears.length
       ? await tx.execute<{ id: string }>(sql`
           update alerts set status = 'resolved', resolved_at = ${now}, updated_at = ${now}, snoozed_until = null, next_action_at = null,
             ack_user_id = null, ack_username = null, ack_note = null, ack_at = null, ack_until = null
-          where id = any(${sql.param(clearing.rows.map((r) => r.id))}::uuid[]) and status in ('firing', 'snoozed')
+          where id = any(${sql.param(clears.map((r) => r.id))}::uuid[]) and status in ('firing', 'snoozed')
           returning id`)
       : { rows: [] as { id: string }[] };
     for (const { id } of resolved.rows) {
@@ -360,7 +373,9 @@ export class AlertEvaluator {
 
     // 2. A snooze with a duration that ran out returns the alert to firing (notified unless
     //    someone acknowledged it meanwhile), and acknowledgements whose time ran out end.
-    const unsnoozed = await tx.execute<{ id: string; group_id: string | null; suppress_alarm: string; acked: boolean }>(sql`
+    const unsnoozed = !work.snoozes
+      ? { rows: [] as { id: string; group_id: string | null; suppress_alarm: string; acked: boolean }[] }
+      : await tx.execute<{ id: string; group_id: string | null; suppress_alarm: string; acked: boolean }>(sql`
       update alerts a set status = 'firing', snoozed_until = null, updated_at = ${now}, notified_at = null, escalation_step = 0, next_action_at = ${now}
       where a.status = 'snoozed' and a.snoozed_until <= ${now}
       returning a.id, a.ack_at is not null as acked,
@@ -371,13 +386,13 @@ export class AlertEvaluator {
       result.unsnoozed.push(r.id);
       transitions.push({ alertId: r.id, type: 'firing', note: 'The snooze ended and the condition still holds.', notify: r.suppress_alarm === 'no' && !r.acked, groupId: r.group_id, routed: true });
     }
-    for (const t of await expireAcks(tx, at)) {
+    for (const t of work.acks ? await expireAcks(tx, at) : []) {
       result.ackExpired.push(t.alertId);
       transitions.push(t);
     }
 
     // Checks' website_alert rules (issue 16): the same states, in their own file.
-    const checkOutcome = await evaluateCheckRules(tx, at);
+    const checkOutcome = work.checks ? await evaluateCheckRules(tx, at) : { transitions: [], fired: [], resolved: [], nextDueMs: null };
     result.fired.push(...checkOutcome.fired);
     result.resolved.push(...checkOutcome.resolved);
     transitions.push(...checkOutcome.transitions);
@@ -426,16 +441,23 @@ export class AlertEvaluator {
     const rawDue = pending.rows[0]?.due ?? [];
     const dueKeys: [string, string][] = typeof rawDue === 'string' ? JSON.parse(rawDue) : rawDue;
     if (!dueKeys.length) return this.finish(tx, at, transitions, result);
+    // Their grace periods end here whether or not the alert opens (a reopened one wins the
+    // conflict): deleted in the same statement that reads them (alert_pending's rule and server
+    // cascade, so every row deleted joins).
     const due = await tx.execute<DueCondition>(sql`
+      with p as (
+        delete from alert_pending
+        where (rule_id, subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))
+        returning rule_id, subject, server_id, since
+      )
       select p.rule_id, p.subject, p.server_id, p.since, r.name, r.type, r.metric, r.threshold, r.time_limit, r.severity,
              r.notification_group_id, s.hostname, s.ipaddress, s.agent_port, s.operating_system, s.cpu_usage, s.memory_usage,
              s.disk_usage, s.last_error, s.suppress_alarm, f.hours_left as forecast_hours, f.full_at as forecast_full_at,
              f.slope_per_hour as forecast_slope, f.fitted_now as forecast_now
-      from alert_pending p
+      from p
       join alert_rules r on r.id = p.rule_id
       join servers s on s.id = p.server_id
-      left join server_forecasts f on f.server_id = p.server_id and r.metric in ('disk_forecast', 'memory_forecast') and f.metric = replace(r.metric, '_forecast', '')
-      where (p.rule_id, p.subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))`);
+      left join server_forecasts f on f.server_id = p.server_id and r.metric in ('disk_forecast', 'memory_forecast') and f.metric = replace(r.metric, '_forecast', '')`);
     if (due.rows.length) {
       for (const part of chunked(due.rows, 500)) {
         const opened = await tx
@@ -470,9 +492,6 @@ export class AlertEvaluator {
           transitions.push({ alertId: o.id, type: 'firing', note: null, notify: c.suppress_alarm === 'no', groupId: c.notification_group_id, routed: true });
         }
       }
-      await tx.execute(sql`
-        delete from alert_pending
-        where (rule_id, subject) in (select * from unnest(${sql.param(due.rows.map((c) => c.rule_id))}::uuid[], ${sql.param(due.rows.map((c) => c.subject))}::text[]))`);
     }
 
     return this.finish(tx, at, transitions, result);
