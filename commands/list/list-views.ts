@@ -14,7 +14,7 @@ export interface ListFilter {
 }
 
 export interface ListView {
-  key: 'servers' | 'alerts' | 'users' | 'groups' | 'checks';
+  key: 'servers' | 'alerts' | 'users' | 'groups' | 'checks' | 'status-pages';
   /** As a person calls the screen. */
   name: string;
   path: string;
@@ -95,6 +95,8 @@ export const listViews: readonly ListView[] = [
     // /checks/show/… is a check's own page.
     drawers: /^\/checks\/(create|edit\/[^/]+)$/,
   },
+  // One order (newest first): no sort. src/features/status-pages/status-pages-query.ts reads these keys.
+  { key: 'status-pages', name: 'Status Pages', path: '/status-pages', searchKey: 'q', searchLabel: 'slug or title', views: false, sort: [], drawers: /^\/status-pages\/(create|edit\/[^/]+)$/ },
 ];
 
 export const pageSizes = [25, 50, 75, 100] as const;

@@ -2,7 +2,7 @@ import { createRoute, lazyRouteComponent } from '@tanstack/react-router';
 import * as z from 'zod/mini';
 import { can } from '../../server/contract/permissions';
 import { publicStatusQueryOptions, statusPageQueryOptions, statusPagesListQueryOptions } from '../api/status-pages';
-import { statusPagesListQuery } from '../features/status-pages/status-pages-query';
+import { statusPagesListQuery, statusPagesSearchSchema } from '../features/status-pages/status-pages-query';
 import type { AppLayoutRoute } from './app-layout-route';
 import { rootRoute } from './root';
 import { warm } from './warm';
@@ -14,8 +14,10 @@ export function statusPageRoutes(parent: AppLayoutRoute) {
   const list = createRoute({
     getParentRoute: () => parent,
     path: '/status-pages',
-    // The screen opens on its first page without a search (its list state is its own).
-    loader: ({ context: { queryClient } }) => warm(queryClient.ensureQueryData(statusPagesListQueryOptions(statusPagesListQuery({ page: 1, q: '' })))),
+    // The list's search and page are URL state (issue 13): the loader warms the query the screen reads for them.
+    validateSearch: statusPagesSearchSchema,
+    loaderDeps: ({ search }) => search,
+    loader: ({ context: { queryClient }, deps }) => warm(queryClient.ensureQueryData(statusPagesListQueryOptions(statusPagesListQuery(deps)))),
     component: lazyRouteComponent(() => import('../features/status-pages/status-pages-page'), 'StatusPagesPage'),
   });
   const create = createRoute({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { commandLine, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 
 /**
@@ -117,5 +117,41 @@ describe('status pages', () => {
     await expect
       .poll(() => api.historyMissing(['status.create', 'status.post', 'status.resolve', 'status.delete'], ['status.create:ui:ok', 'status.post:ui:ok', 'status.post:cmdline:ok', 'status.resolve:cmdline:ok', 'status.delete:cmdline:ok']), { timeout: 10_000 })
       .toEqual([]);
+  });
+
+  it('keeps the list’s search and page size in the URL; its controls and the command line run the list commands', async () => {
+    for (const [slug, title] of [['e2e-list-alpha', 'Alpha list'], ['e2e-list-beta', 'Beta list']]) expect((await api.call('POST', 'status-pages', { slug, title })).status).toBe(201);
+    const { page } = admin;
+    await page.goto('/status-pages');
+    const box = page.getByRole('searchbox', { name: 'Search by slug or title' });
+    const row = (slug: string) => page.getByRole('row').filter({ hasText: `/status/${slug}` });
+    await shown(row('e2e-list-beta'));
+    // Typing runs list.search: the text goes into the URL (replacing the entry) and the list follows it.
+    await box.fill('e2e-list-alpha');
+    await page.waitForURL((u) => u.pathname === '/status-pages' && u.searchParams.get('q') === 'e2e-list-alpha');
+    await shown(row('e2e-list-alpha'));
+    await gone(row('e2e-list-beta'));
+    // A reload keeps it: the box, and the list filtered (the loader warms the same query).
+    await page.reload();
+    await shown(row('e2e-list-alpha'));
+    expect(await row('e2e-list-beta').count()).toBe(0);
+    expect(await box.inputValue()).toBe('e2e-list-alpha');
+    // list.search from the command line changes the same URL key, and the screen's box shows it.
+    await commandLine(page, 'list.search "Beta list"');
+    await page.waitForURL((u) => u.searchParams.get('q') === 'Beta list');
+    await shown(page.getByText('Status Pages: slug or title contains “Beta list”.'));
+    await page.keyboard.press('Escape');
+    await shown(row('e2e-list-beta'));
+    await gone(row('e2e-list-alpha'));
+    await expect.poll(() => box.inputValue()).toBe('Beta list');
+    // The pager's size runs list.page-size, keeping the search.
+    await page.getByRole('button', { name: /Page size/ }).click();
+    await page.getByRole('option', { name: '50 / page' }).click();
+    await page.waitForURL((u) => u.searchParams.get('pageSize') === '50' && u.searchParams.get('q') === 'Beta list');
+    await shown(row('e2e-list-beta'));
+    // An empty search runs list.search with nothing: the whole list again.
+    await box.fill('');
+    await page.waitForURL((u) => !u.searchParams.has('q') && u.searchParams.get('pageSize') === '50');
+    await shown(row('e2e-list-alpha'));
   });
 });

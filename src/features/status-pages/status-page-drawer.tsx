@@ -66,7 +66,7 @@ const itemPath = /^groups\.(\d+)\.items\.(\d+)\./;
 export function CreateStatusPageRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', ignoreBlocker });
+  const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', search: (s) => s, ignoreBlocker });
   const allowed = useLeaveUnlessAllowed('status.create', () => close(true));
   if (!allowed) return null;
   return (
@@ -88,7 +88,7 @@ export function EditStatusPageRoute() {
   const { id } = editRoute.useParams();
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', ignoreBlocker });
+  const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', search: (s) => s, ignoreBlocker });
   const allowed = useLeaveUnlessAllowed('status.edit', () => close(true));
   const query = useQuery({ ...statusPageQueryOptions(id), enabled: allowed });
   useEffect(() => {

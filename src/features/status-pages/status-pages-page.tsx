@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { StatusPage } from '../../../server/contract/status-pages';
 import { statusPagesListQueryOptions } from '../../api/status-pages';
-import { STATUS_PAGES_PAGE_SIZE, statusPagesListQuery } from './status-pages-query';
+import { statusPagesListQuery, type StatusPagesSearch } from './status-pages-query';
 import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { DataTable } from '../../components/ui/data-table';
@@ -17,6 +17,7 @@ import { formatRelativeTime } from '../../lib/format';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 
+const route = getRouteApi('/app/status-pages');
 const features = tableFeatures({});
 
 const linkButton = (primary: boolean, disabled = false) =>
@@ -88,11 +89,12 @@ function IncidentDialog({ page, mode, onClose }: { page: StatusPage; mode: 'post
 export function StatusPagesPage() {
   const runner = useCommandRunner();
   const navigate = useNavigate();
-  const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
+  const search = route.useSearch();
+  const navigateList = route.useNavigate();
+  const q = search.q ?? '';
   const [dialog, setDialog] = useState<{ page: StatusPage; mode: 'post' | 'resolve' } | null>(null);
   const query = useQuery({
-    ...statusPagesListQueryOptions(statusPagesListQuery({ page, q })),
+    ...statusPagesListQueryOptions(statusPagesListQuery(search)),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });
@@ -160,7 +162,7 @@ export function StatusPagesPage() {
                   Resolve
                 </Button>
               )}
-              <Button variant="ghost" size="sm" disabledReason={reason('status.edit')} onPress={() => void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} aria-label={`Edit ${p.title}`}>
+              <Button variant="ghost" size="sm" disabledReason={reason('status.edit')} onPress={() => void navigate({ to: '/status-pages/edit/$id', params: { id: p._id }, search: (prev) => prev })} aria-label={`Edit ${p.title}`}>
                 Edit
               </Button>
               <CommandButton command="status.delete" input={{ page: p._id }} variant="danger-ghost" size="sm" aria-label={`Delete ${p.title}`}>
@@ -179,14 +181,16 @@ export function StatusPagesPage() {
   const empty = q.trim() ? (
     <div className="flex flex-col items-center gap-3 p-10 text-center">
       <p className="text-sm text-slate-600 dark:text-slate-400">No status pages match.</p>
-      <Button onPress={() => setQ('')}>Clear search</Button>
+      <CommandButton command="list.search" input={{}}>
+        Clear search
+      </CommandButton>
     </div>
   ) : (
     <div className="flex flex-col items-center gap-3 p-10 text-center">
       <h2 className="text-lg font-semibold">No status pages yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">Publish the state of chosen servers and checks, with 90-day uptime and incident updates, at an address anyone can open.</p>
       {canWrite === true && (
-        <Link to="/status-pages/create" className={linkButton(true)}>
+        <Link to="/status-pages/create" search={true} className={linkButton(true)}>
           Create status page
         </Link>
       )}
@@ -201,10 +205,8 @@ export function StatusPagesPage() {
           aria-label="Search by slug or title"
           placeholder="Search by slug or title"
           value={q}
-          onChange={(v) => {
-            setQ(v);
-            setPage(1);
-          }}
+          // The list's controls run the list commands (issue 13), as the palette and the command line do.
+          onChange={(v) => void runner.run('list.search', { text: v })}
           className="w-60"
         />
         <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
@@ -214,7 +216,7 @@ export function StatusPagesPage() {
           Refresh
         </Button>
         <span title={canWrite === true ? undefined : canWrite}>
-          <Link to="/status-pages/create" disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
+          <Link to="/status-pages/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
             Create status page
           </Link>
         </span>
@@ -229,8 +231,15 @@ export function StatusPagesPage() {
           </Button>
         </div>
       )}
-      <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => runner.check('status.edit') === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id } })} />
-      <Pagination page={page} pageSize={STATUS_PAGES_PAGE_SIZE} total={total} onChange={(p) => setPage(p)} />
+      <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => runner.check('status.edit') === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id }, search: (prev) => prev })} />
+      <Pagination
+        page={search.page}
+        pageSize={search.pageSize}
+        total={total}
+        onChange={(page, pageSize) =>
+          pageSize !== search.pageSize ? void runner.run('list.page-size', { size: pageSize as StatusPagesSearch['pageSize'] }) : void navigateList({ search: (prev) => ({ ...prev, page }), replace: true })
+        }
+      />
       {dialog && <IncidentDialog page={dialog.page} mode={dialog.mode} onClose={() => setDialog(null)} />}
       <Outlet />
     </div>
