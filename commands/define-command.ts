@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Permission, Role } from '../server/contract/permissions';
 import type { Api } from '../src/api/client';
 import type { DraftStore } from '../src/lib/draft-store';
+import type { PanelOptions } from '../src/lib/shell-events';
 import type { CommandSource } from './types';
 
 /**
@@ -43,7 +44,8 @@ export interface CommandContext {
   ui: {
     colorMode: () => 'light' | 'dark';
     setColorMode: (mode: 'light' | 'dark') => void;
-    open: (panel: 'palette' | 'cmdline' | 'history' | 'shortcuts' | 'account') => void;
+    /** `options.history`: the filters the history panel opens with (history.show's arguments). */
+    open: (panel: 'palette' | 'cmdline' | 'history' | 'shortcuts' | 'account', options?: PanelOptions) => void;
   };
   /** The browser session the shell keeps (localStorage `user`, cached whoami). */
   session: {

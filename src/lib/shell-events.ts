@@ -4,12 +4,25 @@
  * without commands importing React or the app importing features.
  */
 export type ShellPanel = 'palette' | 'cmdline' | 'history' | 'shortcuts' | 'account';
-type Listener = (panel: ShellPanel) => void;
+
+/** The history panel's filters (history.show's arguments): left out, a filter is off. */
+export interface HistoryFilters {
+  command?: string;
+  username?: string;
+  outcome?: string;
+}
+
+/** What a panel opens with: the history panel, its filters. */
+export interface PanelOptions {
+  history?: HistoryFilters;
+}
+
+type Listener = (panel: ShellPanel, options: PanelOptions) => void;
 
 const listeners = new Set<Listener>();
 
-export function openPanel(panel: ShellPanel): void {
-  for (const l of listeners) l(panel);
+export function openPanel(panel: ShellPanel, options: PanelOptions = {}): void {
+  for (const l of listeners) l(panel, options);
 }
 
 export function onOpenPanel(listener: Listener): () => void {

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createAppRegistry } from '../../commands';
+import { allCommands, createAppRegistry } from '../../commands';
+import { completeCommandLine } from '../../commands/complete-command-line';
 import type { CommandContext } from '../../commands/define-command';
 import { dayOf } from '../../commands/list/list-go-commands';
 import { listViews } from '../../commands/list/list-views';
@@ -8,24 +9,26 @@ import { groupsSearchSchema } from '../../src/features/notification-groups/group
 import { serverSortFields } from '../../src/features/servers/servers-search';
 import { usersSearchSchema } from '../../src/features/users/users-search';
 import { checkSortFields, checksSearchSchema } from '../../src/features/checks/checks-search';
+import { statusPagesListQuery, statusPagesSearchSchema } from '../../src/features/status-pages/status-pages-query';
 import type { Api } from '../../src/api/client';
 
 const registry = createAppRegistry();
 
 function context(pathname: string, search: Record<string, unknown> = {}) {
   const navigate = vi.fn();
+  const open = vi.fn();
   const ctx = {
     api: {} as Api,
     user: { _id: 'u1', username: 'ann', email: 'ann@example.com', role: 'user' },
     navigate,
     invalidate: async () => {},
     confirm: async () => true,
-    ui: { colorMode: () => 'light', setColorMode: () => {}, open: () => {} },
+    ui: { colorMode: () => 'light', setColorMode: () => {}, open },
     session: { signedIn: () => {}, signedOut: () => {} },
     run: async () => ({}),
     location: () => ({ pathname, search }),
   } as unknown as CommandContext;
-  return { ctx, navigate };
+  return { ctx, navigate, open };
 }
 
 const line = async (ctx: CommandContext, text: string) => {
@@ -53,7 +56,7 @@ describe('list-view commands (issue 13: every list action a command)', () => {
   it('are refused with the lists they work on elsewhere', async () => {
     const { ctx } = context('/notification-groups');
     await expect(line(ctx, 'view.table')).rejects.toThrow('Open a list first: Servers, Notifications or Users.');
-    await expect(line(context('/').ctx, 'list.search web')).rejects.toThrow('Open a list first: Servers, Notifications, Users, Notification Groups or Checks.');
+    await expect(line(context('/').ctx, 'list.search web')).rejects.toThrow('Open a list first: Servers, Notifications, Users, Notification Groups, Checks or Status Pages.');
   });
 
   it('search, page size and sort write the keys the screens read, from page 1', async () => {
@@ -102,6 +105,9 @@ describe('list-view commands (issue 13: every list action a command)', () => {
     expect(sortOf('users')).toEqual(usersSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
     expect(sortOf('groups')).toEqual(groupsSearchSchema.shape.sortBy.def.innerType.def.innerType.options);
     expect(sortOf('checks')).toEqual([...checkSortFields]);
+    // The Status Pages list has one order: no column in the commands, no sort key in its URL.
+    expect(sortOf('status-pages')).toEqual([]);
+    expect(Object.keys(statusPagesSearchSchema.shape).sort()).toEqual(['page', 'pageSize', 'q']);
   });
 
   it('list.filter sets a list’s other filters, with their choices; list.clear-filters clears them and the search', async () => {
@@ -135,5 +141,58 @@ describe('list-view commands (issue 13: every list action a command)', () => {
     const alert = context('/notifications/show/abc', { hostname: 'web' });
     await line(alert.ctx, 'list.search db');
     expect(alert.navigate.mock.lastCall?.[0]).toBe('/notifications?hostname=db');
+  });
+
+  it('the Status Pages list: search and page size in its URL, from its drawers too; no sort, filters or views', async () => {
+    const list = context('/status-pages', { page: 3, pageSize: 50 });
+    await line(list.ctx, 'list.search acme');
+    expect(list.navigate.mock.lastCall).toEqual(['/status-pages?pageSize=50&q=acme', { replace: true }]);
+    await line(list.ctx, 'list.page-size 75');
+    expect(list.navigate.mock.lastCall?.[0]).toBe('/status-pages?pageSize=75');
+    const searched = context('/status-pages', { q: 'acme', page: 2 });
+    await line(searched.ctx, 'list.search');
+    expect(searched.navigate.mock.lastCall?.[0]).toBe('/status-pages');
+    const drawer = context('/status-pages/edit/abc', { q: 'acme', pageSize: 25 });
+    await line(drawer.ctx, 'list.search shop');
+    expect(drawer.navigate.mock.lastCall).toEqual(['/status-pages?q=shop&pageSize=25', { replace: false }]);
+    await line(context('/status-pages/create').ctx, 'list.page-size 100');
+    await expect(line(list.ctx, 'list.sort title')).rejects.toThrow('Open a list first: Servers, Users, Notification Groups or Checks.');
+    await expect(line(list.ctx, 'view.table')).rejects.toThrow('Open a list first: Servers, Notifications or Users.');
+    await expect(line(list.ctx, 'list.filter title x')).rejects.toThrow('Open a list first: Users or Checks.');
+    // The screen reads back what the commands write, and asks the API for it.
+    const state = statusPagesSearchSchema.parse(Object.fromEntries(new URLSearchParams('pageSize=50&q=acme&page=2')));
+    expect(state).toEqual({ page: 2, pageSize: 50, q: 'acme' });
+    expect(statusPagesListQuery(state)).toEqual({ pageNumber: 2, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, search: 'acme' });
+    expect(statusPagesSearchSchema.parse({ pageSize: '30', page: '-1' })).toEqual({ page: 1, pageSize: 25 });
+  });
+});
+
+describe('history.show with filters (issue 13: the history panel’s filters are a command)', () => {
+  it('opens the panel with the filters it is given; without any, every run', async () => {
+    const { ctx, open } = context('/servers');
+    await line(ctx, 'history.show --outcome error');
+    expect(open).toHaveBeenLastCalledWith('history', { history: { outcome: 'error' } });
+    await line(ctx, 'history.show --command "server." --user " ann " --outcome refused');
+    expect(open).toHaveBeenLastCalledWith('history', { history: { command: 'server.', username: 'ann', outcome: 'refused' } });
+    await line(ctx, 'history.show');
+    expect(open).toHaveBeenLastCalledWith('history', { history: {} });
+    // Blank boxes are no filter, as the panel sends them.
+    await registry.dispatch('history.show', { command: '  ', user: '' }, { source: 'ui', ctx });
+    expect(open).toHaveBeenLastCalledWith('history', { history: {} });
+    await expect(line(ctx, 'history.show --outcome weird')).rejects.toThrow(/^Show command history: Outcome: “weird” is not one of the choices\. Choose one of: ok, error, cancelled, refused\.$/);
+    await expect(registry.dispatch('history.show', { command: 'x'.repeat(501) }, { source: 'ui', ctx })).rejects.toThrow(/^Show command history: Command/);
+  });
+
+  it('is found with its arguments: named in the palette, completed on the command line', async () => {
+    const def = registry.get('history.show')!;
+    expect(def.args?.map((a) => [a.name, a.label, a.optional])).toEqual([
+      ['command', 'Command', true],
+      ['user', 'User', true],
+      ['outcome', 'Outcome', true],
+    ]);
+    expect(def.args?.[2]?.options?.map((o) => o.value)).toEqual(['ok', 'error', 'cancelled', 'refused']);
+    const noValues = async () => [] as string[];
+    expect((await completeCommandLine('history.show --', allCommands, noValues)).candidates).toEqual(['--command', '--user', '--outcome']);
+    expect((await completeCommandLine('history.show --outcome er', allCommands, noValues)).line).toBe('history.show --outcome error ');
   });
 });

@@ -293,4 +293,50 @@ describe('keyboard power', () => {
     await keydown({ key: '[', code: 'Digit5', altKey: true });
     await page.waitForURL((u) => u.pathname === '/servers');
   });
+
+  it('history.show --outcome error opens the history panel filtered; its filter boxes run history.show', async () => {
+    const { page } = b;
+    await page.goto('/servers');
+    // A run that fails (no such group), beside the ok runs of the tests above.
+    await commandLine(page, 'group.delete "KP Nobody"');
+    type Entry = { _id: string; command: string; outcome: string };
+    const records = async (outcome: string) =>
+      (await admin.call<{ result: { data: Entry[] } }>('POST', 'command-history/all', { pageNumber: 1, pageSize: 100, filter: { outcome: { eq: outcome } }, sort: { by: 'createdAt', direction: 'desc' } })).body.result.data;
+    await expect.poll(async () => (await records('error')).some((r) => r.command === 'group.delete'), { timeout: 15_000 }).toBe(true);
+    const failed = (await records('error')).find((r) => r.command === 'group.delete')!;
+    const ok = (await records('ok'))[0]!;
+    expect(ok).toBeDefined();
+
+    await commandLine(page, 'history.show --outcome error');
+    const panel = page.getByRole('dialog', { name: 'Command history' });
+    await shown(panel.locator(`li[data-record="${failed._id}"]`));
+    expect(await panel.locator(`li[data-record="${ok._id}"]`).count()).toBe(0);
+    expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('error');
+
+    // Typing in the command box runs history.show through the gate: text it refuses is said, the list stays.
+    const box = panel.getByLabel('Filter by command');
+    await box.fill('x'.repeat(501));
+    await shown(notice(page).getByText(/^Show command history: Command/));
+    await shown(panel.locator(`li[data-record="${failed._id}"]`));
+    // A command's name filters the panel, keeping the outcome; a name no run has empties it.
+    await box.fill('group.del');
+    await shown(panel.getByText(/^1 runs?$/));
+    await shown(panel.locator(`li[data-record="${failed._id}"]`));
+    await box.fill('kp-no-such-command');
+    await shown(panel.getByText('No commands yet.'));
+    await gone(panel.locator(`li[data-record="${failed._id}"]`));
+    expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('error');
+    // The outcome box runs it too: any outcome, with the command filter kept.
+    await box.fill('');
+    await panel.getByLabel('Filter by outcome').selectOption('');
+    await shown(panel.locator(`li[data-record="${ok._id}"]`));
+    // From the command line again, another filter: the open panel's boxes follow it.
+    await commandLine(page, 'history.show --user admin --command group.delete');
+    await shown(panel.locator(`li[data-record="${failed._id}"]`));
+    expect(await panel.getByLabel('Filter by user').inputValue()).toBe('admin');
+    expect(await panel.getByLabel('Filter by command').inputValue()).toBe('group.delete');
+    expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await gone(panel);
+  });
 });

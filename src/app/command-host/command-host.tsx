@@ -15,7 +15,7 @@ import { browserStore } from '../../lib/pinned-widgets';
 import { localStore, tabStore } from '../../lib/web-storage';
 import { createRecents } from '../../lib/recents';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
-import { onOpenPanel, type ShellPanel } from '../../lib/shell-events';
+import { onOpenPanel, type HistoryFilters, type ShellPanel } from '../../lib/shell-events';
 import { HistoryPanel } from '../../features/history/history-panel';
 import { CommandLine } from './command-line';
 import { useCommandHotkeys } from './use-command-hotkeys';
@@ -43,6 +43,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
   const queryClient = useQueryClient();
   const registry = useMemo(() => createAppRegistry({ undoStorage: tabStore }), []);
   const [panel, setPanel] = useState<HostPanel | null>(null);
+  const [historyFilters, setHistoryFilters] = useState<HistoryFilters>({});
   const [cmdlineSeed, setCmdlineSeed] = useState('');
   const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
   const [notice, setNotice] = useState<NoticeState | null>(null);
@@ -149,8 +150,10 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
 
   useEffect(
     () =>
-      onOpenPanel((p) => {
+      onOpenPanel((p, options) => {
         if (p !== 'account') setPanel(p);
+        // history.show says the filters every time (none: all runs); the open panel follows them.
+        if (p === 'history') setHistoryFilters(options.history ?? {});
       }),
     [],
   );
@@ -199,7 +202,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         />
       )}
       {panel === 'cmdline' && <CommandLine registry={registry} contextFor={contextFor} user={user} seed={cmdlineSeed} aliases={aliases} recents={recents} onClose={() => { setCmdlineSeed(''); close(); }} />}
-      {panel === 'history' && <HistoryPanel onClose={close} />}
+      {panel === 'history' && <HistoryPanel filters={historyFilters} onClose={close} />}
       {panel === 'shortcuts' && <ShortcutOverview commands={registry.list()} onClose={close} />}
       <ConfirmDialog
         isOpen={confirmRequest !== null}

@@ -21,7 +21,7 @@ export function sharedContextParts(
     // `href`, not `to`: command paths may carry a query string (`?view=calendar`), which `to` would keep in the path.
     navigate: (to, options) => void navigate({ href: to, ...(options?.replace ? { replace: true } : {}) }),
     invalidate: (queryKey) => queryClient.invalidateQueries({ queryKey }),
-    ui: { colorMode: getColorMode, setColorMode, open: (p) => openPanel(p) },
+    ui: { colorMode: getColorMode, setColorMode, open: (p, options) => openPanel(p, options) },
     session: {
       signedIn: (u) => {
         storeUser(u);

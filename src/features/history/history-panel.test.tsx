@@ -82,13 +82,15 @@ describe('HistoryPanel', () => {
       }),
     );
     const run = vi.fn(async () => ({}));
-    render(
-      <QueryClientProvider client={new QueryClient()}>
+    const client = new QueryClient();
+    const panel = (filters: Parameters<typeof HistoryPanel>[0]['filters']) => (
+      <QueryClientProvider client={client}>
         <CommandRunnerContext.Provider value={{ run, runOrThrow: run, check: () => true, get: () => undefined }}>
-          <HistoryPanel onClose={vi.fn()} />
+          <HistoryPanel filters={filters} onClose={vi.fn()} />
         </CommandRunnerContext.Provider>
-      </QueryClientProvider>,
+      </QueryClientProvider>
     );
+    const { rerender } = render(panel({}));
     await screen.findByText('user.set-role');
     expect(screen.getByText(/carol/).textContent).toMatch(/carol \(admin\) · .* · cmdline · 12 ms/);
     expect(screen.getByText('No user matches "ann"')).toBeTruthy();
@@ -102,8 +104,20 @@ describe('HistoryPanel', () => {
     expect(screen.getByRole('button', { name: 'Re-run server.toggle-maintenance' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Re-run user.set-role' }));
     expect(run).toHaveBeenCalledWith('history.rerun', { entry: 'h1' }, { source: 'history' });
+    // The filters are history.show's arguments: the boxes run it (issue 13), the panel shows what it opened with.
     fireEvent.change(screen.getByLabelText('Filter by outcome'), { target: { value: 'error' } });
+    expect(run).toHaveBeenLastCalledWith('history.show', { outcome: 'error' });
+    rerender(panel({ outcome: 'error' }));
     await waitFor(() => expect(bodies.at(-1)).toMatchObject({ filter: { outcome: { eq: 'error' } } }));
+    expect((screen.getByLabelText('Filter by outcome') as HTMLSelectElement).value).toBe('error');
+    // A text box runs it after a pause in typing, keeping the other filters.
+    fireEvent.change(screen.getByLabelText('Filter by command'), { target: { value: 'user.' } });
+    expect(run).not.toHaveBeenCalledWith('history.show', expect.objectContaining({ command: 'user.' }));
+    await waitFor(() => expect(run).toHaveBeenLastCalledWith('history.show', { command: 'user.', outcome: 'error' }));
+    // history.show from elsewhere (the command line) fills the boxes.
+    rerender(panel({ username: 'dave' }));
+    expect((screen.getByLabelText('Filter by user') as HTMLInputElement).value).toBe('dave');
+    await waitFor(() => expect(bodies.at(-1)).toMatchObject({ filter: { username: { contains: 'dave' } } }));
   });
 
   it("'Incident report' runs incident.report (which opens the report page) and steps aside", async () => {
@@ -114,7 +128,7 @@ describe('HistoryPanel', () => {
     render(
       <QueryClientProvider client={new QueryClient()}>
         <CommandRunnerContext.Provider value={{ run, runOrThrow: run, check: () => true, get: () => undefined }}>
-          <HistoryPanel onClose={onClose} />
+          <HistoryPanel filters={{}} onClose={onClose} />
         </CommandRunnerContext.Provider>
       </QueryClientProvider>,
     );

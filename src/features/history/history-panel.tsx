@@ -1,5 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import type { HistoryFilters } from '../../lib/shell-events';
 import { commandOutcomes, type CommandHistoryEntry } from '../../../server/contract/command-history';
 import type { ListQuery } from '../../../server/contract/common';
 import { commandHistoryQueryOptions } from '../../api/command-history';
@@ -18,10 +19,12 @@ const outcomeStyle: Record<CommandHistoryEntry['outcome'], string> = {
 };
 
 /** The server-side filter for the three boxes; empty boxes are left out. */
-export function historyQuery(filters: { command: string; username: string; outcome: string }): ListQuery {
+export function historyQuery(filters: HistoryFilters): ListQuery {
   const filter: NonNullable<ListQuery['filter']> = {};
-  if (filters.command.trim()) filter.command = { contains: filters.command.trim() };
-  if (filters.username.trim()) filter.username = { contains: filters.username.trim() };
+  const command = filters.command?.trim();
+  const username = filters.username?.trim();
+  if (command) filter.command = { contains: command };
+  if (username) filter.username = { contains: username };
   if (filters.outcome) filter.outcome = { eq: filters.outcome };
   return { pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, ...(Object.keys(filter).length ? { filter } : {}) };
 }
@@ -80,14 +83,56 @@ function HistoryRow({ entry, mark, undone, onRerun }: { entry: CommandHistoryEnt
 }
 
 const inputClass = 'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm dark:border-slate-600 dark:bg-slate-800';
+/** Typing stays smooth: a filter box runs history.show this long after its last keystroke. */
+const FILTER_DEBOUNCE_MS = 300;
+
+/**
+ * A text filter box: shows what is typed at once, runs `onCommit` after a pause, and follows
+ * `value` when it changes from elsewhere (history.show from the command line) — not when it is
+ * the echo of its own run, so keys typed meanwhile are kept.
+ */
+function FilterBox({ value, onCommit, ...props }: { value: string; onCommit: (text: string) => void; id?: string; 'aria-label': string; placeholder: string }) {
+  const [text, setText] = useState(value);
+  const last = useRef(value);
+  useEffect(() => {
+    if (value !== last.current) {
+      last.current = value;
+      setText(value);
+    }
+  }, [value]);
+  useEffect(() => {
+    if (text === last.current) return;
+    const t = setTimeout(() => {
+      last.current = text;
+      onCommit(text);
+    }, FILTER_DEBOUNCE_MS);
+    return () => clearTimeout(t);
+  }, [text, onCommit]);
+  return <input {...props} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} />;
+}
 
 /**
  * Everyone's commands, newest first — the team's log during an incident. Refetched every 5 s
  * while open so a colleague's actions show up without reloading.
  */
-export function HistoryPanel({ onClose }: { onClose: () => void }) {
+export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; onClose: () => void }) {
   const runner = useCommandRunner();
-  const [filters, setFilters] = useState({ command: '', username: '', outcome: '' });
+  // The filters are history.show's (issue 13): the boxes run it, as the palette and the command line do.
+  const latest = useRef(filters);
+  latest.current = filters;
+  const filterBy = useMemo(
+    () => (patch: HistoryFilters) => {
+      const next = { ...latest.current, ...patch };
+      void runner.run('history.show', {
+        ...(next.command ? { command: next.command } : {}),
+        ...(next.username ? { user: next.username } : {}),
+        ...(next.outcome ? { outcome: next.outcome as CommandHistoryEntry['outcome'] } : {}),
+      });
+    },
+    [runner],
+  );
+  const onCommand = useMemo(() => (command: string) => filterBy({ command }), [filterBy]);
+  const onUser = useMemo(() => (username: string) => filterBy({ username }), [filterBy]);
   const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: 5000, placeholderData: keepPreviousData });
   const closeRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
@@ -136,9 +181,9 @@ export function HistoryPanel({ onClose }: { onClose: () => void }) {
         </div>
       </header>
       <div className="flex flex-wrap gap-2 border-b border-slate-200 px-5 py-2 dark:border-slate-700">
-        <input id="history-filter-command" aria-label="Filter by command" placeholder="Command" className={inputClass} value={filters.command} onChange={(e) => setFilters({ ...filters, command: e.target.value })} />
-        <input aria-label="Filter by user" placeholder="User" className={inputClass} value={filters.username} onChange={(e) => setFilters({ ...filters, username: e.target.value })} />
-        <select aria-label="Filter by outcome" className={inputClass} value={filters.outcome} onChange={(e) => setFilters({ ...filters, outcome: e.target.value })}>
+        <FilterBox id="history-filter-command" aria-label="Filter by command" placeholder="Command" value={filters.command ?? ''} onCommit={onCommand} />
+        <FilterBox aria-label="Filter by user" placeholder="User" value={filters.username ?? ''} onCommit={onUser} />
+        <select aria-label="Filter by outcome" className={inputClass} value={filters.outcome ?? ''} onChange={(e) => filterBy({ outcome: e.target.value || undefined })}>
           <option value="">Any outcome</option>
           {commandOutcomes.map((o) => (
             <option key={o} value={o}>
