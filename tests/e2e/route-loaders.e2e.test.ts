@@ -73,4 +73,23 @@ describe('the command gate signed out, and route loaders', () => {
     expect(bodies.length).toBeGreaterThan(0);
     expect(new Set(bodies).size, bodies.join('\n')).toBe(1);
   });
+
+  it('the Status Pages loader warms the list for the URL’s search and page size, the query the screen reads', async () => {
+    const lists: string[] = [];
+    const onRequest = (req: import('playwright-core').Request) => {
+      if (new URL(req.url()).pathname === '/api/status-pages/all') lists.push(req.postData() ?? '');
+    };
+    b.page.on('request', onRequest);
+    try {
+      await b.page.goto('/status-pages?pageSize=50&q=route-loader-none');
+      await shown(b.page.getByRole('heading', { name: 'Status Pages', level: 1 }));
+      await shown(b.page.getByText('No status pages match.'));
+    } finally {
+      b.page.off('request', onRequest);
+    }
+    // Every request is for the URL's state: none for a first page of 25 without the search.
+    expect(lists.length).toBeGreaterThan(0);
+    expect(new Set(lists).size, lists.join('\n')).toBe(1);
+    expect(JSON.parse(lists[0]!)).toMatchObject({ pageNumber: 1, pageSize: 50, search: 'route-loader-none' });
+  });
 });
