@@ -14,8 +14,8 @@ export const showHistory = defineCommand({
   description: "Everyone's commands, newest first: the team's log during an incident. Filter by command, user or outcome.",
   input: z.object({ command: filterText, user: filterText, outcome: z.enum(commandOutcomes).optional() }).strict(),
   args: [
-    { name: 'command', label: 'Command', kind: 'text', optional: true, placeholder: 'part of a command id, e.g. server.' },
-    { name: 'user', label: 'User', kind: 'text', optional: true, placeholder: 'part of a username' },
+    { name: 'command', label: 'Command', kind: 'text', optional: true },
+    { name: 'user', label: 'User', kind: 'text', optional: true },
     { name: 'outcome', label: 'Outcome', kind: 'enum', optional: true, options: commandOutcomes.map((o) => ({ value: o, label: o })) },
   ],
   permission: 'read',

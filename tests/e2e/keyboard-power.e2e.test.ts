@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, gone, openBrowser, openPalette, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, openPalette, runFromPalette, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { startServer, type RunningServer } from './server-process';
 
@@ -336,6 +336,14 @@ describe('keyboard power', () => {
     expect(await panel.getByLabel('Filter by user').inputValue()).toBe('admin');
     expect(await panel.getByLabel('Filter by command').inputValue()).toBe('group.delete');
     expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await gone(panel);
+    // The palette finds it and asks its arguments (Enter skips one).
+    await runFromPalette(page, 'Show command history', ['', '', 'error']);
+    await shown(panel.locator(`li[data-record="${failed._id}"]`));
+    expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('error');
+    expect(await panel.getByLabel('Filter by command').inputValue()).toBe('');
+    expect(await panel.locator(`li[data-record="${ok._id}"]`).count()).toBe(0);
     await page.keyboard.press('Escape');
     await gone(panel);
   });
