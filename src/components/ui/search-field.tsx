@@ -13,11 +13,15 @@ export interface SearchFieldProps {
   'aria-label'?: string;
 }
 
-export function SearchField({ value, onChange, placeholder, debounceMs = 500, className, ...rest }: SearchFieldProps) {
+/**
+ * Text typed into a filter box: shown at once, committed after a pause, and following `value`
+ * when it changes from elsewhere (the back button, a command) — not when it is the echo of its
+ * own commit, so keys typed meanwhile are kept. The list search boxes and the History panel's filters use it.
+ */
+export function useDebouncedText(value: string, onCommit: (text: string) => void, debounceMs: number): [string, (text: string) => void] {
   const [text, setText] = useState(value);
   const last = useRef(value);
   useEffect(() => {
-    // Follow the URL when it changes from elsewhere (back button, a command).
     if (value !== last.current) {
       last.current = value;
       setText(value);
@@ -27,10 +31,15 @@ export function SearchField({ value, onChange, placeholder, debounceMs = 500, cl
     if (text === last.current) return;
     const t = setTimeout(() => {
       last.current = text;
-      onChange(text);
+      onCommit(text);
     }, debounceMs);
     return () => clearTimeout(t);
-  }, [text, debounceMs, onChange]);
+  }, [text, debounceMs, onCommit]);
+  return [text, setText];
+}
+
+export function SearchField({ value, onChange, placeholder, debounceMs = 500, className, ...rest }: SearchFieldProps) {
+  const [text, setText] = useDebouncedText(value, onChange, debounceMs);
   return (
     <AriaSearchField aria-label={rest['aria-label'] ?? placeholder} value={text} onChange={setText} className={cx('relative', className)}>
       <Input placeholder={placeholder} className={cx(inputClass, '[&::-webkit-search-cancel-button]:hidden')} />

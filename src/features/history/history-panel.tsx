@@ -1,10 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { HistoryFilters } from '../../lib/shell-events';
 import { commandOutcomes, type CommandHistoryEntry } from '../../../server/contract/command-history';
 import type { ListQuery } from '../../../server/contract/common';
 import { commandHistoryQueryOptions } from '../../api/command-history';
 import { Button } from '../../components/ui/button';
+import { useDebouncedText } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../lib/run-command';
 import { cx } from '../../components/ui/cx';
 import { markedRowClass, useMarkableRows } from '../../lib/marks';
@@ -86,28 +87,9 @@ const inputClass = 'h-8 rounded-md border border-slate-300 bg-white px-2 text-sm
 /** Typing stays smooth: a filter box runs history.show this long after its last keystroke. */
 const FILTER_DEBOUNCE_MS = 300;
 
-/**
- * A text filter box: shows what is typed at once, runs `onCommit` after a pause, and follows
- * `value` when it changes from elsewhere (history.show from the command line) — not when it is
- * the echo of its own run, so keys typed meanwhile are kept.
- */
+/** A text filter box: runs `onCommit` after a pause (the list search boxes' debounce, shorter). */
 function FilterBox({ value, onCommit, ...props }: { value: string; onCommit: (text: string) => void; id?: string; 'aria-label': string; placeholder: string }) {
-  const [text, setText] = useState(value);
-  const last = useRef(value);
-  useEffect(() => {
-    if (value !== last.current) {
-      last.current = value;
-      setText(value);
-    }
-  }, [value]);
-  useEffect(() => {
-    if (text === last.current) return;
-    const t = setTimeout(() => {
-      last.current = text;
-      onCommit(text);
-    }, FILTER_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [text, onCommit]);
+  const [text, setText] = useDebouncedText(value, onCommit, FILTER_DEBOUNCE_MS);
   return <input {...props} className={inputClass} value={text} onChange={(e) => setText(e.target.value)} />;
 }
 
