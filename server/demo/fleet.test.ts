@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIND_WAIT_MS, defaultFleetSpecs, demoAddress, METRICS_CONTENT_TYPE, startDemoFleet, type DemoFleet, type DemoHost } from './fleet';
 import { cpuBusyPercent, downServices, parse, promtool } from './testing';
+import { freeDemoPort } from './testing';
 
 /** A clock the tests move by hand: simulated minutes pass without sleeping. */
 let clock = Date.UTC(2026, 10, 23, 8, 0, 0);
@@ -102,17 +103,6 @@ describe('demo fleet over HTTP', () => {
   });
 });
 
-/** A port free on the first demo address a moment ago (so, most likely, on the others too). */
-function freeDemoPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, demoAddress(0), () => {
-      const p = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(p));
-    });
-  });
-}
 
 describe('demo fleet binding', () => {
   it('keeps every host on an address of its own when its port is held there (another port), and the down host refusing', async () => {

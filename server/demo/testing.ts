@@ -4,6 +4,8 @@
  * dashboard formulas of PANELS.md, computed from two scrapes.
  */
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { demoAddress } from './fleet';
 
 export interface Row {
   name: string;
@@ -102,4 +104,16 @@ export function promtool(text: string): PromtoolResult {
   const errors = lines.filter((l) => l.includes('error while linting') || /parse|unexpected|invalid/i.test(l));
   if (res.status !== 0 && res.status !== 3 && errors.length === 0) errors.push(`promtool exited ${res.status}: ${lines.join(' | ')}`);
   return { errors, lint: lines.filter((l) => !errors.includes(l)) };
+}
+
+/** A port free on the first demo address a moment ago (so, most likely, on the others too). */
+export function freeDemoPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, demoAddress(0), () => {
+      const p = (probe.address() as { port: number }).port;
+      probe.close(() => resolve(p));
+    });
+  });
 }

@@ -4,18 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { demoAddress } from '../../server/demo/fleet';
 import { apiSession } from './http';
 import { ADMIN, startServer } from './server-process';
+import { freeDemoPort } from '../../server/demo/testing';
 
-/** A port free on the first demo address a moment ago. */
-function freeDemoPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, demoAddress(0), () => {
-      const p = (probe.address() as { port: number }).port;
-      probe.close(() => resolve(p));
-    });
-  });
-}
 
 // "Two commands": npm start prints how to sign in, the credentials work, a signal to npm's pid
 // (what a process manager sends: to that pid, not its group) stops everything within 2 s, and
