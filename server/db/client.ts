@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { paths } from '../paths';
 import { lockDataDir } from './data-lock';
+import { paceStatements } from './pglite-turns';
 import * as schema from './schema';
 
 export const migrationsFolder = paths.migrations;
@@ -78,6 +79,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
   try {
     const client = await createPglite(options.dataDir ? pgliteDir(options.dataDir) : undefined);
+    // PGlite runs on this thread: queued statements must not hold timers and sockets (pglite-turns.ts).
+    paceStatements(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
     return {
