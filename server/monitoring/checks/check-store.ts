@@ -13,7 +13,11 @@ export interface QueuedResult {
   result: ProbeResult;
 }
 
-const pct = (up: number, total: number) => (total > 0 ? Math.round((up / total) * 100_000) / 1000 : null);
+/** A share up in percent to three decimals, or null when nothing ran. */
+export const pct = (up: number, total: number) => (total > 0 ? Math.round((up / total) * 100_000) / 1000 : null);
+
+/** Where uptime24h's window starts: 24 whole hours before the current one. */
+export const uptime24hSince = (nowMs: number) => new Date(Math.floor(nowMs / HOUR_MS) * HOUR_MS - 24 * HOUR_MS);
 
 /**
  * Where check results go (issue 16, docs/checks.md "Storage"): the latest on the check's row, every
@@ -193,7 +197,7 @@ export class CheckStore {
   /** Share up over the last 24 whole hours and this one (hourly sums), per check. */
   async uptime24h(checkIds: string[], nowMs: number): Promise<Map<string, number | null>> {
     if (!checkIds.length) return new Map();
-    const since = new Date(Math.floor(nowMs / HOUR_MS) * HOUR_MS - 24 * HOUR_MS);
+    const since = uptime24hSince(nowMs);
     const rows = await this.database.query<{ check_id: string; total: number; up: number }>(
       'select check_id, sum(total)::float8 as total, sum(up)::float8 as up from check_hourly where check_id = any($1::uuid[]) and bucket >= $2 group by 1',
       [checkIds, since],
