@@ -212,18 +212,18 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
 
   /**
    * A list page: the checks, their rules and their uptime24h as one JSON text from one statement,
-   * then the same checkToApi and ruleToApi as one check (toApi + enrich). Timestamps travel as epoch
-   * milliseconds, floored as a Date parsed from PostgreSQL's text is.
+   * then the same checkToApi and ruleToApi as one check (toApi + enrich). Each check is looked up
+   * by its id (OFFSET 0 keeps the lookup a nested index probe: joined, the planner read all checks
+   * into a hash). Timestamps travel as JSON's ISO text, which a Date reads as it reads the row's.
    */
   async function listItems(ids: string[]): Promise<Check[]> {
-    const ms = (column: string) => sql.raw(`floor(extract(epoch from c.${column}) * 1000)::float8`);
     const res = (await db.execute(sql`
       select json_agg(json_build_array(c.id, c.name, c.kind, c.target, c.url, c.host, c.port, c.method, c.expected_status, c.keyword,
         c.keyword_mode, c.headers, c.follow_redirects, c.ignore_tls_errors, c.record_type, c.expected_answer, c.resolver, c.interval_s,
-        c.timeout_s, c.paused, c.state, ${ms('state_changed_at')}, ${ms('last_checked_at')}, c.last_error, c.latency_ms, c.status_code,
-        ${ms('cert_expires_at')}, c.cert_problem, ${ms('created_at')}, ${ms('updated_at')}, r.rules, s.total, s.up) order by u.n)::text as items
+        c.timeout_s, c.paused, c.state, c.state_changed_at, c.last_checked_at, c.last_error, c.latency_ms, c.status_code,
+        c.cert_expires_at, c.cert_problem, c.created_at, c.updated_at, r.rules, s.total, s.up) order by u.n)::text as items
       from unnest(${sql.param(ids)}::uuid[]) with ordinality as u(id, n)
-      join checks c on c.id = u.id
+      cross join lateral (select * from checks c where c.id = u.id offset 0) c
       left join lateral (
         select json_agg(json_build_array(r.id, r.kind, r.enabled, r.time_limit, r.threshold, r.severity, r.notification_group_id)
           order by array_position(${sql.param([...checkRuleKinds])}::text[], r.kind)) as rules
@@ -232,7 +232,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
         select sum(h.total)::float8 as total, sum(h.up)::float8 as up
         from check_hourly h where h.check_id = c.id and h.bucket >= ${uptime24hSince(Date.now()).toISOString()}::timestamptz) s on true`)) as unknown as { rows: { items: string | null }[] };
     const items = JSON.parse(res.rows[0]?.items ?? '[]') as unknown[][];
-    const date = (v: unknown) => (v === null ? null : new Date(v as number));
+    const date = (v: unknown) => (v === null ? null : new Date(v as string));
     return items.map((v) => ({
       ...checkToApi({
         id: v[0] as string,
