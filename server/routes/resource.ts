@@ -111,7 +111,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     total: def.total,
   };
   const listItems = def.listItems;
-  const idsOnly: ListSource<Row> = { ...source, rows: (d) => d.select({ [idKey]: def.id }).from(table) };
+  const idsOnly: ListSource<Row> = { ...source, rows: (d) => d.select({ [idKey]: def.id }).from(table), idsOnly: (id) => ({ [idKey]: id }) as Row };
   app.post(`${base}/all`, { preHandler: requirePermission(def.read) }, async (request) => {
     const parsed = listQuerySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
