@@ -24,11 +24,12 @@ import { audited, auditTarget } from '../audit/trail';
 import { registerResource } from './resource';
 import { isUuid } from '../contract/ids';
 import { pct, uptime24hSince } from '../monitoring/checks/check-store';
+import { rowCount } from '../db/row-counts';
 
 type CheckRow = typeof checks.$inferSelect;
 type RuleRow = typeof checkRules.$inferSelect;
 /** What the API shows of a check's row (not who made it, nor the lower-cased copies). */
-type CheckFields = Omit<CheckRow, 'createdBy' | 'nameLc' | 'targetLc'>;
+type CheckFields = Omit<CheckRow, 'createdBy' | 'nameLc' | 'targetLc' | 'up24Hour' | 'up24Total' | 'up24Up'>;
 type RuleFields = Omit<RuleRow, 'checkId' | 'updatedAt'>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -215,13 +216,20 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
    * then the same checkToApi and ruleToApi as one check (toApi + enrich). Each check is looked up
    * by its id (OFFSET 0 keeps the lookup a nested index probe: joined, the planner read all checks
    * into a hash). Timestamps travel as JSON's ISO text, which a Date reads as it reads the row's.
+   * uptime24h comes from the sums the result writer keeps on the row (checks.up24_*) while they
+   * are this hour's, else from check_hourly (a check not written this hour yet).
    */
   async function listItems(ids: string[]): Promise<Check[]> {
+    const sinceMs = uptime24hSince(Date.now()).getTime();
+    const since = new Date(sinceMs).toISOString();
+    // uptime24h's sums as the result writer kept them on the row while they are this hour's; else summed.
+    const hour = sql`${new Date(sinceMs + 24 * 3_600_000).toISOString()}::timestamptz`;
     const res = (await db.execute(sql`
       select json_agg(json_build_array(c.id, c.name, c.kind, c.target, c.url, c.host, c.port, c.method, c.expected_status, c.keyword,
         c.keyword_mode, c.headers, c.follow_redirects, c.ignore_tls_errors, c.record_type, c.expected_answer, c.resolver, c.interval_s,
         c.timeout_s, c.paused, c.state, c.state_changed_at, c.last_checked_at, c.last_error, c.latency_ms, c.status_code,
-        c.cert_expires_at, c.cert_problem, c.created_at, c.updated_at, r.rules, s.total, s.up) order by u.n)::text as items
+        c.cert_expires_at, c.cert_problem, c.created_at, c.updated_at, r.rules,
+        case when c.up24_hour = ${hour} then c.up24_total else s.total end, case when c.up24_hour = ${hour} then c.up24_up else s.up end) order by u.n)::text as items
       from unnest(${sql.param(ids)}::uuid[]) with ordinality as u(id, n)
       cross join lateral (select * from checks c where c.id = u.id offset 0) c
       left join lateral (
@@ -230,7 +238,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
         from check_rules r where r.check_id = c.id) r on true
       left join lateral (
         select sum(h.total)::float8 as total, sum(h.up)::float8 as up
-        from check_hourly h where h.check_id = c.id and h.bucket >= ${uptime24hSince(Date.now()).toISOString()}::timestamptz) s on true`)) as unknown as { rows: { items: string | null }[] };
+        from check_hourly h where h.check_id = c.id and h.bucket >= ${since}::timestamptz and c.up24_hour is distinct from ${hour}) s on true`)) as unknown as { rows: { items: string | null }[] };
     const items = JSON.parse(res.rows[0]?.items ?? '[]') as unknown[][];
     const date = (v: unknown) => (v === null ? null : new Date(v as string));
     return items.map((v) => ({
@@ -288,6 +296,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     toApi: checkToApi,
     enrich,
     listItems,
+    total: (d) => rowCount(d, 'checks'),
     read: 'read',
     target: (row) => ({ kind: 'check', id: row.id, name: row.name }),
     conflicts: { checks_name_lc_idx: { field: 'name', message: 'A check with this name already exists' } },

@@ -95,6 +95,7 @@ export class CheckStore {
          latency_max = greatest(check_hourly.latency_max, excluded.latency_max)`,
       [json],
     );
+    await this.keepUptime24h([...new Set(batch.map((b) => b.checkId))], Date.now());
     await this.database.query(
       `insert into check_daily (check_id, day, total, up, latency_sum, latency_count)
        select v.check_id, v.day, count(*), count(*) filter (where v.up), coalesce(sum(v.latency), 0), count(v.latency)
@@ -192,6 +193,24 @@ export class CheckStore {
       out.set(id, { days: list, uptime24h: last24.get(id) ?? null, uptime7d: over(7), uptime30d: over(30), uptime90d: over(days) });
     }
     return out;
+  }
+
+  /**
+   * Writes uptime24h's sums on the checks' rows (checks.up24_*) for the hour of `nowMs`, so that a
+   * list page reads two numbers per check instead of summing its 25 hourly rows (h16-list). Every
+   * write of check_hourly is followed by this for its checks; `null`: all checks.
+   */
+  async keepUptime24h(checkIds: string[] | null, nowMs: number): Promise<void> {
+    if (checkIds && !checkIds.length) return;
+    const since = uptime24hSince(nowMs);
+    const hour = new Date(since.getTime() + 24 * HOUR_MS);
+    await this.database.query(
+      `update checks c set up24_hour = $1, up24_total = s.total, up24_up = s.up
+       from (select h.check_id, sum(h.total)::int as total, sum(h.up)::int as up from check_hourly h
+             where h.bucket >= $2 ${checkIds ? 'and h.check_id = any($3::uuid[])' : ''} group by 1) s
+       where c.id = s.check_id`,
+      checkIds ? [hour, since, checkIds] : [hour, since],
+    );
   }
 
   /** Share up over the last 24 whole hours and this one (hourly sums), per check. */
