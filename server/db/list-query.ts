@@ -226,6 +226,12 @@ export interface ListSource<Row> {
   ties: { key: PgColumn | SQL; direction: 'asc' | 'desc' }[];
   /** An exact count of all rows, cheaper than counting them (row_counts, alert_counts). */
   total?: (d: Db) => Promise<number>;
+  /**
+   * The page is wanted as ids only (`rows` selects just the id): ids found by their own indexes
+   * are then the page as they are, without reading them again; whoever reads the rows drops
+   * those deleted meanwhile (the checks' listItems, server/routes/resource.ts).
+   */
+  idsOnly?: (id: string) => Row;
 }
 
 export interface ListPage<Row> {
@@ -333,6 +339,7 @@ async function pageIds<Row>(d: Db, source: ListSource<Row>, q: ListQuery, keys: 
 
 async function rowsById<Row>(d: Db, source: ListSource<Row>, ids: string[]): Promise<Row[]> {
   if (!ids.length) return [];
+  if (source.idsOnly) return ids.map(source.idsOnly);
   const rows = (await source.rows(d).where(inArray(source.id, ids))) as Row[];
   const byId = new Map(rows.map((r) => [source.idOf(r), r]));
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));

@@ -2,8 +2,8 @@ import { count, eq, sql, sum } from 'drizzle-orm';
 import type { Db } from './client';
 import { rowCounts } from './schema';
 
-/** The tables migration 0024 counts with triggers (row_counts). */
-export type CountedTable = 'users' | 'servers' | 'notification_groups' | 'services' | 'command_history';
+/** The tables migrations 0024 and 0025 count with triggers (row_counts). */
+export type CountedTable = 'users' | 'servers' | 'notification_groups' | 'services' | 'command_history' | 'checks';
 
 /** Deltas above this many are folded into one row by the next reader. */
 const FOLD_ABOVE = 64;

@@ -686,6 +686,14 @@ export const checks = pgTable(
     updatedAt: at('updated_at').notNull().defaultNow(),
     nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.name})`),
     targetLc: text('target_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.target})`),
+    /**
+     * uptime24h's sums as the result writer left them (h16-list): check_hourly's total and up over
+     * the 24 whole hours before `up24Hour` and that hour. The list reads them only while `up24Hour`
+     * is the current hour, and sums check_hourly otherwise.
+     */
+    up24Hour: at('up24_hour'),
+    up24Total: integer('up24_total'),
+    up24Up: integer('up24_up'),
   },
   (t) => [
     // Names are unique so commands can name a check ("check.pause shop").

@@ -23,9 +23,14 @@ import type { Monitoring } from '../monitoring/monitoring';
 import { audited, auditTarget } from '../audit/trail';
 import { registerResource } from './resource';
 import { isUuid } from '../contract/ids';
+import { pct, uptime24hSince } from '../monitoring/checks/check-store';
+import { rowCount } from '../db/row-counts';
 
 type CheckRow = typeof checks.$inferSelect;
 type RuleRow = typeof checkRules.$inferSelect;
+/** What the API shows of a check's row (not who made it, nor the lower-cased copies). */
+type CheckFields = Omit<CheckRow, 'createdBy' | 'nameLc' | 'targetLc' | 'up24Hour' | 'up24Total' | 'up24Up'>;
+type RuleFields = Omit<RuleRow, 'checkId' | 'updatedAt'>;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const DAY_MS = 86_400_000;
@@ -43,7 +48,7 @@ export function defaultCheckRules(kind: CheckSettings['kind'], url: string | nul
   };
 }
 
-export function checkToApi(row: CheckRow): Check {
+export function checkToApi(row: CheckFields): Check {
   return {
     _id: row.id,
     name: row.name,
@@ -81,7 +86,7 @@ export function checkToApi(row: CheckRow): Check {
   };
 }
 
-const ruleToApi = (r: RuleRow) => ({
+const ruleToApi = (r: RuleFields) => ({
   _id: r.id,
   kind: r.kind,
   name: checkRuleNames[r.kind],
@@ -206,12 +211,92 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     }));
   }
 
+  /**
+   * A list page: the checks, their rules and their uptime24h as one JSON text from one statement,
+   * then the same checkToApi and ruleToApi as one check (toApi + enrich). Each check is looked up
+   * by its id (OFFSET 0 keeps the lookup a nested index probe: joined, the planner read all checks
+   * into a hash). Timestamps travel as JSON's ISO text, which a Date reads as it reads the row's.
+   * uptime24h comes from the sums the result writer keeps on the row (checks.up24_*) while they
+   * are this hour's, else from check_hourly (a check not written this hour yet).
+   */
+  async function listItems(ids: string[]): Promise<Check[]> {
+    const sinceMs = uptime24hSince(Date.now()).getTime();
+    const since = new Date(sinceMs).toISOString();
+    // uptime24h's sums as the result writer kept them on the row while they are this hour's; else summed.
+    const hour = sql`${new Date(sinceMs + 24 * 3_600_000).toISOString()}::timestamptz`;
+    const res = (await db.execute(sql`
+      select json_agg(json_build_array(c.id, c.name, c.kind, c.target, c.url, c.host, c.port, c.method, c.expected_status, c.keyword,
+        c.keyword_mode, c.headers, c.follow_redirects, c.ignore_tls_errors, c.record_type, c.expected_answer, c.resolver, c.interval_s,
+        c.timeout_s, c.paused, c.state, c.state_changed_at, c.last_checked_at, c.last_error, c.latency_ms, c.status_code,
+        c.cert_expires_at, c.cert_problem, c.created_at, c.updated_at, r.rules,
+        case when c.up24_hour = ${hour} then c.up24_total else s.total end, case when c.up24_hour = ${hour} then c.up24_up else s.up end) order by u.n)::text as items
+      from unnest(${sql.param(ids)}::uuid[]) with ordinality as u(id, n)
+      cross join lateral (select * from checks c where c.id = u.id offset 0) c
+      left join lateral (
+        select json_agg(json_build_array(r.id, r.kind, r.enabled, r.time_limit, r.threshold, r.severity, r.notification_group_id)
+          order by array_position(${sql.param([...checkRuleKinds])}::text[], r.kind)) as rules
+        from check_rules r where r.check_id = c.id) r on true
+      left join lateral (
+        select sum(h.total)::float8 as total, sum(h.up)::float8 as up
+        from check_hourly h where h.check_id = c.id and h.bucket >= ${since}::timestamptz and c.up24_hour is distinct from ${hour}) s on true`)) as unknown as { rows: { items: string | null }[] };
+    const items = JSON.parse(res.rows[0]?.items ?? '[]') as unknown[][];
+    const date = (v: unknown) => (v === null ? null : new Date(v as string));
+    return items.map((v) => ({
+      ...checkToApi({
+        id: v[0] as string,
+        name: v[1] as string,
+        kind: v[2] as CheckRow['kind'],
+        target: v[3] as string,
+        url: v[4] as string | null,
+        host: v[5] as string | null,
+        port: v[6] as number | null,
+        method: v[7] as string,
+        expectedStatus: v[8] as string,
+        keyword: v[9] as string | null,
+        keywordMode: v[10] as CheckRow['keywordMode'],
+        headers: v[11] as CheckRow['headers'],
+        followRedirects: v[12] as boolean,
+        ignoreTlsErrors: v[13] as boolean,
+        recordType: v[14] as string | null,
+        expectedAnswer: v[15] as string | null,
+        resolver: v[16] as string | null,
+        intervalS: v[17] as number,
+        timeoutS: v[18] as number,
+        paused: v[19] as boolean,
+        state: v[20] as string,
+        stateChangedAt: date(v[21]),
+        lastCheckedAt: date(v[22]),
+        lastError: v[23] as string | null,
+        latencyMs: v[24] as number | null,
+        statusCode: v[25] as number | null,
+        certExpiresAt: date(v[26]),
+        certProblem: v[27] as string | null,
+        createdAt: date(v[28])!,
+        updatedAt: date(v[29])!,
+      }),
+      rules: ((v[30] ?? []) as unknown[][]).map((r) =>
+        ruleToApi({
+          id: r[0] as string,
+          kind: r[1] as CheckRuleKind,
+          enabled: r[2] as boolean,
+          timeLimit: r[3] as number,
+          threshold: r[4] as number | null,
+          severity: r[5] as RuleRow['severity'],
+          notificationGroupId: r[6] as string | null,
+        }),
+      ),
+      uptime24h: v[31] === null ? null : pct(v[32] as number, v[31] as number),
+    }));
+  }
+
   registerResource<CheckRow, Check>(app, db, {
     name: 'checks',
     table: checks,
     id: checks.id,
     toApi: checkToApi,
     enrich,
+    listItems,
+    total: (d) => rowCount(d, 'checks'),
     read: 'read',
     target: (row) => ({ kind: 'check', id: row.id, name: row.name }),
     conflicts: { checks_name_lc_idx: { field: 'name', message: 'A check with this name already exists' } },

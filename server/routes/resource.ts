@@ -48,6 +48,13 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
    * answer however many items it holds; `toApi` stays a plain mapping of the row.
    */
   enrich?: (items: Out[]) => Promise<Out[]>;
+  /**
+   * A list page's items from their ids, in that order, in one statement: what `toApi` and `enrich`
+   * give for the same rows. Given, the page is found by its ids alone and its rows are not read
+   * as rows: on PGlite every field of an answer costs about a microsecond to send and decode, so
+   * 100 checks as 35 columns plus their 300 rules as 9 were most of a 100-row page (h16-list).
+   */
+  listItems?: (ids: string[]) => Promise<Out[]>;
   create?: {
     permission: Permission;
     schema: z.ZodTypeAny;
@@ -103,12 +110,15 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     ties: [{ key: def.id, direction: 'asc' }],
     total: def.total,
   };
+  const listItems = def.listItems;
+  const idsOnly: ListSource<Row> = { ...source, rows: (d) => d.select({ [idKey]: def.id }).from(table), idsOnly: (id) => ({ [idKey]: id }) as Row };
   app.post(`${base}/all`, { preHandler: requirePermission(def.read) }, async (request) => {
     const parsed = listQuerySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
     const query = buildListQuery(def, parsed.data);
-    const page = await withoutParallelWorkers(db, (d) => listPage(d, source, query));
-    return { result: { data: await present(page.rows), count: page.count, ...(page.countEstimated ? { countEstimated: true } : {}) } };
+    const page = await withoutParallelWorkers(db, (d) => listPage(d, listItems ? idsOnly : source, query));
+    const data = listItems ? (page.rows.length ? await listItems(page.rows.map(source.idOf)) : []) : await present(page.rows);
+    return { result: { data, count: page.count, ...(page.countEstimated ? { countEstimated: true } : {}) } };
   });
 
   app.get(base, { preHandler: requirePermission(def.read) }, async (request) => {

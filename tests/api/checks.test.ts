@@ -292,4 +292,36 @@ describe.each(await backends())('checks API on $name', (backend) => {
     expect((await t.call('GET', `/api/checks/${dns._id}`, { cookie: admin })).status).toBe(404);
     expect((await t.call('POST', `/api/checks/run-now/${dns._id}`, { cookie: admin })).status).toBe(404);
   });
+
+  it('lists a page exactly as it answers each check alone (rules, uptime24h, certificate, headers, sub-millisecond times)', async () => {
+    // By now the checks above hold results, a certificate date, a rule with a group and a secret header.
+    const paused = await created({ name: 'Paused one', kind: 'tcp', host: '127.0.0.1', port: 1, paused: true });
+    await t.database.query(`update checks set state_changed_at = '2026-01-02 03:04:05.678999+00', latency_ms = 12.345678901 where id = $1`, [paused._id]);
+    await t.database.query(`insert into check_hourly (check_id, bucket, total, up, latency_sum, latency_count, latency_max) values ($1, date_trunc('hour', now()), 3, 2, 30, 3, 12)`, [paused._id]);
+    // The result writer keeps uptime24h's sums on each written check's row, equal to check_hourly's.
+    const kept = await t.database.query<any>(`select c.id, c.up24_total, c.up24_up,
+        (select sum(total)::int from check_hourly h where h.check_id = c.id and h.bucket >= c.up24_hour - interval '24 hours') as total,
+        (select sum(up)::int from check_hourly h where h.check_id = c.id and h.bucket >= c.up24_hour - interval '24 hours') as up
+      from checks c where c.up24_hour is not null`);
+    expect(kept.length).toBeGreaterThanOrEqual(3);
+    for (const k of kept) expect([k.up24_total, k.up24_up]).toEqual([k.total, k.up]);
+    // Sums kept in an earlier hour are not this hour's: the list sums check_hourly instead.
+    await t.database.query(`update checks set up24_hour = up24_hour - interval '1 hour', up24_total = 1000, up24_up = 1 where id = $1`, [kept[0].id]);
+    const list = await t.call('POST', '/api/checks/all', { cookie: admin, body: { pageSize: 100, sort: { by: 'name', direction: 'asc' } } });
+    expect(list.status).toBe(200);
+    const data = list.body.result.data as any[];
+    expect(data.length).toBe(list.body.result.count);
+    expect(data.length).toBeGreaterThanOrEqual(5);
+    expect(data.map((c) => c.name)).toEqual([...data.map((c) => c.name)].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase())));
+    expect(data.find((c) => c._id === paused._id)).toMatchObject({ paused: true, stateChangedAt: '2026-01-02T03:04:05.678Z', latencyMs: 12.345678901, uptime24h: 66.667 });
+    expect(data.some((c) => c.certExpiresAt !== null && c.certDaysLeft !== null)).toBe(true);
+    expect(data.some((c) => c.rules.some((r: any) => r.notificationGroup !== null))).toBe(true);
+    expect(data.some((c) => c.headers.some((h: any) => h.redacted))).toBe(true);
+    for (const item of data) {
+      const one = await t.call('GET', `/api/checks/${item._id}`, { cookie: admin });
+      // certDaysLeft is computed from the clock at each answer; the rest is the same text, key for key.
+      expect(JSON.stringify({ ...item, certDaysLeft: 0 })).toBe(JSON.stringify({ ...one.body.result, certDaysLeft: 0 }));
+      expect(Math.abs((item.certDaysLeft ?? 0) - (one.body.result.certDaysLeft ?? 0))).toBeLessThanOrEqual(0.1);
+    }
+  });
 });

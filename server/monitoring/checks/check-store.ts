@@ -13,7 +13,11 @@ export interface QueuedResult {
   result: ProbeResult;
 }
 
-const pct = (up: number, total: number) => (total > 0 ? Math.round((up / total) * 100_000) / 1000 : null);
+/** A share up in percent to three decimals, or null when nothing ran. */
+export const pct = (up: number, total: number) => (total > 0 ? Math.round((up / total) * 100_000) / 1000 : null);
+
+/** Where uptime24h's window starts: 24 whole hours before the current one. */
+export const uptime24hSince = (nowMs: number) => new Date(Math.floor(nowMs / HOUR_MS) * HOUR_MS - 24 * HOUR_MS);
 
 /**
  * Where check results go (issue 16, docs/checks.md "Storage"): the latest on the check's row, every
@@ -91,6 +95,7 @@ export class CheckStore {
          latency_max = greatest(check_hourly.latency_max, excluded.latency_max)`,
       [json],
     );
+    await this.keepUptime24h([...new Set(batch.map((b) => b.checkId))], Date.now());
     await this.database.query(
       `insert into check_daily (check_id, day, total, up, latency_sum, latency_count)
        select v.check_id, v.day, count(*), count(*) filter (where v.up), coalesce(sum(v.latency), 0), count(v.latency)
@@ -190,10 +195,28 @@ export class CheckStore {
     return out;
   }
 
+  /**
+   * Writes uptime24h's sums on the checks' rows (checks.up24_*) for the hour of `nowMs`, so that a
+   * list page reads two numbers per check instead of summing its 25 hourly rows (h16-list). Every
+   * write of check_hourly is followed by this for its checks; `null`: all checks.
+   */
+  async keepUptime24h(checkIds: string[] | null, nowMs: number): Promise<void> {
+    if (checkIds && !checkIds.length) return;
+    const since = uptime24hSince(nowMs);
+    const hour = new Date(since.getTime() + 24 * HOUR_MS);
+    await this.database.query(
+      `update checks c set up24_hour = $1, up24_total = s.total, up24_up = s.up
+       from (select h.check_id, sum(h.total)::int as total, sum(h.up)::int as up from check_hourly h
+             where h.bucket >= $2 ${checkIds ? 'and h.check_id = any($3::uuid[])' : ''} group by 1) s
+       where c.id = s.check_id`,
+      checkIds ? [hour, since, checkIds] : [hour, since],
+    );
+  }
+
   /** Share up over the last 24 whole hours and this one (hourly sums), per check. */
   async uptime24h(checkIds: string[], nowMs: number): Promise<Map<string, number | null>> {
     if (!checkIds.length) return new Map();
-    const since = new Date(Math.floor(nowMs / HOUR_MS) * HOUR_MS - 24 * HOUR_MS);
+    const since = uptime24hSince(nowMs);
     const rows = await this.database.query<{ check_id: string; total: number; up: number }>(
       'select check_id, sum(total)::float8 as total, sum(up)::float8 as up from check_hourly where check_id = any($1::uuid[]) and bucket >= $2 group by 1',
       [checkIds, since],
