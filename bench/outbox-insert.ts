@@ -1,14 +1,16 @@
 /**
- * h14-tick2: the tick's outbox insert as drizzle's multi-row VALUES (before) and as one
- * `insert … select from unnest(arrays)` (server/alerting/lifecycle.ts insertOutbox), on PGlite,
+ * h14-tick2: the tick's outbox and timeline-event inserts as drizzle's multi-row VALUES (before) and as one
+ * `insert … select from unnest(arrays)` (server/alerting/lifecycle.ts insertOutbox/insertEvents, which
+ * keep the VALUES below 4 rows, so their 1-row figure is the VALUES one), on PGlite,
  * alternated in one process so machine load falls on both alike. CPU of this process per insert
  * (PGlite runs in it), rolled back each time. Rows as the router queues repeats: an alert, a group,
  * a reason.
  *
  *   npx tsx bench/outbox-insert.ts
  */
-import { alertOutbox } from '../server/db/schema';
-import { insertOutbox } from '../server/alerting/lifecycle';
+import { randomUUID } from 'node:crypto';
+import { alertEvents, alertOutbox } from '../server/db/schema';
+import { insertEvents, insertOutbox } from '../server/alerting/lifecycle';
 import type { Db } from '../server/db/client';
 import { backends } from '../tests/api/harness';
 import { machineLoad } from './lib/options';
@@ -40,7 +42,9 @@ try {
     return used;
   };
   console.log(`Outbox insert on PGlite, ${REPS} alternated runs each, CPU ms per insert (median / p90); ${machineLoad()}`);
-  for (const n of [5, 20, 50, 100]) {
+  const med = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2);
+  const p90 = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!.toFixed(2);
+  for (const n of [1, 5, 20, 50, 100]) {
     const rows = ids.slice(0, n).map((alertId) => ({ alertId, transition: 'repeat' as const, groupId: group!.id, reason: 'Still firing after 1h, and nobody has acknowledged it.' }));
     const values: number[] = [];
     const unnest: number[] = [];
@@ -52,9 +56,22 @@ try {
         unnest.push(u);
       }
     }
-    const med = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2);
-    const p90 = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length * 0.9)]!.toFixed(2);
-    console.log(`  ${String(n).padStart(3)} rows: VALUES ${med(values)} / ${p90(values)} ms; unnest ${med(unnest)} / ${p90(unnest)} ms`);
+    console.log(`  outbox ${String(n).padStart(3)} rows: VALUES ${med(values)} / ${p90(values)} ms; unnest ${med(unnest)} / ${p90(unnest)} ms`);
+  }
+  // Timeline events (transitions' and the router's mute notes): usually a few a tick.
+  for (const n of [1, 5, 20, 50]) {
+    const rows = () => ids.slice(0, n).map((alertId) => ({ id: randomUUID(), alertId, type: 'playbook_action' as const, note: 'Silenced by bench until 2026-06-02 00:00 UTC (“bench silence”): nobody is notified.' }));
+    const values: number[] = [];
+    const unnest: number[] = [];
+    for (let i = 0; i < REPS + 5; i++) {
+      const v = await cpu((tx) => tx.insert(alertEvents).values(rows().map((e) => ({ ...e, at }))));
+      const u = await cpu((tx) => insertEvents(tx, at, rows()));
+      if (i >= 5) {
+        values.push(v);
+        unnest.push(u);
+      }
+    }
+    console.log(`  events ${String(n).padStart(3)} rows: VALUES ${med(values)} / ${p90(values)} ms; unnest ${med(unnest)} / ${p90(unnest)} ms`);
   }
 } finally {
   await drop();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { outboxTransitions, type OutboxTransition, type TimelineEventType } from '../contract/alerts';
 import type { Db } from '../db/client';
 import { eq, sql } from 'drizzle-orm';
-import { alertRules, checkRules, servers } from '../db/schema';
+import { alertEvents, alertOutbox, alertRules, checkRules, servers } from '../db/schema';
 
 /** One change of an alert: a timeline event, and an outbox row when it should be sent. */
 export interface Transition {
@@ -60,11 +60,18 @@ export interface OutboxRow {
  * The tick's timeline events and outbox rows are written with one statement over arrays, not a
  * multi-row VALUES: on PGlite a VALUES list is about ten bind parameters a row to serialize,
  * parse and plan, which made a tick that notified a few dozen alerts spend ~10 ms of CPU on one
- * insert (docs/benchmarks.md "h14-tick2").
+ * insert. Below FEW rows the plain VALUES is cheaper (one row: 0.6–1.0 ms against 0.8–1.4), so
+ * it is kept there (docs/benchmarks.md "h14-tick2", bench/outbox-insert.ts).
  */
+const FEW = 4;
 const iso = (at: Date) => sql`${at.toISOString()}::timestamptz`;
 
 export async function insertEvents(tx: Db, at: Date, rows: readonly EventRow[]): Promise<void> {
+  if (!rows.length) return;
+  if (rows.length < FEW) {
+    await tx.insert(alertEvents).values(rows.map((e) => ({ id: e.id, alertId: e.alertId, type: e.type, at, note: e.note, userId: e.userId ?? null, username: e.username ?? null })));
+    return;
+  }
   for (const part of chunked(rows, 5000)) {
     await tx.execute(sql`
       insert into alert_events (id, alert_id, type, at, note, user_id, username)
@@ -77,6 +84,13 @@ export async function insertEvents(tx: Db, at: Date, rows: readonly EventRow[]):
 }
 
 export async function insertOutbox(tx: Db, at: Date, rows: readonly OutboxRow[]): Promise<void> {
+  if (!rows.length) return;
+  if (rows.length < FEW) {
+    await tx.insert(alertOutbox).values(
+      rows.map((o) => ({ alertId: o.alertId, eventId: o.eventId ?? null, transition: o.transition, notificationGroupId: o.groupId, userIds: [...(o.userIds ?? [])], step: o.step ?? null, reason: o.reason ?? null, createdAt: at })),
+    );
+    return;
+  }
   for (const part of chunked(rows, 5000)) {
     await tx.execute(sql`
       insert into alert_outbox (alert_id, event_id, transition, notification_group_id, user_ids, step, reason, created_at)
