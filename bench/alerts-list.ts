@@ -46,7 +46,7 @@ export async function seedAlerts(database: Database, size: { alerts?: number; se
      from generate_series(0, ${SERVERS - 1}) g`,
   );
   // Everything else the evaluator would have created: each server's rules, so alerts carry rule ids.
-  await new AlertEvaluator(database, { enabled: false, evalIntervalS: 15, autoDefaults: true, staleAfterS: 60 }, { info() {}, warn() {}, error() {} }, () => NOW).tick();
+  await new AlertEvaluator(database, { enabled: false, evalIntervalS: 15, autoDefaults: true, staleAfterS: 60 }, { info() {}, warn() {}, error() {} }, () => NOW).ensureDefaults();
   // Alert g: server g % 1000, rule g % 6; created `age` ago, age skewed towards now (power 2 over
   // 180 days), newest first among the open ones: firing and snoozed are the latest ~0.7 %.
   // Open alerts are unique per (server, rule, subject): subject is the alert's own number for

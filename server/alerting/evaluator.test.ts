@@ -292,14 +292,56 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect(await alertsOf(id)).toHaveLength(1);
   });
 
-  it('gives agent-configured servers without a config the default rules, once', async () => {
+  it('gives agent-configured servers without a config the default rules, once, outside the tick', async () => {
     const [row] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('fresh', '10.99.0.1', 'linux', true) returning id`);
     const [other] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system) values ('no-agent', '10.99.0.2', 'linux') returning id`);
-    expect((await tick(0)).defaultsCreated).toBe(1);
-    for (const s of [15, 30, 45, 60]) expect((await tick(s)).defaultsCreated).toBe(0);
+    // The tick itself does not create them (the loop runs the pass between ticks, below).
+    await tick(0);
+    expect(await q(`select * from alert_configs where server_id = $1`, [row!.id])).toEqual([]);
+    expect(await evaluator.ensureDefaults()).toBe(1);
+    for (let i = 0; i < 3; i++) expect(await evaluator.ensureDefaults()).toBe(0);
     const rules = await q(`select name, metric, threshold, time_limit, severity from alert_rules where server_id = $1 order by position`, [row!.id]);
     expect(rules.map((r) => r.name)).toEqual(['high_cpu_usage', 'high_memory_usage', 'high_disk_usage', 'critical_disk_usage', 'instance_down', 'service_down', 'disk_full_forecast', 'memory_exhausted_forecast']);
     expect(await q(`select * from alert_configs where server_id = $1`, [other!.id])).toEqual([]);
+  });
+
+  it('the running loop gives a server the default rules before its first tick, and one that appears later within four ticks', async () => {
+    const rulesOf = async (id: string) => (await q(`select 1 from alert_rules where server_id = $1`, [id])).length;
+    const [early] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('early', '10.99.1.1', 'linux', true) returning id`);
+    let done = 0;
+    let firstTickSawRules = -1;
+    class Counted extends AlertEvaluator {
+      override async tick() {
+        if (done === 0) firstTickSawRules = await rulesOf(early!.id);
+        const r = await super.tick();
+        done++;
+        return r;
+      }
+    }
+    // An hour between periodic ticks: only triggers tick here.
+    const loop = new Counted(database, { ...settings, enabled: true, evalIntervalS: 3600 }, quiet, () => clock);
+    try {
+      loop.start();
+      loop.trigger();
+      await expect.poll(() => done, { timeout: 10_000 }).toBe(1);
+      expect(firstTickSawRules).toBe(8);
+      // A server that became agent-configured by a path that gave it no rules (raw SQL, as the demo fleet does).
+      const [late] = await q<{ id: string }>(`insert into servers (hostname, ipaddress, operating_system, is_agent_configured) values ('late', '10.99.1.2', 'linux', true) returning id`);
+      const before = done;
+      await expect
+        .poll(
+          async () => {
+            loop.trigger();
+            await new Promise((r) => setTimeout(r, 20));
+            return rulesOf(late!.id);
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(8);
+      expect(done - before).toBeLessThanOrEqual(4);
+    } finally {
+      await loop.stop();
+    }
   });
 
   it('evaluates 1,000 servers × 6 rules in one tick, set-wise', async () => {
@@ -308,7 +350,8 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
                     case when g % 10 = 0 then 97 else 20 end, 30, case when g % 7 = 0 then 88 else 40 end
              from generate_series(1, 1000) g`);
     await q(`insert into services (server_id, service_name, status) select s.id, 'svc-' || n, case when n = 1 and s.hostname like '%3' then 'down' else 'up' end from servers s, generate_series(1, 5) n`);
-    expect((await tick(0)).defaultsCreated).toBe(1000);
+    expect(await evaluator.ensureDefaults()).toBe(1000);
+    await tick(0);
     await tick(15);
     for (let i = 2; i < 8; i++) {
       at(i * 15);

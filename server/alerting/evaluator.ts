@@ -32,11 +32,16 @@ export interface TickResult {
   queued: number;
   pendingStarted: number;
   pendingCleared: number;
-  defaultsCreated: number;
 }
 
-/** The default-rules pass runs on the first tick and every this many after. */
+/**
+ * The default-rules pass (ensureDefaults) runs before the loop's first tick and then between
+ * ticks, every this many, two ticks apart from the housekeeping (VACUUM): in its own transaction,
+ * never inside a tick.
+ */
 const DEFAULTS_EVERY_TICKS = 4;
+/** Before the third of every four ticks; the housekeeping comes after the fourth. */
+const DEFAULTS_PHASE = 2;
 /** Forecasts read five-minute averages: recomputing them more often would change nothing. */
 const FORECAST_EVERY_MS = 5 * 60_000;
 /** Alert counts are compacted, and on PGlite the tables rewritten on every scrape and tick vacuumed, every this many ticks. */
@@ -200,7 +205,11 @@ export class AlertEvaluator {
   /** One tick from any source (timer, trigger, grace period); the only place the loop ticks. */
   private runTick(): void {
     this.again = false;
-    this.running = this.tick()
+    // Servers that became agent-configured by a path that did not give them their rules (the demo
+    // fleet, scripts, a failed request) get them here: before the first tick, then every few.
+    const n = this.ticks++;
+    const defaults = this.settings.autoDefaults && (n === 0 || n % DEFAULTS_EVERY_TICKS === DEFAULTS_PHASE);
+    this.running = (defaults ? this.ensureDefaults().then(() => this.tick()) : this.tick())
       .then(async (r) => {
         if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) {
           this.log.info({ fired: r.fired.length, resolved: r.resolved.length, unsnoozed: r.unsnoozed.length }, 'Alerts changed');
@@ -283,6 +292,19 @@ export class AlertEvaluator {
       select hostname, status, search_lc, sum(n) from gone group by 1, 2, 3 having sum(n) <> 0`);
   }
 
+  /**
+   * The default-rules safety net: every active, agent-configured server without an alert config
+   * gets the default rules (the API and agent registration already create them when a server is
+   * created or configured; docs/alerting.md). Its own transaction, on the leader only; the loop
+   * runs it between ticks (runTick), not inside one: on PGlite it is an anti-join over the fleet,
+   * 1.5–2.5 ms, which sat in every fourth tick. Returns how many servers got rules (null: not the
+   * leader).
+   */
+  async ensureDefaults(): Promise<number | null> {
+    const outcome = await this.gate.transaction((tx) => createDefaultRulesIfMissing(tx));
+    return outcome.ran ? outcome.value.length : null;
+  }
+
   /** One evaluation; null when another process evaluates (it holds the lock). */
   async tick(): Promise<TickResult | null> {
     const at = new Date(this.now());
@@ -309,10 +331,7 @@ export class AlertEvaluator {
     const now = sql`${at.toISOString()}::timestamptz`;
     // Figures older than this say nothing (a stuck collector, the first tick after a long stop).
     const fresh = sql`${new Date(at.getTime() - this.settings.staleAfterS * 1000).toISOString()}::timestamptz`;
-    const result: TickResult = { fired: [], resolved: [], unsnoozed: [], ackExpired: [], queued: 0, pendingStarted: 0, pendingCleared: 0, defaultsCreated: 0 };
-    // Servers that became agent-configured by any path (API, demo fleet, scripts) get the default
-    // rules; once a minute or so is soon enough, and saves an anti-join over the fleet per tick.
-    if (this.settings.autoDefaults && this.ticks++ % DEFAULTS_EVERY_TICKS === 0) result.defaultsCreated = (await createDefaultRulesIfMissing(tx)).length;
+    const result: TickResult = { fired: [], resolved: [], unsnoozed: [], ackExpired: [], queued: 0, pendingStarted: 0, pendingCleared: 0 };
     const transitions: Transition[] = [];
 
     // 1. Open alerts whose condition is known not to hold any more resolve. A server that is not

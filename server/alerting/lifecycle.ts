@@ -35,6 +35,74 @@ export function chunked<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
+/** One timeline event, as insertEvents writes it. */
+export interface EventRow {
+  id: string;
+  alertId: string;
+  type: TimelineEventType;
+  note: string | null;
+  userId?: string | null;
+  username?: string | null;
+}
+
+/** One outbox row, as insertOutbox writes it. */
+export interface OutboxRow {
+  alertId: string;
+  eventId?: string | null;
+  transition: OutboxTransition;
+  groupId: string | null;
+  userIds?: readonly string[];
+  step?: number | null;
+  reason?: string | null;
+}
+
+/*
+ * The tick's timeline events and outbox rows are written with one statement over arrays, not a
+ * multi-row VALUES: on PGlite a VALUES list is about ten bind parameters a row to serialize,
+ * parse and plan, which made a tick that notified a few dozen alerts spend ~10 ms of CPU on one
+ * insert. Below FEW rows the plain VALUES is cheaper (one row: 0.6–1.0 ms against 0.8–1.4), so
+ * it is kept there (docs/benchmarks.md "h14-tick2", bench/outbox-insert.ts).
+ */
+const FEW = 4;
+const iso = (at: Date) => sql`${at.toISOString()}::timestamptz`;
+
+export async function insertEvents(tx: Db, at: Date, rows: readonly EventRow[]): Promise<void> {
+  if (!rows.length) return;
+  if (rows.length < FEW) {
+    await tx.insert(alertEvents).values(rows.map((e) => ({ id: e.id, alertId: e.alertId, type: e.type, at, note: e.note, userId: e.userId ?? null, username: e.username ?? null })));
+    return;
+  }
+  for (const part of chunked(rows, 5000)) {
+    await tx.execute(sql`
+      insert into alert_events (id, alert_id, type, at, note, user_id, username)
+      select x.id, x.alert_id, x.type, ${iso(at)}, x.note, x.user_id, x.username
+      from unnest(
+        ${sql.param(part.map((e) => e.id))}::uuid[], ${sql.param(part.map((e) => e.alertId))}::uuid[], ${sql.param(part.map((e) => e.type))}::text[],
+        ${sql.param(part.map((e) => e.note))}::text[], ${sql.param(part.map((e) => e.userId ?? null))}::uuid[], ${sql.param(part.map((e) => e.username ?? null))}::text[]
+      ) as x(id, alert_id, type, note, user_id, username)`);
+  }
+}
+
+export async function insertOutbox(tx: Db, at: Date, rows: readonly OutboxRow[]): Promise<void> {
+  if (!rows.length) return;
+  if (rows.length < FEW) {
+    await tx.insert(alertOutbox).values(
+      rows.map((o) => ({ alertId: o.alertId, eventId: o.eventId ?? null, transition: o.transition, notificationGroupId: o.groupId, userIds: [...(o.userIds ?? [])], step: o.step ?? null, reason: o.reason ?? null, createdAt: at })),
+    );
+    return;
+  }
+  for (const part of chunked(rows, 5000)) {
+    await tx.execute(sql`
+      insert into alert_outbox (alert_id, event_id, transition, notification_group_id, user_ids, step, reason, created_at)
+      select x.alert_id, x.event_id, x.transition, x.group_id, coalesce(x.user_ids, '{}')::uuid[], x.step, x.reason, ${iso(at)}
+      from unnest(
+        ${sql.param(part.map((o) => o.alertId))}::uuid[], ${sql.param(part.map((o) => o.eventId ?? null))}::uuid[], ${sql.param(part.map((o) => o.transition))}::text[],
+        ${sql.param(part.map((o) => o.groupId))}::uuid[], ${sql.param(part.map((o) => (o.userIds?.length ? `{${o.userIds.join(',')}}` : null)))}::text[],
+        ${sql.param(part.map((o) => o.step ?? null))}::int[], ${sql.param(part.map((o) => o.reason ?? null))}::text[]
+      ) as x(alert_id, event_id, transition, group_id, user_ids, step, reason)`);
+  }
+}
+
 /**
  * Writes the timeline events and outbox rows of some transitions. Call it in the transaction
  * that changed the alerts, so a change and its notification are written together or not at all.
@@ -49,22 +117,21 @@ export async function recordTransitions(tx: Db, at: Date, transitions: readonly 
   const unheard = unchecked.length
     ? new Set((await tx.execute<{ id: string }>(sql`select id from alerts where id = any(${sql.param(unchecked)}::uuid[]) and (notified_at is null or mute is not null)`)).rows.map((r) => r.id))
     : new Set<string>();
-  const events = transitions.map((t) => ({
+  const events: EventRow[] = transitions.map((t) => ({
     id: randomUUID(),
     alertId: t.alertId,
     type: t.type,
-    at,
     note: t.note,
     userId: t.user?._id ?? null,
     username: t.user?.username ?? null,
   }));
-  for (const part of chunked(events, 1000)) await tx.insert(alertEvents).values(part);
-  const outbox = transitions.flatMap((t, i) =>
+  await insertEvents(tx, at, events);
+  const outbox: OutboxRow[] = transitions.flatMap((t, i) =>
     t.notify && t.type !== 'firing' && isOutboxTransition(t.type) && !(t.type === 'resolved' && unheard.has(t.alertId))
-      ? [{ alertId: t.alertId, eventId: events[i]!.id, transition: t.type, notificationGroupId: t.groupId, createdAt: at }]
+      ? [{ alertId: t.alertId, eventId: events[i]!.id, transition: t.type, groupId: t.groupId }]
       : [],
   );
-  for (const part of chunked(outbox, 1000)) await tx.insert(alertOutbox).values(part);
+  await insertOutbox(tx, at, outbox);
   // Firing: the router's next sweep (in this transaction, for the evaluator and the routes) decides.
   const toRoute = transitions.filter((t) => t.notify && t.type === 'firing' && !t.routed).map((t) => t.alertId);
   if (toRoute.length) {

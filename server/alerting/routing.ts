@@ -4,8 +4,7 @@ import type { EscalationStep, OutboxTransition } from '../contract/alerts';
 import { formatDuration } from '../contract/duration';
 import type { Matcher, MuteReason } from '../contract/routing';
 import type { Db } from '../db/client';
-import { alertEvents, alertOutbox } from '../db/schema';
-import { chunked } from './lifecycle';
+import { chunked, insertEvents, insertOutbox } from './lifecycle';
 import { compileAll, type CompiledMatcher, type MatchFacts } from './matchers';
 import { WindowSchedule } from './windows';
 
@@ -508,7 +507,7 @@ export class Router {
         ) u
         where a.id = u.id`);
     }
-    if (events.length) for (const part of chunked(events, 1000)) await tx.insert(alertEvents).values(part.map((e) => ({ id: randomUUID(), alertId: e.alertId, type: 'playbook_action' as const, at, note: e.note })));
+    await insertEvents(tx, at, events.map((e) => ({ id: randomUUID(), alertId: e.alertId, type: 'playbook_action' as const, note: e.note })));
     if (queued.length) await queueOutbox(tx, at, queued);
     result.queued = queued.length;
     return result;
@@ -531,9 +530,5 @@ function leaveNote(reason: MuteReason, c: Candidate): string {
 
 /** Outbox rows the router queues (no timeline event of their own: the delivery log records them). */
 export async function queueOutbox(tx: Db, at: Date, items: readonly Queued[]): Promise<void> {
-  for (const part of chunked(items, 1000)) {
-    await tx.insert(alertOutbox).values(
-      part.map((q) => ({ alertId: q.alertId, eventId: null, transition: q.transition, notificationGroupId: q.groupId, userIds: q.userIds ?? [], step: q.step ?? null, reason: q.reason ?? null, createdAt: at })),
-    );
-  }
+  await insertOutbox(tx, at, items);
 }
