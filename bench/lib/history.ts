@@ -5,6 +5,11 @@
  * the real widths (57 to ~75 values); the values come from a small pool of random arrays of
  * each width (their content does not change how PostgreSQL stores or reads them). The day is
  * rolled up into metric_rollups as well, as a running console would have it.
+ *
+ * Rows go in as a running console writes them: time step after time step, every live host's
+ * row of a step together (so the table's pages and its indexes have the shape a day of scrapes
+ * leaves), and only for hosts that answer (a `down` demo host never has samples or a layout).
+ * The rollups come from the store's own job (MetricStore.rollup), bucket after bucket.
  */
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +33,7 @@ export interface HistoryOptions {
 export function demoLayouts(count: number, atMs: number): Map<string, string[]> {
   const layouts = new Map<string, string[]>();
   for (const spec of defaultFleetSpecs(count)) {
+    if (spec.profile === 'down') continue;
     const host = createSimulatedHost(spec, atMs - 3_600_000);
     const first = deriveScrape(spec.os, parseExposition(host.render(atMs - 15_000)), atMs - 15_000);
     const second = deriveScrape(spec.os, parseExposition(host.render(atMs)), atMs, first.memory);
@@ -63,18 +69,20 @@ export async function seedHistory(database: Database, opts: HistoryOptions, endM
   const endS = Math.floor(endMs / 1000 / opts.stepS) * opts.stepS;
   const startS = endS - opts.hours * 3600 + opts.stepS;
   const entries = [...layouts].map(([key, keys]) => ({ id: ids.get(key)!, n: keys.length }));
-  const batch = 20;
-  for (let i = 0; i < entries.length; i += batch) {
-    const part = entries.slice(i, i + batch);
+  // An hour of every host's steps a statement, ordered by time as the collector's rounds write them.
+  const hourS = 3600;
+  for (let from = startS; from <= endS; from += hourS) {
+    const to = Math.min(endS, from + hourS - opts.stepS);
     await database.query(
       `insert into metric_samples (server_id, ts, values)
        select s.id, to_timestamp(e), p.vals
-       from unnest($1::uuid[], $2::int[]) as s(id, n)
-       cross join generate_series($3::bigint, $4::bigint, $5::bigint) as e
-       join bench_pool p on p.n = s.n and p.k = ((e / $5) % 16)`,
-      [part.map((p) => p.id), part.map((p) => p.n), startS, endS, opts.stepS],
+       from generate_series($3::bigint, $4::bigint, $5::bigint) as e
+       cross join unnest($1::uuid[], $2::int[]) with ordinality as s(id, n, o)
+       join bench_pool p on p.n = s.n and p.k = ((e / $5) % 16)
+       order by e, s.o`,
+      [entries.map((p) => p.id), entries.map((p) => p.n), from, to, opts.stepS],
     );
-    log(`  seeded ${Math.min(i + batch, entries.length)}/${entries.length} servers`);
+    log(`  seeded ${Math.round((to - startS + opts.stepS) / hourS)}/${opts.hours} h of ${entries.length} hosts`);
   }
   await database.query('drop table bench_pool');
   // Sets the hint bits a live table's rows get on their first read. PGlite runs no autovacuum
@@ -96,7 +104,7 @@ export interface SeededHistory {
   remove: () => void;
 }
 
-const SEED_VERSION = 3;
+const SEED_VERSION = 4;
 /** A cached seed older than this is made again, so a console started on it prunes nothing. */
 const MAX_AGE_MS = 20 * 3_600_000;
 

@@ -107,6 +107,12 @@ export function processRssBytes(pid: number): number {
   return m ? Number(m[1]) * 1024 : 0;
 }
 
+/** The highest resident set size the process has had since it started (VmHWM), in bytes. */
+export function processPeakRssBytes(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : 0;
+}
+
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000, everyMs = 250): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
@@ -200,10 +206,12 @@ export interface Console extends Child {
  * The console from source (`node --import tsx server/main.ts start`), started with node directly so
  * the pid measured is the API process itself and not npm's wrapper.
  */
-export async function spawnConsole(dataDir: string, env: Record<string, string>, nodeArgs: string[] = []): Promise<Console> {
+export async function spawnConsole(dataDir: string, env: Record<string, string>, nodeArgs: string[] = [], opts: { built?: boolean } = {}): Promise<Console> {
   const port = await freePort();
-  // nodeArgs: e.g. --cpu-prof, which NODE_OPTIONS refuses.
-  const proc = run(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts', 'start'], {
+  // nodeArgs: e.g. --cpu-prof, which NODE_OPTIONS refuses. built: the compiled server as
+  // `npm start` runs it (bin/opsdeck.js; `npm run build` first), without tsx in either thread.
+  const entry = opts.built ? ['bin/opsdeck.js', 'start'] : ['--import', 'tsx', 'server/main.ts', 'start'];
+  const proc = run(process.execPath, [...nodeArgs, ...entry], {
     ...process.env,
     PORT: String(port),
     HOST: '127.0.0.1',

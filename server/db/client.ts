@@ -103,10 +103,32 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 export const pgliteDir = (dataDir: string) => join(dataDir, 'pglite');
 
 /**
+ * PGlite's buffer cache. Its pages live in PGlite's WebAssembly memory, which never gives a page
+ * back once touched: initdb's 128 MB all become resident as soon as a day of metric history has
+ * been read through them (1,000 hosts: docs/benchmarks.md "h17-rss"). The data files stay in the
+ * operating system's page cache, so a page that falls out of PGlite's buffers is read back with
+ * one copy, not from disk. Set at every start (a server setting, not written to the folder);
+ * PGLITE_SHARED_BUFFERS (PostgreSQL's units: `64MB`, `128MB`) overrides it.
+ */
+export const PGLITE_SHARED_BUFFERS = '32MB';
+
+function sharedBuffers(): string {
+  const given = process.env.PGLITE_SHARED_BUFFERS?.trim();
+  if (!given) return PGLITE_SHARED_BUFFERS;
+  if (!/^\d+\s*(kB|MB|GB)$/.test(given)) throw new Error(`PGLITE_SHARED_BUFFERS must be a size such as 32MB, got '${given}'`);
+  return given.replace(/\s+/g, '');
+}
+
+/**
  * PGlite with the extensions the schema uses, on a folder (undefined: in memory), optionally
  * loaded from a data-folder dump (a restore). Opens without migrating.
  */
 export async function createPglite(dir?: string, loadDataDir?: Blob): Promise<PGlite> {
   if (dir) mkdirSync(dir, { recursive: true });
-  return PGlite.create({ dataDir: dir, extensions: { pg_trgm }, loadDataDir });
+  return PGlite.create({
+    dataDir: dir,
+    extensions: { pg_trgm },
+    loadDataDir,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers()}`],
+  });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseExposition, parseExpositionDetailed } from './exposition';
+import { parseExposition, parseExpositionDetailed, parseExpositionPieces } from './exposition';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -171,5 +171,45 @@ describe('parseExpositionDetailed with a keep set (issue 17 §2)', () => {
     const none = parseExpositionDetailed(text, new Set());
     expect(none.scrape.size).toBe(0);
     expect(none.samples).toBe(full.samples);
+  });
+});
+
+describe('parseExpositionPieces (a body in pieces that end at line breaks)', () => {
+  /** Cuts `text` after every `every`-th line break, the rest (no final break) last. */
+  const cut = (text: string, every: number) => {
+    const pieces: string[] = [];
+    let start = 0;
+    let breaks = 0;
+    for (let i = 0; i < text.length; i++) {
+      if (text[i] === '\n' && ++breaks % every === 0) {
+        pieces.push(text.slice(start, i + 1));
+        start = i + 1;
+      }
+    }
+    if (start < text.length) pieces.push(text.slice(start));
+    return pieces;
+  };
+
+  it('gives what a parse of the whole text gives, families split across pieces included', () => {
+    for (const name of ['node-exporter-scrape2.prom', 'windows-exporter-0.20.prom']) {
+      const text = fixture(name);
+      const whole = parseExpositionDetailed(text);
+      for (const every of [1, 7, 100]) {
+        const pieces = cut(text, every);
+        expect(pieces.join('')).toBe(text);
+        const parsed = parseExpositionPieces(pieces);
+        expect(parsed.samples, `${name} / ${every}`).toBe(whole.samples);
+        expect(parsed.scrape, `${name} / ${every}`).toEqual(whole.scrape);
+      }
+      const keep = new Set(['node_cpu_seconds_total', 'windows_cpu_time_total', 'windows_logical_disk_free_bytes']);
+      expect(parseExpositionPieces(cut(text, 7), keep)).toEqual(parseExpositionDetailed(text, keep));
+    }
+  });
+
+  it('numbers malformed lines as in the whole text', () => {
+    const text = 'a 1\nb{ 2\n\na{x="1" 3\nc 4\nd}} 5';
+    const whole = parseExpositionDetailed(text);
+    expect(whole.errors.map((e) => e.line)).toEqual([2, 4, 6]);
+    expect(parseExpositionPieces(cut(text, 2))).toEqual(whole);
   });
 });

@@ -1,5 +1,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createServer as createHttpServer } from 'node:http';
+import { fetchMetricsPieces } from './fetch-metrics';
 import { fetchMetrics } from './scrape-collector';
 
 // A raw exporter that answers the first request on each connection and hangs up on the
@@ -50,4 +52,28 @@ it('does not retry a refused connection', async () => {
   const deadPort = (closed.address() as { port: number }).port;
   await new Promise((resolve) => closed.close(resolve));
   await expect(fetchMetrics('127.0.0.1', deadPort, 2000)).rejects.toThrow(`Connection refused at 127.0.0.1:${deadPort}`);
+});
+
+it('gives a body sent in odd writes as pieces that each end at a line break', async () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `metric_${i % 17}{i="${i}"} ${i}.5`);
+  const body = `${lines.join('\n')}\nlast_line_without_break 1`;
+  const http = createHttpServer(async (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    // Writes that cut lines in the middle, with pauses so they arrive as separate chunks.
+    for (let at = 0; at < body.length; at += 20_011) {
+      res.write(body.slice(at, at + 20_011));
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    res.end();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  try {
+    const pieces = await fetchMetricsPieces('127.0.0.1', (http.address() as { port: number }).port, 5000);
+    expect(pieces.join('')).toBe(body);
+    expect(pieces.length).toBeGreaterThan(3);
+    for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
+    expect(pieces.at(-1)).toBe('last_line_without_break 1');
+  } finally {
+    await new Promise((resolve) => http.close(resolve));
+  }
 });

@@ -12,6 +12,15 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo
  * reason. `signal` ends the request early (the collector stopping).
  */
 export async function fetchMetrics(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  return (await fetchMetricsPieces(host, port, timeoutMs, signal)).join('');
+}
+
+/**
+ * The same body as pieces that each end at a line break (the last one may not): about one
+ * socket read each, so no piece reaches V8's large-object size and the body is never one string
+ * (parseExpositionPieces says why).
+ */
+export async function fetchMetricsPieces(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
   const started = Date.now();
   try {
     return await fetchOnce(host, port, timeoutMs, signal);
@@ -24,7 +33,7 @@ export async function fetchMetrics(host: string, port: number, timeoutMs: number
   }
 }
 
-function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
       if (response.statusCode !== 200) {
@@ -33,12 +42,23 @@ function fetchOnce(host: string, port: number, timeoutMs: number, signal?: Abort
         return;
       }
       response.setEncoding('utf8');
-      let body = '';
+      const pieces: string[] = [];
+      let carry = '';
+      let length = 0;
       response.on('data', (chunk: string) => {
-        body += chunk;
-        if (body.length > MAX_BODY) request.destroy(new Error('The exporter sent more than 16 MB'));
+        length += chunk.length;
+        if (length > MAX_BODY) return request.destroy(new Error('The exporter sent more than 16 MB'));
+        const cut = chunk.lastIndexOf('\n');
+        if (cut === -1) carry += chunk;
+        else {
+          pieces.push(carry + chunk.slice(0, cut + 1));
+          carry = chunk.slice(cut + 1);
+        }
       });
-      response.on('end', () => resolve(body));
+      response.on('end', () => {
+        if (carry) pieces.push(carry);
+        resolve(pieces);
+      });
       response.on('error', reject);
     });
     const deadline = setTimeout(() => request.destroy(new Error(`No answer within ${timeoutMs / 1000} s`)), timeoutMs);

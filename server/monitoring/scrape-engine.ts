@@ -12,8 +12,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { deriveScrape } from './derive';
-import { parseExpositionDetailed } from './exposition';
-import { fetchMetrics } from './fetch-metrics';
+import { parseExpositionPieces } from './exposition';
+import { fetchMetricsPieces } from './fetch-metrics';
 import type { EngineSettings, FromWorker, ScrapeResult, WorkerTarget } from './scrape-protocol';
 import { usageFields, type CounterMemory, type Derived, type Os } from './types';
 import { Slots } from './slots';
@@ -42,19 +42,21 @@ const BATCH_MAX = 100;
  */
 export function parseAndDerive(
   os: Os,
-  text: string,
+  body: string | readonly string[],
   atMs: number,
   state: { memory?: CounterMemory; wanted?: ReadonlySet<string> },
 ): { samples: number; derived: Derived | null } {
   const wanted = state.wanted;
-  let parsed = parseExpositionDetailed(text, wanted);
+  // The body as fetched: pieces that end at line breaks (fetchMetricsPieces), never one large string.
+  const pieces = typeof body === 'string' ? [body] : body;
+  let parsed = parseExpositionPieces(pieces, wanted);
   if (parsed.samples === 0) return { samples: 0, derived: null };
   let out = deriveScrape(os, parsed.scrape, atMs, state.memory);
   if (wanted) {
     let more = false;
     for (const name of out.asked) if (!wanted.has(name)) more = true;
     if (more) {
-      parsed = parseExpositionDetailed(text);
+      parsed = parseExpositionPieces(pieces);
       out = deriveScrape(os, parsed.scrape, atMs, state.memory);
       state.wanted = out.asked;
     }
@@ -214,18 +216,19 @@ export class ScrapeEngine {
     const base = { id: target.id, gen: target.gen, at };
     // The server was forgotten (deleted or re-pointed) meanwhile: this answer is about a target it no longer has.
     const stale = () => this.state.get(target.id) !== state;
-    let text: string;
+    let pieces: string[];
     try {
-      text = await fetchMetrics(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
+      pieces = await fetchMetricsPieces(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
     } catch (error) {
       if (this.aborter.signal.aborted || stale()) return null;
       return { ...base, kind: 'down', durationS: (Date.now() - at) / 1000, bytes: 0, samples: 0, reason: (error as Error).message, failedFetch: true };
     }
     const durationS = (Date.now() - at) / 1000;
     if (stale()) return null;
-    const bytes = text.length;
+    let bytes = 0;
+    for (const piece of pieces) bytes += piece.length;
     try {
-      const { samples, derived } = parseAndDerive(target.os, text, at, state);
+      const { samples, derived } = parseAndDerive(target.os, pieces, at, state);
       if (!derived) {
         // Something answers on the port, but not an exporter (a web page, an empty body).
         return { ...base, kind: 'down', durationS, bytes, samples, reason: 'The answer held no metrics: is an exporter listening on this port?', failedFetch: false };
