@@ -198,7 +198,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     if (!SAFE_METHODS.has(request.method) && request.headers['x-requested-with'] !== 'opsdeck') {
       throw new HttpError(403, 'Cross-site request refused: the x-requested-with header is missing');
     }
-    const session = await loadSession(db, readToken(request));
+    const session = await loadSession(database, readToken(request));
     if (session === 'expired') {
       request.user = null;
       (request as { sessionExpired?: boolean }).sessionExpired = true;

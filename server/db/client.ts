@@ -132,3 +132,15 @@ export async function createPglite(dir?: string, loadDataDir?: Blob): Promise<PG
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers()}`],
   });
 }
+
+/**
+ * Fixed SQL straight through the driver behind a top-level `db` (undefined for a transaction,
+ * whose statements must stay on its connection): for statements every request makes, where
+ * Drizzle's building and row mapping cost more CPU than the statement (h17-req, PGlite).
+ */
+export function rawQueryOf(db: Db): (<T>(sql: string, params: unknown[]) => Promise<T[]>) | undefined {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  if (client instanceof PGlite) return async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
+  if (client instanceof pg.Pool) return async <T>(text: string, params: unknown[]) => (await client.query(text, params)).rows as T[];
+  return undefined;
+}

@@ -31,6 +31,12 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   table: PgTable;
   id: PgColumn;
   toApi: (row: Row) => Out;
+  /**
+   * The columns a list page reads (the fields `toApi` uses), when not every one: the users list
+   * reads no password hash and no generated lower-case copies (fewer fields to send and decode
+   * on PGlite's one thread, h17-req).
+   */
+  listColumns?: Partial<Record<keyof Row, PgColumn>>;
   read: Permission;
   sortable: Record<string, PgColumn>;
   filterable: Record<string, FilterSpec>;
@@ -104,7 +110,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   const idKey = Object.entries(getTableColumns(table)).find(([, column]) => column === def.id)![0];
   const source: ListSource<Row> = {
     from: (d, fields) => d.select(fields as never).from(table),
-    rows: (d) => d.select().from(table),
+    rows: (d) => (def.listColumns ? d.select(def.listColumns as Record<string, PgColumn>) : d.select()).from(table),
     idOf: (row) => (row as Record<string, unknown>)[idKey] as string,
     id: def.id,
     ties: [{ key: def.id, direction: 'asc' }],

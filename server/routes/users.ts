@@ -51,6 +51,7 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
     table: users,
     id: users.id,
     toApi: userToApi,
+    listColumns: { id: users.id, username: users.username, email: users.email, phonenumber: users.phonenumber, role: users.role, status: users.status, avatarUrl: users.avatarUrl, createdAt: users.createdAt },
     read: 'users.read',
     sortable: { createdAt: users.createdAt, username: users.username, email: users.email, role: users.role, status: users.status },
     filterable: {
