@@ -223,7 +223,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
   // unaware of each other; both calls do nothing while their loop is off.
-  monitoring.onRoundWritten(() => app.alerting.trigger());
+  monitoring.onRoundWritten(() => app.alerting.trigger('round'));
   app.alerting.onQueued = () => {
     delivery.wake();
     alertmanager.wake();

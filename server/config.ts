@@ -138,8 +138,17 @@ export interface AlertRetentionSettings {
 export interface DeliverySettings {
   /** false: no delivery loop (tests); the worker's deliver() still works when called. */
   enabled: boolean;
-  /** Seconds between looks at the outbox. */
+  /**
+   * Seconds between looks at the outbox on PostgreSQL, where another replica may have queued a
+   * row; and the first look after start (rows queued before a restart).
+   */
   pollIntervalS: number;
+  /**
+   * Seconds between looks on PGlite, where every writer is this process and wakes the worker
+   * (the evaluator's and the freshness watch's onQueued, the alert routes): a safety net, not
+   * the path a notification takes. A retry due sooner is looked at when it is due.
+   */
+  idlePollS: number;
   /** smtp:// or smtps:// URL with credentials; unset: email deliveries are skipped. */
   smtpUrl?: string;
   mailFrom: string;
@@ -318,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: {
       enabled: true,
       pollIntervalS: 1,
+      idlePollS: 10,
       smtpUrl: e.SMTP_URL || undefined,
       mailFrom: e.MAIL_FROM,
       slackBotToken: e.SLACK_BOT_TOKEN || undefined,

@@ -64,6 +64,7 @@ afterAll(async () => {
 const settings = (overrides: Partial<DeliverySettings> = {}): DeliverySettings => ({
   enabled: false,
   pollIntervalS: 1,
+  idlePollS: 10,
   smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
   mailFrom: 'Opsdeck <alerts@opsdeck.test>',
   slackBotToken: 'xoxb-test-token',
@@ -472,6 +473,33 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
     expect(await q(`select id from alerts where server_id = $1 and status <> 'resolved'`, [s.id])).toEqual([]);
     expect(await w.deliver()).toMatchObject({ rows: 0 });
     expect(mails).toHaveLength(3);
+  });
+
+  it('running, looks again when a retry is due and at once when woken, not only every idlePollS', async () => {
+    const s = await server(await group({ emailEnabled: false }));
+    const alertId = await fire(s.id);
+    slackAnswers.push({ status: 200, body: { ok: false, error: 'ratelimited' }, headers: { 'retry-after': '1' } });
+    const from = clock;
+    const started = Date.now();
+    // A clock that moves with real time from the test's, and a fallback look an hour away.
+    const w = new DeliveryWorker(t.database, settings({ enabled: true, pollIntervalS: 0.05, idlePollS: 3600 }), quiet, () => from + (Date.now() - started));
+    workers.push(w);
+    const outcomes = async () => (await deliveries(alertId)).map((d) => `${d.transition} ${d.outcome}`);
+    w.start();
+    try {
+      for (let i = 0; i < 60 && !(await outcomes()).includes('firing sent'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await outcomes()).toEqual(['firing failed', 'firing sent']);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+      await q(`update servers set cpu_usage = 40 where id = $1`, [s.id]);
+      clock = from + (Date.now() - started);
+      await q(`update servers set last_scraped_at = $1 where state = 'up'`, [new Date(clock)]);
+      await evaluator.tick();
+      w.wake();
+      for (let i = 0; i < 40 && !(await outcomes()).includes('resolved sent'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await outcomes()).toEqual(['firing failed', 'firing sent', 'resolved sent']);
+    } finally {
+      await w.stop();
+    }
   });
 
   it('starts and stops with the app when enabled', async () => {

@@ -53,6 +53,14 @@ export interface DeliverResult {
 /** Rows one pass looks at, at most; the next pass continues. */
 const ROWS_PER_PASS = 100;
 
+/** When the earliest failed channel of a pending row may be tried again (ms since the epoch), or null. */
+const NEXT_RETRY = `
+  select (extract(epoch from min(d.retry_at)) * 1000)::float8 as t
+  from alert_outbox o join alert_deliveries d on d.outbox_id = o.id
+  where o.processed_at is null and d.retry_at > $1::timestamptz`;
+/** A retry is looked at this long after it is due, so the pass sees `retry_at <= now`. */
+const RETRY_SLACK_MS = 5;
+
 /**
  * Due rows, oldest first: not processed, no failed channel waiting for its retry time, and no
  * older unprocessed row of the same alert to the same group (a resolved message never overtakes
@@ -93,6 +101,8 @@ export class DeliveryWorker {
   private closing = false;
   /** wake() came while a pass ran: one more pass follows it. */
   private wakeAgain = false;
+  /** The last pass stopped at ROWS_PER_PASS: there may be more due rows. */
+  private more = false;
   private readonly mailer: Mailer | null;
   /** A database outage: logged once, polls back off (OutageNotice). */
   private readonly outage: OutageNotice;
@@ -128,13 +138,39 @@ export class DeliveryWorker {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      this.timer = null;
       this.deliver()
         .then(() => this.outage.ok())
         .catch((err) => this.outage.failed(err))
-        .finally(() => this.schedule(this.outage.failing ? this.outage.backoffMs() : this.settings.pollIntervalS * 1000));
+        .finally(() => {
+          // A pass that wake() started reschedules itself (deliver's finally); this one too.
+          if (!this.timer) void this.scheduleNext();
+        });
     }, delayMs);
     this.timer.unref?.();
+  }
+
+  /**
+   * The next look: on PostgreSQL every pollIntervalS (another replica may queue rows); on PGlite,
+   * where every writer wakes this worker, when the earliest retry is due, at most idlePollS
+   * away (issue 17: a look every second was most of the idle console's database work).
+   */
+  private async scheduleNext(): Promise<void> {
+    if (this.stopped) return;
+    if (this.outage.failing) return this.schedule(this.outage.backoffMs());
+    // PostgreSQL, or a pass that stopped at ROWS_PER_PASS with more to do.
+    if (this.database.kind !== 'pglite' || this.more) return this.schedule(this.settings.pollIntervalS * 1000);
+    let delayMs = this.settings.idlePollS * 1000;
+    try {
+      const [row] = await this.database.query<{ t: number | null }>(NEXT_RETRY, [new Date(this.now()).toISOString()]);
+      if (row?.t != null) delayMs = Math.min(delayMs, Math.max(0, Number(row.t) - this.now()) + RETRY_SLACK_MS);
+    } catch {
+      // The database is away: the next pass finds out and backs off.
+    }
+    // A wake() meanwhile scheduled its own look.
+    if (!this.timer && !this.running) this.schedule(delayMs);
   }
 
   /** One pass over the due outbox rows; a call while a pass runs waits for that pass. */
@@ -144,6 +180,16 @@ export class DeliveryWorker {
       if (this.wakeAgain && !this.stopped) this.wake();
     });
     return this.running;
+  }
+
+  /** A pass that wake() started: afterwards the next look is planned from what it left (a retry's time). */
+  private woken(): void {
+    this.deliver()
+      .then(() => this.outage.ok())
+      .catch((err) => this.outage.failed(err))
+      .finally(() => {
+        if (!this.running && !this.stopped) void this.scheduleNext();
+      });
   }
 
   /**
@@ -159,7 +205,9 @@ export class DeliveryWorker {
       return;
     }
     this.wakeAgain = false;
-    this.deliver().catch((err) => this.outage.failed(err));
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.woken();
   }
 
   private async pass(): Promise<DeliverResult> {
@@ -182,6 +230,7 @@ export class DeliveryWorker {
         this.log.error({ err, outboxId: claim.row.id }, 'Could not deliver an alert notification');
       }
     }
+    this.more = result.rows >= ROWS_PER_PASS;
     if (result.sent || result.failed || result.skipped) this.log.info({ ...result }, 'Alert notifications delivered');
     return result;
   }

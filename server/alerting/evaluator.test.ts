@@ -277,6 +277,32 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect(await q('select 1 from alert_configs where server_id = $1', [later!.id])).toEqual([]);
   });
 
+  it("after a scrape round's tick, the periodic fallback waits 1.5 intervals (the next round ticks itself); after its own tick, one", async () => {
+    const looping = new AlertEvaluator(database, { ...settings, enabled: true, evalIntervalS: 0.4 }, quiet);
+    const at: number[] = [];
+    const tick = looping.tick.bind(looping);
+    looping.tick = async () => {
+      at.push(Date.now());
+      return tick();
+    };
+    looping.start();
+    try {
+      // The first periodic tick one interval after start; then a round's.
+      while (at.length < 1) await new Promise((r) => setTimeout(r, 10));
+      await new Promise((r) => setTimeout(r, 100));
+      const roundAt = Date.now();
+      looping.trigger('round');
+      while (at.length < 3) await new Promise((r) => setTimeout(r, 10));
+      // No round followed: the fallback came ~600 ms after the round's tick, not ~400.
+      expect(at[2]! - roundAt).toBeGreaterThanOrEqual(550);
+      while (at.length < 4) await new Promise((r) => setTimeout(r, 10));
+      // After a fallback tick, the next fallback one interval later.
+      expect(at[3]! - at[2]!).toBeLessThan(580);
+    } finally {
+      await looping.stop();
+    }
+  });
+
   it('a restart in the middle of a grace period neither loses nor duplicates it', async () => {
     const id = await server({ cpu_usage: 95 });
     await tick(0);

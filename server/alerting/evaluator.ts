@@ -46,6 +46,8 @@ const DEFAULTS_PHASE = 2;
 const FORECAST_EVERY_MS = 5 * 60_000;
 /** Alert counts are compacted, and on PGlite the tables rewritten on every scrape and tick vacuumed, every this many ticks. */
 const VACUUM_EVERY_TICKS = 4;
+/** After a tick a scrape round triggered, the periodic fallback waits this many intervals. */
+const ROUND_FALLBACK_FACTOR = 1.5;
 /** The grace-period tick comes this much after the end it waits for (timers may fire a ms early). */
 const GRACE_SLACK_MS = 5;
 
@@ -115,6 +117,8 @@ export class AlertEvaluator {
   private running: Promise<unknown> | null = null;
   /** A trigger came while a tick ran: one more tick follows it (however many triggers came). */
   private again = false;
+  /** A scrape round asked for a tick that has not run yet (trigger('round')). */
+  private roundPending = false;
   private stopped = true;
   /** A database outage: logged once, and triggers wait for the back-off (OutageNotice). */
   private readonly outage: OutageNotice;
@@ -179,8 +183,9 @@ export class AlertEvaluator {
    * any number of triggers make one more tick after it, never two at once. Does nothing unless
    * the loop runs (start()), so tests that call tick() by hand are not disturbed.
    */
-  trigger(): void {
+  trigger(source: 'round' | 'other' = 'other'): void {
     if (this.stopped) return;
+    if (source === 'round') this.roundPending = true;
     // While the database is out, scrape rounds keep triggering: wait for the back-off instead.
     if (this.outage.failing && Date.now() < this.retryAt) return;
     if (this.running) {
@@ -209,6 +214,8 @@ export class AlertEvaluator {
     // fleet, scripts, a failed request) get them here: before the first tick, then every few.
     const n = this.ticks++;
     const defaults = this.settings.autoDefaults && (n === 0 || n % DEFAULTS_EVERY_TICKS === DEFAULTS_PHASE);
+    const afterRound = this.roundPending;
+    this.roundPending = false;
     this.running = (defaults ? this.ensureDefaults().then(() => this.tick()) : this.tick())
       .then(async (r) => {
         if (r && (r.fired.length || r.resolved.length || r.unsnoozed.length)) {
@@ -237,8 +244,12 @@ export class AlertEvaluator {
         this.running = null;
         if (this.stopped) return;
         // Whatever ran this tick, the periodic one comes a full interval after it (or the
-        // back-off, during a database outage).
-        this.schedule(Math.max(this.settings.evalIntervalS * 1000, this.outage.failing ? this.outage.backoffMs() : 0));
+        // back-off, during a database outage). After a scrape round's tick the next round is
+        // due about one interval later and ticks itself: the fallback waits half an interval
+        // more, so it does not run moments before that round's tick (issue 17 §2: it did, for
+        // about every other round, a tick that found nothing new).
+        const intervalMs = this.settings.evalIntervalS * 1000 * (afterRound ? ROUND_FALLBACK_FACTOR : 1);
+        this.schedule(Math.max(intervalMs, this.outage.failing ? this.outage.backoffMs() : 0));
         this.scheduleGrace();
         if (this.again && !this.outage.failing) this.runTick();
       });

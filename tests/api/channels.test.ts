@@ -45,6 +45,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
   const settings = (o: Partial<DeliverySettings> = {}): DeliverySettings => ({
     enabled: false,
     pollIntervalS: 1,
+    idlePollS: 10,
     mailFrom: 'Opsdeck <alerts@opsdeck.test>',
     slackApiUrl: 'http://127.0.0.1:9/api',
     publicUrl: PUBLIC_URL,

@@ -63,3 +63,31 @@ it('runs each check at its interval; a hanging one holds only its own slot; paus
   expect(hourly!.up).toBe(hourly!.total);
   expect(runner.latest.get(ok)).toMatchObject({ name: 'ok', kind: 'http', up: true, statusCode: 200 });
 });
+
+it('without checks keeps no tick or flush timer; a check added later runs and is written; deleting the last one stops the timers', async () => {
+  await database.query('delete from checks');
+  const runner = new CheckRunner(database, { concurrency: 2, retentionHours: 1 }, quiet);
+  const armed = () => (runner as unknown as { fast: unknown[] | null }).fast !== null;
+  runner.start();
+  try {
+    await runner.reload();
+    expect(armed()).toBe(false);
+    const id = await insert('later', { kind: 'http', url: `${targets.httpUrl}/ok` });
+    await runner.reload();
+    expect(armed()).toBe(true);
+    const started = Date.now();
+    while ((await samples(id)) < 1) {
+      if (Date.now() - started > 10_000) throw new Error('the check added later did not run and get written within 10 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await database.query('delete from checks where id = $1', [id]);
+    await runner.reload();
+    const gone = Date.now();
+    while (armed()) {
+      if (Date.now() - gone > 5_000) throw new Error('the timers still run 5 s after the last check was deleted');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await runner.stop();
+  }
+});

@@ -112,6 +112,8 @@ export class CheckRunner {
   private inFlight = new Set<string>();
   private readonly slots = new Slots(() => this.settings.concurrency);
   private timers: NodeJS.Timeout[] = [];
+  /** The tick and flush timers, while armed (arm()). */
+  private fast: NodeJS.Timeout[] | null = null;
   private aborter = new AbortController();
   private started = false;
   private loading: Promise<void> | null = null;
@@ -137,12 +139,28 @@ export class CheckRunner {
     this.aborter = new AbortController();
     setMaxListeners(0, this.aborter.signal);
     void this.reload();
-    this.timers = [
+    this.timers = [setInterval(() => void this.reload(), RELOAD_MS), setInterval(() => void this.prune(), PRUNE_MS)];
+  }
+
+  /**
+   * The tick and flush timers run only while there is something to run or write: a console
+   * without checks is not woken five times a second for nothing (issue 17 §2). Armed by reload()
+   * when it finds checks; the flush disarms them once no check is left and all is written.
+   */
+  private arm(): void {
+    if (this.fast || !this.started || this.schedule.size === 0) return;
+    this.fast = [
       setInterval(() => this.tick(), TICK_MS),
-      setInterval(() => void this.flush(), FLUSH_MS),
-      setInterval(() => void this.reload(), RELOAD_MS),
-      setInterval(() => void this.prune(), PRUNE_MS),
+      setInterval(() => {
+        void this.flush();
+        if (this.schedule.size === 0 && this.runs.size === 0 && !this.store.queued && !this.flushing) this.disarm();
+      }, FLUSH_MS),
     ];
+  }
+
+  private disarm(): void {
+    for (const t of this.fast ?? []) clearInterval(t);
+    this.fast = null;
   }
 
   async stop(): Promise<void> {
@@ -150,6 +168,7 @@ export class CheckRunner {
     this.started = false;
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
+    this.disarm();
     this.aborter.abort();
     this.slots.cancelWaiting();
     await Promise.all(this.runs);
@@ -182,6 +201,7 @@ export class CheckRunner {
         for (const id of this.latest.keys()) if (!next.has(id)) this.latest.delete(id);
         this.schedule = next;
         this.firstLoadDone = true;
+        this.arm();
       } catch (error) {
         this.log.error({ err: error }, 'Could not read the checks');
       } finally {
