@@ -258,13 +258,14 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
     it('pinned widgets, empty and with widgets', async () => {
       await visit('/pinned-widgets', heading('No Pinned Widgets Found', 2));
       await commandLine(b.page, 'widget.pin web-01 memory "RAM Used" --refresh 1m');
+      // The command looks web-01 up through the API before it stores the widget: wait for the
+      // widget here, or the reload below cancels the command. Under load it did (stop 21's CI
+      // failure, reproduced at stop 22 with the page showing "No Pinned Widgets Found").
+      await shown(b.page.getByRole('region', { name: 'RAM Used' }));
       await b.page.keyboard.press('Escape');
-      await visit('/pinned-widgets', async (page) => {
-        // The gauge needs a value: in some CI runs the widget's first chart read held none yet
-        // (cause not found, stop 21), so it may take the widget's own 1-minute refresh.
-        await shown(page.getByRole('region', { name: 'RAM Used' }).getByRole('meter', { name: 'RAM Used' }), 75_000);
-      });
+      await visit('/pinned-widgets', (page) => shown(page.getByRole('region', { name: 'RAM Used' }).getByRole('meter', { name: 'RAM Used' }), 30_000));
       await commandLine(b.page, 'widget.remove "RAM Used"');
+      await shown(b.page.getByRole('heading', { name: 'No Pinned Widgets Found', level: 2 }));
       await b.page.keyboard.press('Escape');
     }, 120_000);
     it('forms, drawers and confirmations', async () => {
