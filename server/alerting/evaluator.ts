@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AlertingSettings } from '../config';
 import type { Database, Db } from '../db/client';
+import { executeCached } from '../db/cached-plans';
 import { alerts } from '../db/schema';
 import { expireAcks } from './acknowledge';
 import { evaluateCheckRules } from './check-rules';
@@ -358,7 +359,9 @@ export class AlertEvaluator {
     //    on PGlite each costs about a millisecond even when it finds nothing, so those that cannot
     //    are skipped. What this tick changes before them only takes work away (a resolution ends a
     //    snooze and an acknowledgement), so a "no" stays true.
-    const clearing = await tx.execute<{ id: string | null; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean; snoozes: boolean; acks: boolean; checks: boolean }>(sql`
+    //    The two statements every tick runs with the same text (this and the grace periods'), on
+    //    PGlite through a named statement whose plan is kept (server/db/cached-plans.ts).
+    const clearing = await executeCached<{ id: string | null; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean; snoozes: boolean; acks: boolean; checks: boolean }>(this.database, tx, sql`
       with work as (
         select exists (select 1 from alerts where status = 'snoozed' and snoozed_until <= ${now}) as snoozes,
                exists (select 1 from alerts where ack_until <= ${now}) as acks,
@@ -433,7 +436,7 @@ export class AlertEvaluator {
     // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
     //    The same statement finds the grace periods that are over.
-    const pending = await tx.execute<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(sql`
+    const pending = await executeCached<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(this.database, tx, sql`
       with t as (${holdingNow(fresh)}),
       cleared as (
         delete from alert_pending p
