@@ -154,7 +154,7 @@ export class AlertEvaluator {
      */
     private readonly gate: WorkGate = alwaysLeads(database),
   ) {
-    this.router = new Router(log);
+    this.router = new Router(log, database);
     this.outage = new OutageNotice(log, 'Alert evaluation', settings.evalIntervalS * 1000);
   }
 

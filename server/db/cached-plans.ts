@@ -30,6 +30,9 @@ const rawDates = {
   [types.DATE]: (value: string) => value,
 };
 
+/** For bench/alert-tick-statements.ts: what each cached run cost (its text, CPU ms). */
+export const cachedPlanProbe: { onRun: ((text: string, cpuMs: number) => void) | null } = { onRun: null };
+
 /**
  * `tx.execute(query)` for the statements the alert evaluation tick runs every time with the same
  * text (h14-tick3): on PGlite, through a named prepared statement of PGlite's session, so the
@@ -47,7 +50,8 @@ export async function executeCached<T extends Record<string, unknown>>(database:
   if (!session) named.set(pg, (session = new Map()));
   let statement = session.get(text);
   if (!statement && session.size >= MAX_NAMED) return plain();
-  return pg.runExclusive(async () => {
+  const cpu = cachedPlanProbe.onRun ? process.cpuUsage() : null;
+  const result = await pg.runExclusive(async () => {
     const messages: Message[] = [];
     try {
       if (!statement) {
@@ -76,4 +80,9 @@ export async function executeCached<T extends Record<string, unknown>>(database:
     const [result] = parse.parseResults(messages, pg.parsers, { parsers: rawDates });
     return { rows: (result?.rows ?? []) as T[] };
   });
+  if (cpu) {
+    const used = process.cpuUsage(cpu);
+    cachedPlanProbe.onRun?.(text, (used.user + used.system) / 1000);
+  }
+  return result;
 }
