@@ -2,6 +2,7 @@ import { parse, protocol, types, type PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import { PgDialect, PgTransaction } from 'drizzle-orm/pg-core';
 import type { Database, Db } from './client';
+import { paceTurn } from './pglite-turns';
 
 /**
  * A statement PGlite keeps parsed under a name, with what Bind and the row parser need: a
@@ -50,6 +51,8 @@ export async function executeCached<T extends Record<string, unknown>>(database:
   if (!session) named.set(pg, (session = new Map()));
   let statement = session.get(text);
   if (!statement && session.size >= MAX_NAMED) return plain();
+  // The transaction's own statements give the event loop a turn once they have run 5 ms; so do these.
+  await paceTurn(pg);
   const cpu = cachedPlanProbe.onRun ? process.cpuUsage() : null;
   const result = await pg.runExclusive(async () => {
     const messages: Message[] = [];
