@@ -9,6 +9,7 @@
  */
 import { PglitePreparedQuery } from 'drizzle-orm/pglite/session';
 import { AlertEvaluator } from '../server/alerting/evaluator';
+import { cachedPlanProbe } from '../server/db/cached-plans';
 import { runAlertTickBench } from './alert-tick';
 
 /** The bench's ticks before measuring: 1 + 100 simulated minutes + 8 warm-up. */
@@ -32,6 +33,11 @@ PglitePreparedQuery.prototype.execute = async function (this: PglitePreparedQuer
     current.push([String((this as unknown as { queryString: string }).queryString).replace(/\s+/g, ' ').trim().slice(0, 110), (u.user + u.system) / 1000]);
   }
 } as typeof execute;
+
+// Statements run through a kept plan (server/db/cached-plans.ts) bypass drizzle: marked [cached].
+cachedPlanProbe.onRun = (text, ms) => {
+  if (on) current.push([`[cached] ${text.replace(/\s+/g, ' ').trim().slice(0, 101)}`, ms]);
+};
 
 const tick = AlertEvaluator.prototype.tick;
 AlertEvaluator.prototype.tick = async function (this: AlertEvaluator) {

@@ -247,6 +247,51 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await alertsOf(b)).map((x) => [x.alertname, x.status])).toEqual([['high_cpu_usage', 'resolved']]);
   });
 
+  it('rules edited between ticks, by this process or another one, count from the next tick, after many ticks with the same statements (h14-tick3: kept plans, candidates by the lowest enabled threshold)', async () => {
+    // On PostgreSQL the edits come through a second pool, as another replica's API writes them.
+    const url = backend.name === 'postgres' ? (database.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString : null;
+    const other = url ? await openDatabase({ databaseUrl: url }) : database;
+    try {
+      const edit = (text: string, params: unknown[]) => other.query(text, params);
+      // 75 % CPU is below every enabled CPU threshold of the fleet (90): the server is no candidate.
+      const id = await server({ cpu_usage: 75, memory_usage: 40 });
+      await server({ cpu_usage: 20 });
+      // More than PostgreSQL's five custom plans before it may keep a generic one.
+      for (let i = 0; i < 8; i++) expect((await tick(i * 15)).pendingStarted).toBe(0);
+      if (backend.name === 'pglite') {
+        // The grace-period statement runs from a kept plan (server/db/cached-plans.ts).
+        const kept = await q<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where name like 'opsdeck_cached_%' and statement like '%with t as%'`);
+        expect(kept[0]!.n).toBe(1);
+      }
+      // The lowest CPU threshold of the fleet drops below the server's figure: it holds at once.
+      await edit(`update alert_rules set threshold = 70 where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+      expect((await tick(120)).pendingStarted).toBe(1);
+      expect((await tick(420)).fired).toHaveLength(1);
+      // Disabled: resolved with the reason on the next tick, nothing pending.
+      await edit(`update alert_rules set enabled = false where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+      const off = await tick(435);
+      expect(off.resolved).toHaveLength(1);
+      expect(await q(`select 1 from alert_pending where server_id = $1`, [id])).toEqual([]);
+      // Enabled again above the figure, the figure rising past 90 (another rule's threshold)
+      // but not past this rule's: nothing holds for it.
+      await edit(`update alert_rules set enabled = true, threshold = 99 where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+      await set(id, { cpu_usage: 95 });
+      expect((await tick(450)).pendingStarted).toBe(0);
+      // Its grace period shortened and threshold lowered: it fires after the new grace period.
+      await edit(`update alert_rules set threshold = 80, time_limit = 60 where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+      expect((await tick(465)).pendingStarted).toBe(1);
+      expect((await tick(525)).fired).toHaveLength(1);
+      // The rule removed: its alert resolves as removed.
+      await edit(`delete from alert_rules where server_id = $1 and name = 'high_cpu_usage'`, [id]);
+      expect((await tick(540)).resolved).toHaveLength(1);
+      const rows = await alertsOf(id);
+      expect(rows.map((a) => a.status)).toEqual(['resolved', 'resolved']);
+      expect((await eventsOf(rows[1]!.id)).at(-1)).toMatchObject({ type: 'resolved', note: 'The rule was removed.' });
+    } finally {
+      if (other !== database) await other.close();
+    }
+  });
+
   it('stale figures (no scrape for longer than staleAfterS) neither open nor resolve alerts', async () => {
     const id = await server({ cpu_usage: 95 });
     await tick(0);

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { AlertingSettings } from '../config';
-import { thresholdChoices } from '../contract/alerts';
 import type { Database, Db } from '../db/client';
+import { executeCached } from '../db/cached-plans';
 import { alerts } from '../db/schema';
 import { expireAcks } from './acknowledge';
 import { evaluateCheckRules } from './check-rules';
@@ -51,24 +51,25 @@ const ROUND_FALLBACK_FACTOR = 1.5;
 /** The grace-period tick comes this much after the end it waits for (timers may fire a ms early). */
 const GRACE_SLACK_MS = 5;
 
-/** No threshold is below SPEC's lowest choice, so a server under it on every figure matches no resource rule. */
-const LOWEST_THRESHOLD = Math.min(...thresholdChoices);
-
 /**
  * Conditions that hold now, for every enabled rule of every active, agent-configured server that
  * is not in maintenance: one row per rule and subject ('' server-wide, '/' the root filesystem,
  * a service name), with the rule's grace period. Figures are trusted only from a server that is
  * up and only when fresh (a down server's last figures stay on its row); `> threshold` as
- * SPEC's "above 90". Only servers that are down or above the lowest
- * threshold somewhere, and only services that are down, reach the rules: a healthy fleet costs
- * one pass over the servers.
+ * SPEC's "above 90". Only servers that are down or above the lowest enabled threshold of a
+ * metric (three probes of alert_rules_enabled_metric_idx; SPEC's lowest choice, 60, let half of a
+ * healthy fleet through), and only services that are down, reach the rules, which are read from
+ * alert_rules_enabled_server_idx: a healthy fleet costs one pass over the servers.
  */
 const holdingNow = (fresh: SQL) => sql`
   with candidates as materialized (
     select s.id, s.operating_system, s.state, s.cpu_usage, s.memory_usage, s.disk_usage
     from servers s
     where s.status = 'active' and s.is_agent_configured and s.suppress_alarm = 'no'
-      and (s.state = 'down' or (s.state = 'up' and s.last_scraped_at >= ${fresh} and greatest(s.cpu_usage, s.memory_usage, s.disk_usage) > ${LOWEST_THRESHOLD}))
+      and (s.state = 'down' or (s.state = 'up' and s.last_scraped_at >= ${fresh} and (
+        s.cpu_usage > (select min(threshold) from alert_rules where enabled and metric = 'cpu')
+        or s.memory_usage > (select min(threshold) from alert_rules where enabled and metric = 'memory')
+        or s.disk_usage > (select min(threshold) from alert_rules where enabled and metric = 'disk'))))
   ), down_services as materialized (
     select sv.server_id, sv.service_name
     from services sv
@@ -153,7 +154,7 @@ export class AlertEvaluator {
      */
     private readonly gate: WorkGate = alwaysLeads(database),
   ) {
-    this.router = new Router(log);
+    this.router = new Router(log, database);
     this.outage = new OutageNotice(log, 'Alert evaluation', settings.evalIntervalS * 1000);
   }
 
@@ -283,6 +284,9 @@ export class AlertEvaluator {
   async vacuum(): Promise<void> {
     if (this.database.kind !== 'pglite') return;
     await this.database.query('vacuum (analyze) servers, services, alert_pending, alert_counts');
+    // The grace-period statement reads rules from an index alone only where the visibility map
+    // says a page holds no changed rows; rules change rarely, so this finds nothing to do mostly.
+    await this.database.query('vacuum alert_rules');
   }
 
   /**
@@ -355,6 +359,8 @@ export class AlertEvaluator {
     //    on PGlite each costs about a millisecond even when it finds nothing, so those that cannot
     //    are skipped. What this tick changes before them only takes work away (a resolution ends a
     //    snooze and an acknowledgement), so a "no" stays true.
+    //    Not through a kept plan (server/db/cached-plans.ts): PostgreSQL's generic plan for it cost
+    //    11.9 ms a tick against 7.3 ms planned each time (bench/alert-tick-statements.ts, h14-tick3).
     const clearing = await tx.execute<{ id: string | null; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean; snoozes: boolean; acks: boolean; checks: boolean }>(sql`
       with work as (
         select exists (select 1 from alerts where status = 'snoozed' and snoozed_until <= ${now}) as snoozes,
@@ -387,7 +393,7 @@ export class AlertEvaluator {
     const clears = clearing.rows.filter((r): r is typeof r & { id: string } => r.id !== null);
     const clearingById = new Map(clears.map((r) => [r.id, r]));
     const resolved = clears.length
-      ? await tx.execute<{ id: string }>(sql`
+      ? await executeCached<{ id: string }>(this.database, tx, sql`
           update alerts set status = 'resolved', resolved_at = ${now}, updated_at = ${now}, snoozed_until = null, next_action_at = null,
             ack_user_id = null, ack_username = null, ack_note = null, ack_at = null, ack_until = null
           where id = any(${sql.param(clears.map((r) => r.id))}::uuid[]) and status in ('firing', 'snoozed')
@@ -430,7 +436,9 @@ export class AlertEvaluator {
     // 3. Grace periods: forget conditions that stopped holding (flapping opens nothing, and so
     //    does maintenance), start one for each new condition without an open alert, keep the rest.
     //    The same statement finds the grace periods that are over.
-    const pending = await tx.execute<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(sql`
+    // On PGlite through a named statement whose plan is kept (server/db/cached-plans.ts): its
+    // planning was 1.6 ms quiet, and its generic plan is as good as the planned one.
+    const pending = await executeCached<{ cleared: number; started: number; next_due: string | Date | null; due: [string, string][] | string }>(this.database, tx, sql`
       with t as (${holdingNow(fresh)}),
       cleared as (
         delete from alert_pending p
@@ -474,7 +482,7 @@ export class AlertEvaluator {
     // Their grace periods end here whether or not the alert opens (a reopened one wins the
     // conflict): deleted in the same statement that reads them (alert_pending's rule and server
     // cascade, so every row deleted joins).
-    const due = await tx.execute<DueCondition>(sql`
+    const due = await executeCached<DueCondition & Record<string, unknown>>(this.database, tx, sql`
       with p as (
         delete from alert_pending
         where (rule_id, subject) in (select * from unnest(${sql.param(dueKeys.map((k) => k[0]))}::uuid[], ${sql.param(dueKeys.map((k) => k[1]))}::text[]))

@@ -3,7 +3,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { EscalationStep, OutboxTransition } from '../contract/alerts';
 import { formatDuration } from '../contract/duration';
 import type { Matcher, MuteReason } from '../contract/routing';
-import type { Db } from '../db/client';
+import type { Database, Db } from '../db/client';
+import { executeCached } from '../db/cached-plans';
 import { chunked, insertEvents, insertOutbox } from './lifecycle';
 import { compileAll, type CompiledMatcher, type MatchFacts } from './matchers';
 import { WindowSchedule } from './windows';
@@ -239,7 +240,19 @@ export class Router {
    */
   private held: Map<string, string> | null = null;
 
-  constructor(private readonly log: RoutingLogger) {}
+  constructor(
+    private readonly log: RoutingLogger,
+    /**
+     * The database the sweeps' transactions belong to: on PGlite, the statements every sweep runs
+     * with the same text keep their plans (server/db/cached-plans.ts). Without it, tx.execute.
+     */
+    private readonly database?: Database,
+  ) {}
+
+  private run<T extends Record<string, unknown>>(tx: Db, query: SQL): Promise<{ rows: T[] }> {
+    if (this.database) return executeCached<T>(this.database, tx, query);
+    return tx.execute(query).then((r) => ({ rows: r.rows as T[] }));
+  }
 
   /** Forget what was loaded (a new leader, a restart): the next sweep reads every open alert. */
   reset(): void {
@@ -254,7 +267,7 @@ export class Router {
   private async look(tx: Db, at: Date): Promise<{ due: string[] }> {
     const now = sql`${at.toISOString()}::timestamptz`;
     const [row] = (
-      await tx.execute<{ v: string; due: string[] | string | null }>(sql`
+      await this.run<{ v: string; due: string[] | string | null }>(tx, sql`
         select (select count(*) || ':' || coalesce(max(updated_at)::text, '') from silences where ends_at > ${now} - interval '1 day')
           || '/' || (select count(*) || ':' || coalesce(max(updated_at)::text, '') from maintenance_windows) as v,
           array(select id from alerts where next_action_at <= ${now} limit 5000) as due`)
@@ -392,7 +405,7 @@ export class Router {
       if (!ids.size) return { scanned, full, looked: 0, queued: 0, muteChanged: 0 };
       where = sql`a.status <> 'resolved' and a.id = any(${sql.param([...ids])}::uuid[])`;
     }
-    const rows = (await tx.execute<Candidate>(sql`${CANDIDATES} where ${where} for update of a`)).rows;
+    const rows = (await this.run<Candidate>(tx, sql`${CANDIDATES} where ${where} for update of a`)).rows;
     const result: SweepResult = { scanned, full, looked: rows.length, queued: 0, muteChanged: 0 };
     if (!rows.length) return result;
 
@@ -491,7 +504,7 @@ export class Router {
     }
 
     for (const part of chunked(updates, 500)) {
-      await tx.execute(sql`
+      await this.run(tx, sql`
         update alerts a set mute = u.mute, mute_ref = u.mute_ref, mute_label = u.mute_label, host_down_alert_id = u.host_down,
           notified_at = u.notified_at, last_sent_at = u.last_sent_at, escalation_step = u.step, ack_reminded_at = u.reminded, next_action_at = u.next
         from (

@@ -19,6 +19,17 @@ type Exec = PGlite['exec'];
  * waits until timers, socket reads and the scrape worker's messages have had their turn. Statements inside a transaction (which holds the queue) are paced the same way.
  * Patches `query`, `exec` and `transaction` of this instance; drizzle calls those.
  */
+/** Each paced instance's turn, for statements that reach PGlite other than by query and exec (cached-plans.ts). */
+const turns = new WeakMap<PGlite, () => Promise<void>>();
+
+/**
+ * Inside a transaction of a paced instance: gives the event loop its turn if the current slice is
+ * used up, as the transaction's own statements do. Resolves at once for an instance not paced.
+ */
+export function paceTurn(client: PGlite): Promise<void> {
+  return turns.get(client)?.() ?? Promise.resolve();
+}
+
 export function paceStatements(client: PGlite): void {
   let sliceStart = -1;
   const endSlice = () => {
@@ -41,6 +52,8 @@ export function paceStatements(client: PGlite): void {
     sliceStart = performance.now();
     setImmediate(endSlice);
   };
+
+  turns.set(client, turn);
 
   let queue: Promise<unknown> = Promise.resolve();
   /** Runs `work` after every statement asked for before it, on a fresh or unfinished slice. */

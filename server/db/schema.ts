@@ -357,7 +357,16 @@ export const alertRules = pgTable(
     createdAt: at('created_at').notNull().defaultNow(),
     updatedAt: at('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('alert_rules_config_name_idx').on(t.configId, t.name), index('alert_rules_server_idx').on(t.serverId), index('alert_rules_group_idx').on(t.notificationGroupId)],
+  (t) => [
+    uniqueIndex('alert_rules_config_name_idx').on(t.configId, t.name),
+    index('alert_rules_server_idx').on(t.serverId),
+    index('alert_rules_group_idx').on(t.notificationGroupId),
+    // The evaluator's grace-period statement (h14-tick3): a candidate server's enabled rules read
+    // from the index alone (no pass over every rule's row), and each metric's lowest enabled
+    // threshold, which decides which servers are candidates, as one index probe.
+    index('alert_rules_enabled_server_idx').on(t.serverId, t.metric, t.threshold, t.timeLimit, t.id).where(sql`${t.enabled}`),
+    index('alert_rules_enabled_metric_idx').on(t.metric, t.threshold).where(sql`${t.enabled}`),
+  ],
 );
 
 /** SPEC §3 Alert. Descriptive fields are copied when it fires, so the alert reads the same later. */
