@@ -3,10 +3,11 @@
  * decodes 950 real-sized demo bodies a round (100 distinct hosts' renders, 64 KB socket-read
  * chunks as http gives them) and parses and derives each with its own counter memory, for 8
  * rounds; prints the largest V8 heap total and RSS seen, and the CPU time. `whole` joins the
- * chunks into one string first (the worker before h17-rss), `pieces` keeps them as line-ended
- * pieces (fetchMetricsPieces). Heap sizes move with when collections land: run each a few times.
+ * chunks into one string first (the worker before h17-rss; h17-rss then kept line-ended string
+ * pieces), `bytes` joins them into one Buffer and parses its bytes (fetchMetricsBytes, since
+ * h17-scrape50). Heap sizes move with when collections land: run each a few times.
  *
- * `npx tsx bench/parse-heap.ts whole|pieces`
+ * `npx tsx bench/parse-heap.ts whole|bytes`
  */
 import { REAL_SAMPLES } from '../server/demo/ballast';
 import { defaultFleetSpecs } from '../server/demo/fleet-specs';
@@ -14,8 +15,8 @@ import { createSimulatedHost } from '../server/demo/simulator';
 import { parseAndDerive } from '../server/monitoring/scrape-engine';
 
 const mode = process.argv[2];
-if (mode !== 'whole' && mode !== 'pieces') {
-  console.error('usage: npx tsx bench/parse-heap.ts whole|pieces');
+if (mode !== 'whole' && mode !== 'bytes') {
+  console.error('usage: npx tsx bench/parse-heap.ts whole|bytes');
   process.exit(2);
 }
 const CHUNK = 65_536;
@@ -27,25 +28,13 @@ const bodies = specs.map((s) => {
   return [Buffer.from(host.render(t0)), Buffer.from(host.render(t0 + 15_000))] as const;
 });
 
-function decode(buf: Buffer): string | string[] {
-  if (mode === 'whole') {
-    let body = '';
-    for (let at = 0; at < buf.length; at += CHUNK) body += buf.toString('utf8', at, at + CHUNK);
-    return body;
-  }
-  const pieces: string[] = [];
-  let carry = '';
-  for (let at = 0; at < buf.length; at += CHUNK) {
-    const chunk = buf.toString('utf8', at, at + CHUNK);
-    const cut = chunk.lastIndexOf('\n');
-    if (cut === -1) carry += chunk;
-    else {
-      pieces.push(carry + chunk.slice(0, cut + 1));
-      carry = chunk.slice(cut + 1);
-    }
-  }
-  if (carry) pieces.push(carry);
-  return pieces;
+function decode(buf: Buffer): string | Buffer {
+  const chunks: Buffer[] = [];
+  for (let at = 0; at < buf.length; at += CHUNK) chunks.push(Buffer.from(buf.subarray(at, at + CHUNK)));
+  if (mode === 'bytes') return Buffer.concat(chunks);
+  let body = '';
+  for (const chunk of chunks) body += chunk.toString('utf8');
+  return body;
 }
 
 const states = Array.from({ length: TARGETS }, () => ({}));

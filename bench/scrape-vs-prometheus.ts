@@ -2,8 +2,8 @@
  * The real server process beside Debian's Prometheus, scraping the same targets at the same
  * interval at the same time (issue 17 §1, §2): for 50, 200 and 1,000 real-sized demo hosts
  * (server/demo/ballast.ts: 1,500 samples on Linux, 3,500 on Windows), CPU per sample, % of one
- * core and RSS of both. The console runs as `npm start` runs it (node --import tsx
- * server/main.ts start, DEMO_FLEET=0) with the hosts registered as agent-configured servers, so
+ * core and RSS of both. The console runs as `npm start` runs it (the compiled server,
+ * DEMO_FLEET=0) with the hosts registered as agent-configured servers, so
  * its figure includes everything the process does each round: scraping, parsing, the evaluator,
  * rollups, timers, the HTTP server. The fleet is a third process; neither scraper pays for it.
  *
@@ -18,15 +18,20 @@
  * The retention is set so the console's first prune (at start, as every 10 min) deletes the
  * oldest ten minutes of it — the prune and VACUUM a console that has run for a day does — and the
  * rest of the day stays. `--console-only`: no Prometheus (its CPU and 5 GB stay off the machine
- * when only the console's memory is wanted). `--built`: the compiled server (bin/opsdeck.js, as
- * `npm start` runs it; `npm run build` first) instead of the sources through tsx. `--mem-probe`:
+ * when only the console's memory is wanted). The console is the compiled server (bin/opsdeck.js,
+ * as `npm start` runs it), its server half compiled afresh by the bench first (scripts/build.ts
+ * server, a few seconds) so the figure is never that of an older build; `--source` runs the
+ * sources through tsx instead, which costs ~20 % more CPU than what ships (tsx compiles with
+ * esbuild's keepNames: every closure the hot paths create is wrapped in a defineProperty call;
+ * h17-scrape50). `--built` is accepted and changes nothing. `--mem-probe`:
  * per thread V8 heap and PGlite's WebAssembly memory every 5 s (bench/lib/mem-probe.mjs), the
  * last and the largest of each printed. RSS max is over the measured window; "peak" is the
  * process's own high-water mark (VmHWM) since it started, warm-up and first prune included.
  *
  * `npm run bench -- scrape-vs-prometheus [--hosts 50,200,1000] [--interval 15] [--seconds 120] [--warmup 45]
- *   [--history 24] [--console-only] [--built] [--mem-probe]`
+ *   [--history 24] [--console-only] [--source] [--mem-probe]`
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -225,10 +230,14 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     warmup: numberOption('--warmup', 45),
     historyHours: process.argv.includes('--history') ? numberOption('--history', 24) : 0,
     consoleOnly: flagOption('--console-only'),
-    built: flagOption('--built'),
+    built: !flagOption('--source'),
     memProbe: flagOption('--mem-probe'),
   };
-  const what = `${opts.built ? 'built ' : ''}console${opts.historyHours ? ` with ${opts.historyHours} h of history` : ''}`;
+  if (opts.built) {
+    const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts', 'server'], { stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('Compiling the server failed (scripts/build.ts server)');
+  }
+  const what = `${opts.built ? 'built ' : 'source (tsx) '}console${opts.historyHours ? ` with ${opts.historyHours} h of history` : ''}`;
   console.log(
     opts.consoleOnly
       ? `The ${what} scraping real-sized demo hosts every ${opts.intervalS} s (no Prometheus); ${machineLoad()}`

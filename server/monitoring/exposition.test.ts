@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseExposition, parseExpositionDetailed, parseExpositionPieces } from './exposition';
+import { parseExposition, parseExpositionDetailed } from './exposition';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
 
@@ -174,42 +174,37 @@ describe('parseExpositionDetailed with a keep set (issue 17 §2)', () => {
   });
 });
 
-describe('parseExpositionPieces (a body in pieces that end at line breaks)', () => {
-  /** Cuts `text` after every `every`-th line break, the rest (no final break) last. */
-  const cut = (text: string, every: number) => {
-    const pieces: string[] = [];
-    let start = 0;
-    let breaks = 0;
-    for (let i = 0; i < text.length; i++) {
-      if (text[i] === '\n' && ++breaks % every === 0) {
-        pieces.push(text.slice(start, i + 1));
-        start = i + 1;
-      }
+describe('parseExpositionDetailed over bytes (the scrape worker never decodes a body: issue 17 §2)', () => {
+  it('decodes label values as UTF-8, escapes next to multi-byte characters included', () => {
+    const text = 'm{path="C:\\Ünïcode €",x="日本\\é\\"q"} 1\nm{path="C:\\Ünïcode €",x="ß"} 2\n';
+    const bytes = Buffer.from(text, 'utf8');
+    // A view into a larger buffer, as a subarray or a pooled Buffer is.
+    const padded = new Uint8Array(bytes.length + 10);
+    padded.set(bytes, 5);
+    for (const body of [bytes, padded.subarray(5, 5 + bytes.length)]) {
+      const result = parseExpositionDetailed(body);
+      expect(result.malformed).toBe(0);
+      expect(result.scrape.get('m')).toEqual([
+        { labels: { path: 'C:\\Ünïcode €', x: '日本\\é"q' }, value: 1 },
+        { labels: { path: 'C:\\Ünïcode €', x: 'ß' }, value: 2 },
+      ]);
     }
-    if (start < text.length) pieces.push(text.slice(start));
-    return pieces;
-  };
-
-  it('gives what a parse of the whole text gives, families split across pieces included', () => {
-    for (const name of ['node-exporter-scrape2.prom', 'windows-exporter-0.20.prom']) {
-      const text = fixture(name);
-      const whole = parseExpositionDetailed(text);
-      for (const every of [1, 7, 100]) {
-        const pieces = cut(text, every);
-        expect(pieces.join('')).toBe(text);
-        const parsed = parseExpositionPieces(pieces);
-        expect(parsed.samples, `${name} / ${every}`).toBe(whole.samples);
-        expect(parsed.scrape, `${name} / ${every}`).toEqual(whole.scrape);
-      }
-      const keep = new Set(['node_cpu_seconds_total', 'windows_cpu_time_total', 'windows_logical_disk_free_bytes']);
-      expect(parseExpositionPieces(cut(text, 7), keep)).toEqual(parseExpositionDetailed(text, keep));
-    }
+    expect(parseExpositionDetailed(bytes)).toEqual(parseExpositionDetailed(text));
   });
 
-  it('numbers malformed lines as in the whole text', () => {
-    const text = 'a 1\nb{ 2\n\na{x="1" 3\nc 4\nd}} 5';
-    const whole = parseExpositionDetailed(text);
+  it('skips families outside the keep set by bytes and numbers malformed lines as in the text', () => {
+    const text = 'a 1\nb{ 2\n\na{x="1" 3\nc 4\nd}} 5\nc_more 6\nc 7';
+    const whole = parseExpositionDetailed(Buffer.from(text));
     expect(whole.errors.map((e) => e.line)).toEqual([2, 4, 6]);
-    expect(parseExpositionPieces(cut(text, 2))).toEqual(whole);
+    // A skipped family's lines are counted, not checked (its malformed ones included); `c` is a prefix of `c_more`.
+    const some = parseExpositionDetailed(Buffer.from(text), new Set(['c_more']));
+    expect(some.samples).toBe(7);
+    expect(some.scrape.get('c_more')).toEqual([{ labels: {}, value: 6 }]);
+    expect([...some.scrape.keys()]).toEqual(['c_more']);
+    expect(some.errors).toEqual([]);
+  });
+
+  it('reports a bad value with its UTF-8 text', () => {
+    expect(parseExpositionDetailed(Buffer.from('m 1€\n')).errors).toEqual([{ line: 1, reason: 'bad value "1€"' }]);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Prometheus text exposition format 0.0.4 parser.
  *
- * Written as one hand-rolled scanner over char codes because it sits on the hot path of every
- * scrape of every server: no regex, no per-line split, no intermediate token objects. Strings are
- * only cut out of the input when they are new: a metric name, label name or label value equal to
- * the one at the same place on the previous line (the common case: exporters print families
- * together and labels in a fixed order) is reused instead of sliced again.
+ * Written as one hand-rolled scanner over the body's bytes because it sits on the hot path of
+ * every scrape of every server: no regex, no per-line split, no intermediate token objects, and
+ * no string of the whole body (the scrape worker hands over the bytes as they came off the
+ * socket: decoding 100–300 KB a scrape to text was a copy per scrape and most of the worker's
+ * garbage, issue 17 §2). Strings are only decoded out of the input when they are new: a metric
+ * name, label name or label value equal to the one at the same place on the previous line (the
+ * common case: exporters print families together and labels in a fixed order) is reused instead
+ * of decoded again. Names are ASCII by the format; label values are decoded as UTF-8.
  *
  * Unlike Prometheus, which rejects the whole scrape at the first bad line, a bad line here is
  * skipped and counted, so one broken textfile-collector line does not blank a server's charts.
@@ -64,35 +67,42 @@ function internLabelName(name: string): string {
   return name;
 }
 
-/** Whether text[start, end) equals the `length` chars at `at` in the same text. */
-function samePrefix(text: string, start: number, end: number, at: number, length: number): boolean {
+/** Whether bytes[start, end) equals the `length` bytes at `at` in the same body. */
+function samePrefix(bytes: Buffer, start: number, end: number, at: number, length: number): boolean {
   if (end - start !== length) return false;
   const shift = at - start;
-  for (let k = start; k < end; k++) if (text.charCodeAt(k) !== text.charCodeAt(k + shift)) return false;
+  for (let k = start; k < end; k++) if (bytes[k] !== bytes[k + shift]) return false;
   return true;
 }
 
 /** Parses exporter output; never throws. Malformed lines are skipped (see parseExpositionDetailed). */
-export function parseExposition(text: string): Scrape {
+export function parseExposition(text: string | Uint8Array): Scrape {
   return parseExpositionDetailed(text).scrape;
 }
 
-function unescapeLabelValue(text: string, start: number, end: number): string {
+// A multi-byte UTF-8 sequence never holds a byte below 128, so cutting at a backslash never
+// splits a character and each segment decodes on its own.
+function unescapeLabelValue(bytes: Buffer, start: number, end: number): string {
   let out = '';
   let from = start;
   for (let i = start; i < end; i++) {
-    if (text.charCodeAt(i) !== 92) continue;
-    out += text.slice(from, i);
-    const next = text.charCodeAt(i + 1);
+    if (bytes[i] !== 92) continue;
+    out += bytes.toString('utf8', from, i);
+    const next = bytes[i + 1];
     // Prometheus's lexer accepts any escaped char but only rewrites these three; others stay as written.
     if (next === 110) out += '\n';
     else if (next === 92) out += '\\';
     else if (next === 34) out += '"';
-    else out += text.slice(i, i + 2);
+    else {
+      // Kept as written: the backslash now, the char (maybe several bytes) with what follows.
+      out += '\\';
+      from = i + 1;
+      continue;
+    }
     i++;
     from = i + 1;
   }
-  return out + text.slice(from, end);
+  return out + bytes.toString('utf8', from, end);
 }
 
 /** Values Go's strconv.ParseFloat takes that the fast path leaves: NaN/Inf spellings, long mantissas, hex. */
@@ -107,52 +117,23 @@ function parseSlowFloat(token: string): number {
 
 /**
  * `keep`: parse only the families named in it. Lines of any other family are counted as samples
- * and skipped at the end of their name (found by indexOf, not read char by char): a real host
+ * and skipped at the end of their name (found by indexOf, not read byte by byte): a real host
  * serves 1,500–3,500 samples of which the console reads a few hundred (issue 17 §2). Their
  * values and labels are then not checked, so a malformed line in a skipped family is not
- * counted as malformed.
+ * counted as malformed. Text is parsed as its UTF-8 bytes; the scrape worker passes the bytes.
  */
-export function parseExpositionDetailed(text: string, keep?: ReadonlySet<string>): ExpositionResult {
-  return parseText(text, keep, 0).result;
+export function parseExpositionDetailed(body: string | Uint8Array, keep?: ReadonlySet<string>): ExpositionResult {
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return parseBytes(bytes, keep);
 }
 
-/**
- * The same for a body kept as pieces that each end at a line break (fetchMetricsPieces; the last
- * may not): each piece is parsed on its own and the families merged, so the whole body never
- * exists as one string. A scrape's body is 100–300 KB, which V8 puts straight into the old
- * generation's large-object space, where thousands of them a round pile up until a full
- * collection; pieces of a socket read (≤ 64 KB) stay in the young generation and go in the
- * next scavenge. The result equals parseExpositionDetailed(pieces.join('')).
- */
-export function parseExpositionPieces(pieces: readonly string[], keep?: ReadonlySet<string>): ExpositionResult {
-  if (pieces.length === 1) return parseExpositionDetailed(pieces[0]!, keep);
+function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): ExpositionResult {
   const scrape: Scrape = new Map();
   const errors: ExpositionError[] = [];
+  const n = b.length;
   let samples = 0;
   let malformed = 0;
   let line = 0;
-  for (const piece of pieces) {
-    const part = parseText(piece, keep, line);
-    line = part.endLine;
-    samples += part.result.samples;
-    malformed += part.result.malformed;
-    for (const e of part.result.errors) if (errors.length < MAX_REPORTED_ERRORS) errors.push(e);
-    for (const [name, list] of part.result.scrape) {
-      const have = scrape.get(name);
-      if (!have) scrape.set(name, list);
-      else for (const sample of list) have.push(sample);
-    }
-  }
-  return { scrape, samples, malformed, errors };
-}
-
-function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLine: number): { result: ExpositionResult; endLine: number } {
-  const scrape: Scrape = new Map();
-  const errors: ExpositionError[] = [];
-  const n = text.length;
-  let samples = 0;
-  let malformed = 0;
-  let line = firstLine;
   let pos = 0;
 
   let prevName = '';
@@ -176,30 +157,30 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
   let reason = '';
   lines: while (pos < n) {
     line++;
-    let c = text.charCodeAt(pos);
-    while (c === 32 || c === 9) c = text.charCodeAt(++pos);
+    let c = b[pos]!;
+    while (c === 32 || c === 9) c = b[++pos]!;
     if (c === 10) {
       pos++;
       continue;
     }
-    if (c === 13 && text.charCodeAt(pos + 1) === 10) {
+    if (c === 13 && b[pos + 1]! === 10) {
       pos += 2;
       continue;
     }
     if (pos >= n) break;
     if (c === 35) {
       // HELP, TYPE and plain comments: nothing in them changes how samples read.
-      const nl = text.indexOf('\n', pos);
+      const nl = b.indexOf(10, pos);
       pos = nl === -1 ? n : nl + 1;
       continue;
     }
 
     // Another line of the family just skipped: a native prefix test and a jump to the next line.
-    if (keep !== undefined && !lastKept && lastName.length > 0 && text.startsWith(lastName, pos)) {
-      const d = text.charCodeAt(pos + lastName.length);
+    if (keep !== undefined && !lastKept && lastName.length > 0 && samePrefix(b, pos, Math.min(n, pos + lastName.length), lastNameStart, lastName.length)) {
+      const d = b[pos + lastName.length]!;
       if (d >= 128 || (charClass[d]! & NAME_CHAR) === 0) {
         samples++;
-        const nl = text.indexOf('\n', pos + lastName.length);
+        const nl = b.indexOf(10, pos + lastName.length);
         pos = nl === -1 ? n : nl + 1;
         continue;
       }
@@ -214,31 +195,31 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
       const nameStart = pos;
       let p = pos + 1;
       while (p < n) {
-        const d = text.charCodeAt(p);
+        const d = b[p]!;
         if (d >= 128 || (charClass[d]! & NAME_CHAR) === 0) break;
         p++;
       }
       if (keep !== undefined) {
-        if (!(lastName.length > 0 && samePrefix(text, nameStart, p, lastNameStart, lastName.length))) {
-          lastName = text.slice(nameStart, p);
+        if (!(lastName.length > 0 && samePrefix(b, nameStart, p, lastNameStart, lastName.length))) {
+          lastName = b.toString('latin1', nameStart, p);
           lastKept = keep.has(lastName);
         }
         lastNameStart = nameStart;
         if (!lastKept) {
           samples++;
-          const nl = text.indexOf('\n', p);
+          const nl = b.indexOf(10, p);
           pos = nl === -1 ? n : nl + 1;
           continue lines;
         }
       }
       const name =
-        prevName.length > 0 && samePrefix(text, nameStart, p, prevNameStart, prevName.length)
+        prevName.length > 0 && samePrefix(b, nameStart, p, prevNameStart, prevName.length)
           ? prevName
-          : text.slice(nameStart, p);
+          : b.toString('latin1', nameStart, p);
 
-      c = text.charCodeAt(p);
+      c = b[p]!;
       const afterName = p;
-      while (c === 32 || c === 9) c = text.charCodeAt(++p);
+      while (c === 32 || c === 9) c = b[++p]!;
       let blankBeforeValue = p > afterName;
 
       // Labels.
@@ -248,8 +229,8 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
         p++;
         let obj: Record<string, string> | undefined;
         for (;;) {
-          c = text.charCodeAt(p);
-          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          c = b[p]!;
+          while (c === 32 || c === 9) c = b[++p]!;
           if (c === 125) {
             p++;
             break;
@@ -262,23 +243,23 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
           const known = labelCount < prevLabelCount;
           p++;
           while (p < n) {
-            const d = text.charCodeAt(p);
+            const d = b[p]!;
             if (d >= 128 || (charClass[d]! & LABEL_CHAR) === 0) break;
             p++;
           }
           let labelName: string;
-          if (known && samePrefix(text, lnStart, p, prevLabelNameAt[labelCount]!, prevLabelNames[labelCount]!.length)) {
+          if (known && samePrefix(b, lnStart, p, prevLabelNameAt[labelCount]!, prevLabelNames[labelCount]!.length)) {
             labelName = prevLabelNames[labelCount]!;
-          } else labelName = internLabelName(text.slice(lnStart, p));
+          } else labelName = internLabelName(b.toString('latin1', lnStart, p));
 
-          c = text.charCodeAt(p);
-          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          c = b[p]!;
+          while (c === 32 || c === 9) c = b[++p]!;
           if (c !== 61) {
             reason = `'=' expected after label ${labelName}`;
             break parse;
           }
-          c = text.charCodeAt(++p);
-          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          c = b[++p]!;
+          while (c === 32 || c === 9) c = b[++p]!;
           if (c !== 34) {
             reason = `'"' expected for label ${labelName}`;
             break parse;
@@ -290,14 +271,14 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
               reason = 'unterminated label value';
               break parse;
             }
-            const d = text.charCodeAt(p);
+            const d = b[p]!;
             if (d === 34) break;
             if (d === 10) {
               reason = 'unterminated label value';
               break parse;
             }
             if (d === 92) {
-              const e = text.charCodeAt(p + 1);
+              const e = b[p + 1]!;
               if (e === 10 || p + 1 >= n) {
                 reason = 'unterminated label value';
                 break parse;
@@ -307,14 +288,14 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
             } else p++;
           }
           let value: string;
-          if (escaped) value = unescapeLabelValue(text, vStart, p);
+          if (escaped) value = unescapeLabelValue(b, vStart, p);
           else if (
             known &&
             prevLabelValueAt[labelCount]! >= 0 &&
-            samePrefix(text, vStart, p, prevLabelValueAt[labelCount]!, prevLabelValues[labelCount]!.length)
+            samePrefix(b, vStart, p, prevLabelValueAt[labelCount]!, prevLabelValues[labelCount]!.length)
           ) {
             value = prevLabelValues[labelCount]!;
-          } else value = text.slice(vStart, p);
+          } else value = b.toString('utf8', vStart, p);
           p++;
 
           if (obj === undefined) obj = {};
@@ -338,8 +319,8 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
           curLabelValueAt[labelCount] = escaped ? -1 : vStart;
           labelCount++;
 
-          c = text.charCodeAt(p);
-          while (c === 32 || c === 9) c = text.charCodeAt(++p);
+          c = b[p]!;
+          while (c === 32 || c === 9) c = b[++p]!;
           if (c === 44) p++;
           else if (c === 125) {
             p++;
@@ -350,9 +331,9 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
           }
         }
         if (obj !== undefined) labels = obj;
-        c = text.charCodeAt(p);
+        c = b[p]!;
         const afterLabels = p;
-        while (c === 32 || c === 9) c = text.charCodeAt(++p);
+        while (c === 32 || c === 9) c = b[++p]!;
         blankBeforeValue = p > afterLabels;
       }
 
@@ -370,8 +351,8 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
       let negative = false;
       if (c === 45) {
         negative = true;
-        c = text.charCodeAt(++q);
-      } else if (c === 43) c = text.charCodeAt(++q);
+        c = b[++q]!;
+      } else if (c === 43) c = b[++q]!;
       let mantissa = 0;
       let significant = 0;
       let exp10 = 0;
@@ -384,10 +365,10 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
           significant++;
         }
         digits++;
-        c = text.charCodeAt(++q);
+        c = b[++q]!;
       }
       if (c === 46) {
-        c = text.charCodeAt(++q);
+        c = b[++q]!;
         while (c >= 48 && c <= 57) {
           if (significant > 0 || c !== 48) {
             if (significant < 15) {
@@ -397,23 +378,23 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
             significant++;
           } else exp10--;
           digits++;
-          c = text.charCodeAt(++q);
+          c = b[++q]!;
         }
       }
       if (significant > 15) fast = false;
       if (digits > 0 && (c === 101 || c === 69)) {
-        c = text.charCodeAt(++q);
+        c = b[++q]!;
         let expNegative = false;
         if (c === 45) {
           expNegative = true;
-          c = text.charCodeAt(++q);
-        } else if (c === 43) c = text.charCodeAt(++q);
+          c = b[++q]!;
+        } else if (c === 43) c = b[++q]!;
         let e = 0;
         let expDigits = 0;
         while (c >= 48 && c <= 57) {
           if (e < 10_000) e = e * 10 + (c - 48);
           expDigits++;
-          c = text.charCodeAt(++q);
+          c = b[++q]!;
         }
         if (expDigits === 0) fast = false;
         exp10 += expNegative ? -e : e;
@@ -424,8 +405,8 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
         value = exp10 >= 0 ? mantissa * POW10[exp10]! : mantissa / POW10[-exp10]!;
         if (negative) value = -value;
       } else {
-        while (!(q >= n || c === 32 || c === 9 || c === 13 || c === 10)) c = text.charCodeAt(++q);
-        const token = text.slice(vStart, q);
+        while (!(q >= n || c === 32 || c === 9 || c === 13 || c === 10)) c = b[++q]!;
+        const token = b.toString('utf8', vStart, q);
         value = parseSlowFloat(token);
         if (Number.isNaN(value) && token.toLowerCase() !== 'nan') {
           reason = `bad value ${JSON.stringify(token)}`;
@@ -435,18 +416,18 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
       p = q;
 
       // Optional integer timestamp (ms): checked, then dropped; a scrape is stamped when fetched.
-      while (c === 32 || c === 9) c = text.charCodeAt(++p);
+      while (c === 32 || c === 9) c = b[++p]!;
       if (c === 45 || (c >= 48 && c <= 57)) {
-        if (c === 45) c = text.charCodeAt(++p);
+        if (c === 45) c = b[++p]!;
         const tsStart = p;
-        while (c >= 48 && c <= 57) c = text.charCodeAt(++p);
+        while (c >= 48 && c <= 57) c = b[++p]!;
         if (p === tsStart) {
           reason = 'bad timestamp';
           break parse;
         }
-        while (c === 32 || c === 9) c = text.charCodeAt(++p);
+        while (c === 32 || c === 9) c = b[++p]!;
       }
-      if (c === 13) c = text.charCodeAt(++p);
+      if (c === 13) c = b[++p]!;
       if (p < n && c !== 10) {
         reason = 'unexpected text after value';
         break parse;
@@ -483,9 +464,9 @@ function parseText(text: string, keep: ReadonlySet<string> | undefined, firstLin
 
     malformed++;
     if (errors.length < MAX_REPORTED_ERRORS) errors.push({ line, reason });
-    const nl = text.indexOf('\n', pos);
+    const nl = b.indexOf(10, pos);
     pos = nl === -1 ? n : nl + 1;
   }
 
-  return { result: { scrape, samples, malformed, errors }, endLine: line };
+  return { scrape, samples, malformed, errors };
 }

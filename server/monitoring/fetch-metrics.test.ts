@@ -1,7 +1,8 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createServer as createHttpServer } from 'node:http';
-import { fetchMetricsPieces } from './fetch-metrics';
+import { parseExpositionDetailed } from './exposition';
+import { fetchMetricsBytes } from './fetch-metrics';
 import { fetchMetrics } from './scrape-collector';
 
 // A raw exporter that answers the first request on each connection and hangs up on the
@@ -54,25 +55,26 @@ it('does not retry a refused connection', async () => {
   await expect(fetchMetrics('127.0.0.1', deadPort, 2000)).rejects.toThrow(`Connection refused at 127.0.0.1:${deadPort}`);
 });
 
-it('gives a body sent in odd writes as pieces that each end at a line break', async () => {
-  const lines = Array.from({ length: 3000 }, (_, i) => `metric_${i % 17}{i="${i}"} ${i}.5`);
-  const body = `${lines.join('\n')}\nlast_line_without_break 1`;
+it('gives the bytes of a body sent in odd writes, characters cut between writes included', async () => {
+  const lines = Array.from({ length: 3000 }, (_, i) => `metric_${i % 17}{i="${i}",mount="/mnt/ünï€${i}"} ${i}.5`);
+  const body = Buffer.from(`${lines.join('\n')}\nlast_line_without_break 1`, 'utf8');
   const http = createHttpServer(async (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/plain' });
-    // Writes that cut lines in the middle, with pauses so they arrive as separate chunks.
+    // Writes that cut lines, and multi-byte characters, in the middle, with pauses so they arrive as separate chunks.
     for (let at = 0; at < body.length; at += 20_011) {
-      res.write(body.slice(at, at + 20_011));
+      res.write(body.subarray(at, at + 20_011));
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     res.end();
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   try {
-    const pieces = await fetchMetricsPieces('127.0.0.1', (http.address() as { port: number }).port, 5000);
-    expect(pieces.join('')).toBe(body);
-    expect(pieces.length).toBeGreaterThan(3);
-    for (const piece of pieces.slice(0, -1)) expect(piece.endsWith('\n')).toBe(true);
-    expect(pieces.at(-1)).toBe('last_line_without_break 1');
+    const bytes = await fetchMetricsBytes('127.0.0.1', (http.address() as { port: number }).port, 5000);
+    expect(Buffer.isBuffer(bytes)).toBe(true);
+    expect(bytes.equals(body)).toBe(true);
+    const parsed = parseExpositionDetailed(bytes);
+    expect(parsed.samples).toBe(3001);
+    expect(parsed.scrape.get('metric_3')![1]).toEqual({ labels: { i: '20', mount: '/mnt/ünï€20' }, value: 20.5 });
   } finally {
     await new Promise((resolve) => http.close(resolve));
   }

@@ -12,8 +12,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { deriveScrape } from './derive';
-import { parseExpositionPieces } from './exposition';
-import { fetchMetricsPieces } from './fetch-metrics';
+import { parseExpositionDetailed } from './exposition';
+import { fetchMetricsBytes } from './fetch-metrics';
 import type { EngineSettings, FromWorker, ScrapeResult, WorkerTarget } from './scrape-protocol';
 import { usageFields, type CounterMemory, type Derived, type Os } from './types';
 import { Slots } from './slots';
@@ -42,21 +42,21 @@ const BATCH_MAX = 100;
  */
 export function parseAndDerive(
   os: Os,
-  body: string | readonly string[],
+  body: string | Uint8Array,
   atMs: number,
   state: { memory?: CounterMemory; wanted?: ReadonlySet<string> },
 ): { samples: number; derived: Derived | null } {
   const wanted = state.wanted;
-  // The body as fetched: pieces that end at line breaks (fetchMetricsPieces), never one large string.
-  const pieces = typeof body === 'string' ? [body] : body;
-  let parsed = parseExpositionPieces(pieces, wanted);
+  // The body as fetched: bytes (fetchMetricsBytes), never decoded as a whole.
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  let parsed = parseExpositionDetailed(bytes, wanted);
   if (parsed.samples === 0) return { samples: 0, derived: null };
   let out = deriveScrape(os, parsed.scrape, atMs, state.memory);
   if (wanted) {
     let more = false;
     for (const name of out.asked) if (!wanted.has(name)) more = true;
     if (more) {
-      parsed = parseExpositionPieces(pieces);
+      parsed = parseExpositionDetailed(bytes);
       out = deriveScrape(os, parsed.scrape, atMs, state.memory);
       state.wanted = out.asked;
     }
@@ -216,19 +216,18 @@ export class ScrapeEngine {
     const base = { id: target.id, gen: target.gen, at };
     // The server was forgotten (deleted or re-pointed) meanwhile: this answer is about a target it no longer has.
     const stale = () => this.state.get(target.id) !== state;
-    let pieces: string[];
+    let body: Buffer;
     try {
-      pieces = await fetchMetricsPieces(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
+      body = await fetchMetricsBytes(target.ipaddress, target.agentPort, this.settings.timeoutS * 1000, this.aborter.signal);
     } catch (error) {
       if (this.aborter.signal.aborted || stale()) return null;
       return { ...base, kind: 'down', durationS: (Date.now() - at) / 1000, bytes: 0, samples: 0, reason: (error as Error).message, failedFetch: true };
     }
     const durationS = (Date.now() - at) / 1000;
     if (stale()) return null;
-    let bytes = 0;
-    for (const piece of pieces) bytes += piece.length;
+    const bytes = body.length;
     try {
-      const { samples, derived } = parseAndDerive(target.os, pieces, at, state);
+      const { samples, derived } = parseAndDerive(target.os, body, at, state);
       if (!derived) {
         // Something answers on the port, but not an exporter (a web page, an empty body).
         return { ...base, kind: 'down', durationS, bytes, samples, reason: 'The answer held no metrics: is an exporter listening on this port?', failedFetch: false };
