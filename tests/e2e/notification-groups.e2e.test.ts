@@ -369,12 +369,17 @@ describe('notification groups', () => {
   it('shows loading rows, an empty state with a way to create, and a load error with Retry', async () => {
     const { page } = b;
     const list = '**/api/notification-groups/all';
+    // The list is held until the loading rows have been seen: a fixed delay (1.5 s) was shorter
+    // than the page's own start under load, so the rows had come before the table showed (stop 22).
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
     await page.route(list, async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      await held;
       await route.continue();
     });
     await page.goto('/notification-groups');
     await shown(page.locator('table[aria-busy="true"]'));
+    release();
     await shown(row(page, 'E2E Many'));
     expect(await page.locator('table[aria-busy="true"]').count()).toBe(0);
     await page.unroute(list);
