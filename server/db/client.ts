@@ -1,5 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -78,7 +81,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // One process per data folder: the lock comes before PGlite touches a file (server/db/data-lock.ts).
   const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
   try {
-    const client = await createPglite(options.dataDir ? pgliteDir(options.dataDir) : undefined);
+    const client = options.dataDir ? await createPglite(pgliteDir(options.dataDir)) : await inMemoryPglite();
     // PGlite runs on this thread: queued statements must not hold timers and sockets (pglite-turns.ts).
     paceStatements(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
@@ -96,6 +99,75 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } catch (err) {
     await lock?.release();
     throw err;
+  }
+}
+
+/**
+ * An in-memory database (tests and benchmarks; the server always has a data folder) starts from
+ * a copy of a freshly migrated one: initdb and 27 migrations cost ~2–3 s of CPU each time, and
+ * the API tests open a few hundred databases (`npm test` spent minutes on it). The copy is made
+ * once per set of migrations and kept in the OS temp folder under a hash of the migration files,
+ * so every test process shares it; the migrator still runs after loading it (and finds nothing
+ * to do). A copy that fails to load is made again.
+ */
+let template: Promise<Blob> | undefined;
+
+async function inMemoryPglite(): Promise<PGlite> {
+  template ??= migratedTemplate();
+  try {
+    return await createPglite(undefined, await template);
+  } catch {
+    template = migratedTemplate(true);
+    return createPglite(undefined, await template);
+  }
+}
+
+async function migratedTemplate(fresh = false): Promise<Blob> {
+  const file = join(tmpdir(), `opsdeck-pglite-template-${migrationsHash(sharedBuffers(), pgliteVersion())}.tar`);
+  if (!fresh) {
+    try {
+      return new Blob([readFileSync(file)]);
+    } catch {
+      // Not made yet on this machine.
+    }
+  }
+  const client = await createPglite();
+  try {
+    await migratePglite(drizzlePglite(client, { schema }) as never, { migrationsFolder });
+    const dump = await client.dumpDataDir('none');
+    const bytes = new Uint8Array(await dump.arrayBuffer());
+    // Written beside and renamed: a process reading it never sees half a file.
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, bytes);
+    renameSync(partial, file);
+    return new Blob([bytes]);
+  } finally {
+    await client.close();
+  }
+}
+
+/** A hash of the migration files (and of `extra`): names a database made by exactly these migrations. */
+export function migrationsHash(...extra: string[]): string {
+  const hash = createHash('sha256');
+  for (const part of extra) hash.update(part).update('\0');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(entry.name).update(readFileSync(path));
+    }
+  };
+  walk(migrationsFolder);
+  return hash.digest('hex').slice(0, 24);
+}
+
+/** The installed PGlite's version (a template from another version is not loaded). */
+function pgliteVersion(): string {
+  try {
+    const main = createRequire(import.meta.url).resolve('@electric-sql/pglite');
+    return (JSON.parse(readFileSync(join(dirname(main), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
   }
 }
 

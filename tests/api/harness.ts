@@ -4,7 +4,7 @@ import pg from 'pg';
 import { buildApp } from '../../server/app';
 import { hashPassword } from '../../server/auth/password';
 import { testConfig, type Config } from '../../server/config';
-import { openDatabase, type Database } from '../../server/db/client';
+import { migrationsHash, openDatabase, type Database } from '../../server/db/client';
 import { users } from '../../server/db/schema';
 import type { Role } from '../../server/contract/permissions';
 
@@ -39,6 +39,48 @@ async function postgresReachable(): Promise<boolean> {
   }
 }
 
+const withDatabase = (name: string) => {
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+let template: Promise<string> | undefined;
+
+/**
+ * A database on the test server made by exactly this tree's migrations, marked as a template: a
+ * test's database is a copy of it (CREATE DATABASE … TEMPLATE), as the in-memory PGlite databases
+ * start from a migrated copy (server/db/client.ts) — running 27 migrations for each of a few
+ * hundred test databases was most of their cost. Made once per set of migrations, under an
+ * advisory lock so test processes started together make it once (one per set of migrations is
+ * kept: worktrees with other migrations may be using theirs). Tests of
+ * migrating itself open their databases with openDatabase, not through here.
+ */
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const name = `opsdeck_template_${migrationsHash()}`;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query('select pg_advisory_lock(7311852963101)');
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1 and datistemplate', [name]);
+      if (!rowCount) {
+        // One left half-made by a process that died while making it.
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.query(`CREATE DATABASE ${name}`);
+        const database = await openDatabase({ databaseUrl: withDatabase(name) });
+        await database.close();
+        await admin.query(`ALTER DATABASE ${name} IS_TEMPLATE true ALLOW_CONNECTIONS false`);
+      }
+    } finally {
+      await admin.query('select pg_advisory_unlock(7311852963101)').catch(() => undefined);
+      await admin.end();
+    }
+    return name;
+  })();
+  return template;
+}
+
 export async function backends(): Promise<Backend[]> {
   const list: Backend[] = [
     {
@@ -54,16 +96,16 @@ export async function backends(): Promise<Backend[]> {
       name: 'postgres',
       open: async () => {
         const name = `opsdeck_test_${randomBytes(6).toString('hex')}`;
+        const template = await migratedTemplate();
         const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
         await admin.connect();
-        await admin.query(`CREATE DATABASE ${name}`);
+        await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
         await admin.end();
-        const url = new URL(TEST_DATABASE_URL);
-        url.pathname = `/${name}`;
-        const database = await openDatabase({ databaseUrl: url.toString() });
+        const url = withDatabase(name);
+        const database = await openDatabase({ databaseUrl: url });
         return {
           database,
-          url: url.toString(),
+          url,
           drop: async () => {
             await database.close();
             const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
