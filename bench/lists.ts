@@ -147,8 +147,8 @@ async function typedList(backend: string, database: Database, list: ListCase): P
     const results = await typedLoad(app, cookie, list.url, list.words, list.body, RUNS, await cpuMeter(database));
     const load = load1();
     console.log(`  ${backend} ${list.name} at ${ROWS} rows (seeded in ${seedS} s; ${machineLoad()}):`);
-    for (const r of results) console.log(`    ${r.label.padEnd(24)} p50 ${String(r.p50).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  max ${String(r.max).padStart(6)} ms | CPU ${r.label.includes('clients') ? `${String(r.cpuP50).padStart(5)} ms/request` : `p50 ${String(r.cpuP50).padStart(5)} p95 ${String(r.cpuP95).padStart(5)} ms`}  (${r.requests} requests) ${r.counts}`);
-    return results.map((r) => ({ backend, list: list.name, what: r.label, p50: r.p50, p95: r.p95, cpu: r.cpuP50, cpuP95: r.label.includes('clients') ? undefined : r.cpuP95, counts: r.counts, load }));
+    for (const r of results) console.log(`    ${r.label.padEnd(24)} p50 ${String(r.p50).padStart(6)} ms  p95 ${String(r.p95).padStart(6)} ms  max ${String(r.max).padStart(6)} ms | CPU ${r.label.includes('clients') ? `${String(r.cpuP50).padStart(5)} ms/request` : `p50 ${String(r.cpuP50).padStart(5)} p95 ${String(r.cpuP95).padStart(5)} ms`}  (${r.requests} requests) ${r.split ?? r.counts}`);
+    return results.map((r) => ({ backend, list: list.name, what: r.label, p50: r.p50, p95: r.p95, cpu: r.cpuP50, cpuP95: r.label.includes('clients') ? undefined : r.cpuP95, counts: r.split ?? r.counts, load }));
   } finally {
     await app.close();
   }

@@ -20,6 +20,8 @@ export interface TypedResult {
   requests: number;
   /** The counts answered per needle (with "~" when the list said it estimated). */
   counts: string;
+  /** 8 clients: the CPU a request by where it ran (bench/lib/cpu.ts CpuSplit). */
+  split?: string;
 }
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -87,5 +89,7 @@ export async function typedLoad(
   );
   const perRequest = (await stop()) / all.length;
   summarise(`1-4 chars, ${clients} clients`, all, [perRequest], []);
+  const split = meter.lastSplit;
+  if (split) results[results.length - 1]!.split = `main thread ${r1(split.mainThread / all.length)}, other threads ${r1(split.otherThreads / all.length)}, PostgreSQL ${r1(split.backends / all.length)} ms a request`;
   return results;
 }

@@ -78,4 +78,38 @@ describe.each(await backends())('list counts on $name', (backend) => {
     expect(many.body.result.count).toBeGreaterThan(COUNT_BOUND);
     expect(many.body.result.data.map((s: { service_name: string }) => s.service_name).slice(0, 2)).toEqual(['unit-0001', 'unit-0002']);
   });
+
+  it('many expected and many found: rows read until more than the bound match, the page from the sort index', async () => {
+    // 6,000 "dense" users: the planner expects thousands (the path that first proves the bound by reading rows).
+    await t.database.query(
+      `insert into users (username, email, phonenumber, password_hash, role, status, created_at)
+       select 'dense-' || lpad(i::text, 5, '0'), 'dense' || i || '@example.com', '', 'x', 'user', 'active', timestamptz '2025-01-01' + (i || ' seconds')::interval
+       from generate_series(1, 6000) i`,
+    );
+    await t.database.query('analyze users');
+    const [plan] = await t.database.query<{ 'QUERY PLAN': unknown }>(`explain (format json) select 1 from users where username_lc like '%dense%'`);
+    const planned = (typeof plan!['QUERY PLAN'] === 'string' ? JSON.parse(plan!['QUERY PLAN']) : plan!['QUERY PLAN']) as { Plan: { 'Plan Rows': number } }[];
+    expect(planned[0]!.Plan['Plan Rows']).toBeGreaterThanOrEqual(4000);
+    const res = await list({ username: { contains: 'dense' } }, 2, { by: 'createdAt', direction: 'asc' });
+    expect(res.body.result.countEstimated).toBe(true);
+    expect(res.body.result.count).toBeGreaterThan(COUNT_BOUND);
+    expect(res.body.result.data.map((u: { username: string }) => u.username)).toEqual(Array.from({ length: 25 }, (_, k) => `dense-${String(26 + k).padStart(5, '0')}`));
+  });
+
+  it('many expected and few found (statistics older than a mass delete): counted exactly, the right page', async () => {
+    // The planner still expects thousands of "dense" users after all but 30 are deleted (no analyze since; PGlite has no autovacuum).
+    await t.database.query(`delete from users where username like 'dense-%' and substr(username, 7)::int % 200 <> 0`);
+    const res = await list({ username: { contains: 'dense' } }, 1, { by: 'createdAt', direction: 'desc' });
+    expect(res.status).toBe(200);
+    expect(res.body.result.count).toBe(30);
+    expect(res.body.result.countEstimated).toBeUndefined();
+    expect(res.body.result.data.map((u: { username: string }) => u.username)).toEqual(Array.from({ length: 25 }, (_, k) => `dense-${String((30 - k) * 200).padStart(5, '0')}`));
+    const past = await list({ username: { contains: 'dense' } }, 3, { by: 'createdAt', direction: 'desc' });
+    expect(past.body.result).toMatchObject({ count: 30, data: [] });
+    if (backend.name === 'pglite') {
+      const [plan] = await t.database.query<{ 'QUERY PLAN': unknown }>(`explain (format json) select 1 from users where username_lc like '%dense%'`);
+      const planned = (typeof plan!['QUERY PLAN'] === 'string' ? JSON.parse(plan!['QUERY PLAN']) : plan!['QUERY PLAN']) as { Plan: { 'Plan Rows': number } }[];
+      expect(planned[0]!.Plan['Plan Rows']).toBeGreaterThanOrEqual(4000);
+    }
+  });
 });
