@@ -48,8 +48,9 @@ export async function typedLoad(
     return ms;
   };
   const byLength = (len: number) => words.map((w) => w.slice(0, len));
-  // Warm-up: the JIT, the caches, every needle once.
-  for (let len = 1; len <= 4; len++) for (const n of byLength(len)) await ask(n);
+  // Warm-up: the JIT, the caches, every needle once (TYPED_WARMUP rounds: a long-running
+  // server's JIT, including V8's tier-up of PGlite's WebAssembly, has long settled).
+  for (let round = 0; round < Math.max(1, Number(process.env.TYPED_WARMUP) || 1); round++) for (let len = 1; len <= 4; len++) for (const n of byLength(len)) await ask(n);
   const results: TypedResult[] = [];
   const summarise = (label: string, times: number[], cpus: number[], needles: string[]) => {
     times.sort((a, b) => a - b);
