@@ -272,21 +272,18 @@ export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery
   // ~1 µs per match, far too slow for 12,000 matches of "u" but 30× faster than reading every row
   // for a rare one).
   const estimate = await estimatedCountOf(d, source.from(d, { one: sql`1` }).where(q.scan));
-  if (estimate >= DENSE_ESTIMATE) {
-    // Many expected: prove more than COUNT_BOUND match by reading rows until that many have
-    // (no keys, no sort: half the CPU of finding and sorting them, and their ids were never the
-    // page), then walk the sort index for the page. An estimate that was wrong finds the few by
-    // their indexes and counts them exactly, as below.
-    const seen = await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.scan));
-    if (seen > COUNT_BOUND) return { rows: await rowsById(d, source, await densePage(d, source, { ...q, where: q.scan }, order.length)), count: estimate, countEstimated: true };
-    if (seen === 0 || q.offset >= seen) return { rows: [], count: seen };
-    return { rows: await rowsById(d, source, (await pageIds(d, source, q, order.length, COUNT_BOUND + 1)).ids), count: seen };
-  }
+  const many = async (where: SQL | undefined): Promise<ListPage<Row>> => ({ rows: await rowsById(d, source, await densePage(d, source, { ...q, where }, order.length)), count: estimate, countEstimated: true });
+  // Many expected: more than COUNT_BOUND matches are proven by reading rows until that many have
+  // (no keys, no sort: half the CPU of finding and sorting them, whose ids were never the page),
+  // then the page is walked along the sort index.
+  const proven = estimate >= DENSE_ESTIMATE ? await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.scan)) : undefined;
+  if (proven !== undefined && proven > COUNT_BOUND) return many(q.scan);
+  // Few expected, or fewer found than the statistics said: their own indexes find them, counted
+  // exactly. An empty first page found every match there is: none (no second pass to count).
   const { ids, total } = await pageIds(d, source, q, order.length, COUNT_BOUND + 1);
-  // An empty first page found every match there is: none (a search that matches nothing need not be run twice).
-  const seen = total ?? (q.offset === 0 ? 0 : await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.where)));
+  const seen = proven ?? total ?? (q.offset === 0 ? 0 : await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.where)));
   if (seen <= COUNT_BOUND) return { rows: await rowsById(d, source, ids), count: seen };
-  return { rows: await rowsById(d, source, await densePage(d, source, q, order.length)), count: estimate, countEstimated: true };
+  return many(q.where);
 }
 
 /** How far along the sort order a dense page is looked for before its matches are sorted instead (rows, at least). */
