@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { testConfig } from '../../server/config';
@@ -80,14 +81,47 @@ describe.runIf(hasPostgres)('a database outage on PostgreSQL', () => {
     await until('readiness', async () => (await get('/api/ready')).statusCode === 200, 10_000);
   }, 60_000);
 
+  /**
+   * What is still open when a teardown step overruns: the pool's connections and what each of
+   * this database's backends waits on (a clean-clone run once spent the hook's whole minute here).
+   */
+  const openWork = async () => {
+    const pool = (database?.db as unknown as { $client?: { totalCount: number; idleCount: number; waitingCount: number } } | undefined)?.$client;
+    const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 2000, query_timeout: 2000 });
+    let backends: unknown = 'unknown';
+    try {
+      await c.connect();
+      backends = (
+        await c.query(
+          `select pid, application_name, datname, state, wait_event_type, wait_event, round(extract(epoch from now() - query_start)) as query_s, left(query, 160) as query
+           from pg_stat_activity where datname = $1 or query ilike 'drop database%'`,
+          [name],
+        )
+      ).rows;
+    } catch (error) {
+      backends = `could not look: ${String(error)}`;
+    } finally {
+      await c.end().catch(() => undefined);
+    }
+    return { leader: app?.leader.isLeader, pool: pool && { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, backends };
+  };
+  /** One teardown step, waited for at most `ms`: an overrun is reported with what is open, and the rest still runs. */
+  const step = async (label: string, ms: number, fn: () => Promise<unknown>) => {
+    let timer: NodeJS.Timeout | undefined;
+    const overran = new Promise<'overran'>((resolve) => (timer = setTimeout(() => resolve('overran'), ms)));
+    const outcome = await Promise.race([fn().then(() => 'done' as const), overran]).finally(() => clearTimeout(timer));
+    if (outcome === 'overran') console.warn(`database-outage teardown: ${label} still running after ${ms} ms`, JSON.stringify(await openWork(), null, 1));
+  };
+
   afterAll(async () => {
     await proxy?.restore();
-    await app?.close();
-    await database?.close();
+    await step('app.close()', 20_000, async () => app?.close());
+    await step('database.close()', 10_000, async () => database?.close());
     await proxy?.close();
     await new Promise<void>((resolve) => exporter?.close(() => resolve()));
-    await admin(`drop database if exists ${name} with (force)`);
-  });
+    // WITH (FORCE) also ends any connection an overrun step above left open.
+    await step('drop database', 30_000, () => admin(`drop database if exists ${name} with (force)`));
+  }, 90_000);
 
   it('answers liveness, says 503 naming the database, backs off quietly, and resumes when the database is back', async () => {
     expect(app.leader.isLeader).toBe(true);
