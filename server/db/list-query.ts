@@ -261,6 +261,8 @@ const dir = (direction: 'asc' | 'desc', key: PgColumn | SQL) => (direction === '
  */
 export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery, counted?: () => Promise<number>, denseAbove = COUNT_BOUND): Promise<ListPage<Row>> {
   const order = [dir(q.direction, q.sortKey), ...source.ties.map((t) => dir(t.direction, t.key))];
+  /** One column a matching row: what the estimate and the capped counts read. */
+  const matching = (where: SQL | undefined) => source.from(d, { one: sql`1` }).where(where);
   const walk = async (): Promise<Row[]> => {
     if (q.offset < DEEP_OFFSET) return source.rows(d).where(q.scan).orderBy(...order).limit(q.limit).offset(q.offset);
     const found = (await source.from(d, { id: source.id }).where(q.scan).orderBy(...order).limit(q.limit).offset(q.offset)) as { id: string }[];
@@ -283,17 +285,17 @@ export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery
   // well under a µs a row). Few: an index finds them (the short grams for one or two characters,
   // ~1 µs per match, far too slow for 12,000 matches of "u" but 30× faster than reading every row
   // for a rare one).
-  const estimate = await estimatedCountOf(d, source.from(d, { one: sql`1` }).where(q.scan));
+  const estimate = await estimatedCountOf(d, matching(q.scan));
   const many = async (where: SQL | undefined): Promise<ListPage<Row>> => ({ rows: await rowsById(d, source, await densePage(d, source, { ...q, where }, order.length)), count: estimate, countEstimated: true });
   // Many expected: more than COUNT_BOUND matches are proven by reading rows until that many have
   // (no keys, no sort: half the CPU of finding and sorting them, whose ids were never the page),
   // then the page is walked along the sort index.
-  const proven = estimate >= DENSE_ESTIMATE ? await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.scan)) : undefined;
+  const proven = estimate >= DENSE_ESTIMATE ? await boundedCountOf(d, matching(q.scan)) : undefined;
   if (proven !== undefined && proven > COUNT_BOUND) return many(q.scan);
   // Few expected, or fewer found than the statistics said: their own indexes find them, counted
   // exactly. An empty first page found every match there is: none (no second pass to count).
   const { ids, total } = await pageIds(d, source, q, order.length, COUNT_BOUND + 1);
-  const seen = proven ?? total ?? (q.offset === 0 ? 0 : await boundedCountOf(d, source.from(d, { one: sql`1` }).where(q.where)));
+  const seen = proven ?? total ?? (q.offset === 0 ? 0 : await boundedCountOf(d, matching(q.where)));
   if (seen <= COUNT_BOUND) return { rows: await rowsById(d, source, ids), count: seen };
   return many(q.where);
 }
