@@ -43,6 +43,7 @@ import { DeliveryWorker } from './alerting/delivery';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { OutboundPolicy } from './outbound/policy';
+import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
 import { FreshnessWatch } from './ops/freshness-watch';
@@ -114,6 +115,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Request ids are kept in the audit trail: unique across restarts and replicas, not req-1, req-2.
     genReqId: () => randomUUID(),
+    // One path for every guard, limit and route: an encoded, doubled-slash or upper-case form of a
+    // path is that path (server/http/normalise-path.ts); request.originalUrl keeps what came.
+    rewriteUrl: (req) => normalisedUrl(req.url ?? '/'),
   });
   // Before any route: plugins' routes included, so a new route cannot escape the fuzz suite.
   const registeredRoutes: { method: string; url: string }[] = [];
