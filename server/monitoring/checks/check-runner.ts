@@ -222,7 +222,7 @@ export class CheckRunner {
           if (old && old.version === version) dueMs = old.dueMs;
           // Edited (or resumed): run with the new settings now, unless it ran on request too often
           // this minute; then at its next turn.
-          else if (old) dueMs = (await this.takeRunOnDemand(r.id)) === null ? now : old.dueMs;
+          else if (old) dueMs = !this.started || (await this.takeRunOnDemand(r.id)) === null ? now : old.dueMs;
           else if (r.last_checked_at) {
             // Known before a restart: continue its rhythm; overdue ones spread over one interval.
             const last = new Date(r.last_checked_at).getTime();
