@@ -43,6 +43,7 @@ import { DeliveryWorker } from './alerting/delivery';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { OutboundPolicy } from './outbound/policy';
+import { closeOutboundFetches } from './outbound/http-client';
 import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
@@ -171,6 +172,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     await monitoring.stop();
     monitoring.prometheus?.close();
     await delivery.stop();
+    await alertmanager.stop();
+    await closeOutboundFetches(outbound);
     if (!deps.database) await database.close();
   });
   app.decorateRequest('user', null);

@@ -40,6 +40,13 @@ export function outboundFetch(policy: OutboundPolicy, purpose: OutboundPurpose):
   return ((input, init) => undiciFetch(input, { ...init, dispatcher })) as OutboundFetch;
 }
 
+/** Ends the kept-alive connections of every fetch made for `policy` (the app closing). */
+export async function closeOutboundFetches(policy: OutboundPolicy): Promise<void> {
+  const byPurpose = agents.get(policy);
+  agents.delete(policy);
+  await Promise.all([...(byPurpose?.values() ?? [])].map((agent) => agent.close().catch(() => undefined)));
+}
+
 /** The policy's refusal behind a failed fetch (undici wraps it as the cause of "fetch failed"), or null. */
 export function refusalOf(error: unknown): string | null {
   for (let e = error as { code?: string; message?: string; cause?: unknown } | undefined, i = 0; e && i < 4; e = e.cause as typeof e, i++) {
