@@ -42,8 +42,8 @@ export function smtpReason(error: unknown): string {
   const e = error as { code?: string; responseCode?: number; response?: string; message?: string };
   const codes = replyCodes(e);
   const reply = !!codes;
-  // Socket errors carry Node's code (ECONNREFUSED …) in the error or at the start of the message.
-  const errno = /^[A-Z]+$/.test(e?.code ?? '') && e?.code !== 'ESOCKET' && e?.code !== 'ECONNECTION' ? e!.code : /\b(E[A-Z]{4,})\b/.exec(e?.message ?? '')?.[1];
+  // Socket errors carry Node's code (ECONNREFUSED …) as theirs or in their message; only known ones are named.
+  const errno = [e?.code, ...(e?.message?.match(/\bE[A-Z_]{4,}\b/g) ?? [])].find((c): c is string => !!c && SOCKET_ERRORS.has(c));
   switch (e?.code) {
     case 'EAUTH':
       return `the SMTP server refused the credentials${codes}`;
@@ -66,6 +66,8 @@ export function smtpReason(error: unknown): string {
   if (reply) return `the SMTP server refused${codes}`;
   return errno ? `the connection to the SMTP server failed (${errno})` : 'the connection to the SMTP server failed';
 }
+
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL', 'EAI_AGAIN']);
 
 /** ` (550 5.1.1)`: an SMTP reply's code and enhanced status code, or '' when it has none. */
 function replyCodes(e: { responseCode?: number; response?: string } | undefined): string {
