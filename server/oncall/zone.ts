@@ -57,6 +57,9 @@ export class Zone {
   private reach: number[] = [];
   private fromYear = 0;
   private toYear = 0;
+  /** Instants whose whole year and the years either side are in the table. */
+  private safeFrom = Infinity;
+  private safeTo = -Infinity;
 
   constructor(readonly name: string) {
     this.format = new Intl.DateTimeFormat('en-US', {
@@ -81,8 +84,8 @@ export class Zone {
 
   /** Makes the table cover the years around instant (or wall time) t. */
   private cover(t: number): void {
+    if (t >= this.safeFrom && t < this.safeTo) return;
     const year = new Date(t).getUTCFullYear();
-    if (this.starts.length && year > this.fromYear && year < this.toYear - 1) return;
     const from = this.starts.length ? Math.min(this.fromYear, year - 1) : year - 1;
     const to = this.starts.length ? Math.max(this.toYear, year + 2) : year + 2;
     this.build(from, to);
@@ -120,6 +123,8 @@ export class Zone {
     }
     this.fromYear = fromYear;
     this.toYear = toYear;
+    this.safeFrom = Date.UTC(fromYear + 1, 0, 1);
+    this.safeTo = Date.UTC(toYear - 1, 0, 1);
   }
 
   /** The segment holding instant t. */
