@@ -82,16 +82,42 @@ export class Zone {
     return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) - second;
   }
 
-  /** Makes the table cover the years around instant (or wall time) t. */
+  /** Makes the table cover the years around instant (or wall time) t, sampling only years not yet covered. */
   private cover(t: number): void {
     if (t >= this.safeFrom && t < this.safeTo) return;
     const year = new Date(t).getUTCFullYear();
-    const from = this.starts.length ? Math.min(this.fromYear, year - 1) : year - 1;
-    const to = this.starts.length ? Math.max(this.toYear, year + 2) : year + 2;
-    this.build(from, to);
+    if (!this.starts.length) {
+      const first = this.sample(year - 1, year + 2);
+      this.starts = first.starts;
+      this.offsets = first.offsets;
+      this.fromYear = year - 1;
+      this.toYear = year + 2;
+    } else if (year - 1 < this.fromYear) {
+      // The sampled part ends on the offset the table starts with: its first segment continues.
+      const left = this.sample(year - 1, this.fromYear);
+      this.starts = [...left.starts, ...this.starts.slice(1)];
+      this.offsets = [...left.offsets, ...this.offsets.slice(1)];
+      this.fromYear = year - 1;
+    } else {
+      const right = this.sample(this.toYear, year + 2);
+      this.starts = [...this.starts, ...right.starts.slice(1)];
+      this.offsets = [...this.offsets, ...right.offsets.slice(1)];
+      this.toYear = year + 2;
+    }
+    this.reach = [];
+    let furthest = -Infinity;
+    for (let j = 0; j < this.starts.length; j++) {
+      const end = j + 1 < this.starts.length ? this.starts[j + 1]! + this.offsets[j]! : Infinity;
+      furthest = Math.max(furthest, end);
+      this.reach.push(furthest);
+    }
+    this.safeFrom = Date.UTC(this.fromYear + 1, 0, 1);
+    this.safeTo = Date.UTC(this.toYear - 1, 0, 1);
+    if (t < this.safeFrom || t >= this.safeTo) this.cover(t);
   }
 
-  private build(fromYear: number, toYear: number): void {
+  /** The offsets from the start of fromYear to the start of toYear: its first segment starts there, then one per change. */
+  private sample(fromYear: number, toYear: number): { starts: number[]; offsets: number[] } {
     const lo = Date.UTC(fromYear, 0, 1);
     const hi = Date.UTC(toYear, 0, 1);
     const starts = [lo];
@@ -112,19 +138,7 @@ export class Zone {
       starts.push(r);
       offsets.push(after);
     }
-    this.starts = starts;
-    this.offsets = offsets;
-    this.reach = [];
-    let furthest = -Infinity;
-    for (let j = 0; j < starts.length; j++) {
-      const end = j + 1 < starts.length ? starts[j + 1]! + offsets[j]! : Infinity;
-      furthest = Math.max(furthest, end);
-      this.reach.push(furthest);
-    }
-    this.fromYear = fromYear;
-    this.toYear = toYear;
-    this.safeFrom = Date.UTC(fromYear + 1, 0, 1);
-    this.safeTo = Date.UTC(toYear - 1, 0, 1);
+    return { starts, offsets };
   }
 
   /** The segment holding instant t. */
