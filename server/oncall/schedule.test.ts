@@ -46,6 +46,21 @@ describe('zone arithmetic against Temporal', () => {
     );
   });
 
+  it('agrees with Temporal on every quarter hour of wall clock within a day of each clock change, 2024–2026', () => {
+    for (const tz of zones)
+      for (let t: Temporal.ZonedDateTime | null = Temporal.Instant.from('2024-01-01T00:00:00Z').toZonedDateTimeISO(tz); t && t.epochMilliseconds < Date.UTC(2027, 0, 1); t = t.getTimeZoneTransition('next')) {
+        const zone = zoneOf(tz);
+        const around = Math.floor(t.epochMilliseconds / 60_000) * 60_000 + zone.offsetAt(t.epochMilliseconds);
+        for (let wall = around - 26 * 3_600_000; wall <= around + 26 * 3_600_000; wall += 15 * 60_000) {
+          const plain = Temporal.PlainDateTime.from(new Date(wall).toISOString().slice(0, 19));
+          const earlier = plain.toZonedDateTime(tz, { disambiguation: 'earlier' });
+          const skipped = !earlier.toPlainDateTime().equals(plain);
+          const expected = skipped ? earlier.getTimeZoneTransition('next')!.epochMilliseconds : earlier.epochMilliseconds;
+          if (zone.instantOf(wall) !== expected) expect(`${tz} ${new Date(wall).toISOString().slice(0, 16)} → ${iso(zone.instantOf(wall))}`).toBe(`${tz} ${new Date(wall).toISOString().slice(0, 16)} → ${iso(expected)}`);
+        }
+      }
+  });
+
   it('knows IANA names and refuses the rest', () => {
     expect(isTimeZone('Europe/London')).toBe(true);
     expect(isTimeZone('UTC')).toBe(true);
