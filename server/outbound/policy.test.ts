@@ -30,6 +30,9 @@ describe('addresses', () => {
     expect(() => loadConfig({ OUTBOUND_ALLOW: '10.0.0.0/33' })).toThrow('OUTBOUND_ALLOW: "10.0.0.0/33" is not a network');
     expect(loadConfig({ OUTBOUND_ALLOW: '10.0.0.0/8', OUTBOUND_DENY: '10.9.0.0/16', OUTBOUND_RESOLVER: '10.0.0.2, [fd00::53]:5353' }).outbound).toEqual({ allow: ['10.0.0.0/8'], deny: ['10.9.0.0/16'], resolver: ['10.0.0.2', '[fd00::53]:5353'] });
     expect(() => loadConfig({ OUTBOUND_RESOLVER: 'dns.example' })).toThrow(/OUTBOUND_RESOLVER must be IP addresses/);
+    // Port 0 aborted the process at start inside Node's resolver, 999.1.1.1 failed with a stack
+    // trace, and a port past 65535 wrapped to another port.
+    for (const bad of ['10.0.0.2:0', '10.0.0.2, [fd00::53]:0', '999.1.1.1', '[::1]:99999']) expect(() => loadConfig({ OUTBOUND_RESOLVER: bad }), bad).toThrow(/OUTBOUND_RESOLVER must be IP addresses/);
   });
 });
 

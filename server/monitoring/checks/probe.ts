@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { MAX_BODY_BYTES, parseStatusList, type CheckSettings } from '../../contract/checks';
+import { MAX_BODY_BYTES, parseResolver, parseStatusList, type CheckSettings } from '../../contract/checks';
 import { OutboundPolicy, OutboundRefused } from '../../outbound/policy';
 
 /** What one run of a check found. */
@@ -312,18 +312,17 @@ const normalize = (v: string) => v.trim().replace(/\.$/, '').toLowerCase();
 
 /** A DNS check's resolver field (`1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`, `::1`) as host and port. */
 export function resolverAddress(resolver: string): { host: string; port: number } {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(resolver);
-  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 53) };
-  const v4 = /^([\d.]+)(?::(\d+))?$/.exec(resolver);
-  if (v4) return { host: v4[1]!, port: Number(v4[2] ?? 53) };
-  return { host: resolver, port: 53 };
+  return parseResolver(resolver) ?? { host: resolver, port: 53 };
 }
 
 async function probeDns(s: CheckSettings, options: ProbeOptions): Promise<ProbeResult> {
   const type = s.recordType ?? 'A';
   // The resolver is a server the check sends its questions to: the policy decides on it too.
   if (s.resolver) {
-    const { host, port } = resolverAddress(s.resolver);
+    // One stored before the contract refused it is never handed to Node (port 0 aborts the process).
+    const at = parseResolver(s.resolver);
+    if (!at) return down(`The resolver ${s.resolver} is not an IP address with a port from 1 to 65535`);
+    const { host, port } = at;
     const refused = (options.outbound ?? BUILT_IN_ONLY).decide(host, port, 'check');
     if (refused) return down(refused);
   }
