@@ -263,3 +263,47 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
     expect(Date.now() - started).toBeLessThan(1000);
   });
 });
+
+describe.each(await backends())('runs on request across checks on $name', (backend) => {
+  // One run on request per check and minute: ten across the console.
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await startTestApp(backend, { monitoring: { ...base.monitoring, checks: { concurrency: 4, minIntervalS: 10, retentionHours: 48, runNowPerMinute: 1 } } });
+    const a = await t.addUser({ role: 'admin' });
+    admin = await t.signIn(a.email, a.password);
+  });
+  afterAll(async () => t.close());
+
+  it('a new check per guess is no way around the limit: runs on request are limited across checks too', async () => {
+    const path = `/guess-${backend.name}`;
+    const hits = () => s.secretHits.get(path) ?? 0;
+    const runner = t.app.monitoring.checks;
+    runner.start();
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await t.call('POST', '/api/checks', { cookie: admin, body: { name: `guess-${i}`, kind: 'http', url: `${s.secretUrl}${path}`, keyword: `token=SECRET-${i.toString(16)}`, intervalSeconds: 600, timeoutSeconds: 3 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ids.push(res.body.result._id);
+      }
+      // Every new check is in the schedule (a reload under way when one was made may have missed it).
+      await runner.reload();
+      await runner.reload();
+      await expect.poll(hits, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+      await new Promise((r) => setTimeout(r, 1500));
+      // Ten ran at once; the other two wait for their first turn.
+      expect(hits()).toBe(10);
+      const waiting = await t.database.query<{ id: string }>(`select id from checks where last_checked_at is null`);
+      expect(waiting).toHaveLength(2);
+      const refused = await t.call('POST', `/api/checks/run-now/${waiting[0]!.id}`, { cookie: admin });
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/^Checks ran on request 10 times in the last minute: try again in \d+ s$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(hits()).toBe(10);
+    } finally {
+      await runner.stop();
+    }
+  });
+});
