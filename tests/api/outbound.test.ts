@@ -220,6 +220,17 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
     }
   });
 
+  it("a redirect's target is not repeated: neither the scheme nor the host of its Location", async () => {
+    const scheme = await created({ kind: 'http', url: `${s.secretUrl}/redirect-scheme` });
+    expect((await runNow(scheme._id)).body.run).toMatchObject({ up: false, statusCode: 302, error: 'A redirect to a URL that is not http or https is not followed' });
+    const host = await created({ kind: 'http', url: `${s.secretUrl}/redirect-host` });
+    const run = (await runNow(host._id)).body;
+    expect(run.run).toMatchObject({ up: false, statusCode: null, error: "The redirect's target does not resolve" });
+    // URLs are lower-cased by the parser: the secret would come back in lower case.
+    const everything = JSON.stringify([run, await q('select * from checks where id = any($1)', [[scheme._id, host._id]]), await q('select * from command_history')]).toLowerCase();
+    expect(everything).not.toContain(SECRET.toLowerCase());
+  });
+
   it("a channel test, History and the delivery log carry a receiver's status, never what it answered", async () => {
     const g = await group({ emailEnabled: true, emailList: ['ops@example.com'], slackEnabled: true, slackChannel: '#ops' });
     for (const body of [
