@@ -46,6 +46,16 @@ describe('decisions', () => {
     expect(open.decide('168.63.129.16', 80, 'alertmanager')).toBe('Alertmanager may not reach 168.63.129.16: it is a cloud platform address (Azure)');
     expect(open.decide('0.0.0.0', 80, 'check')).toBe('a check may not reach 0.0.0.0: it is not an address to connect to');
     expect(open.decide('fe80::1', 80, 'check')).toBe('a check may not reach fe80::1: it is a link-local address');
+    // The IPv6 metadata services outside link-local and fd00:ec2::/32 (OCI's answers a check's
+    // "Authorization: Bearer Oracle" header; none is in the list of refused headers).
+    for (const [address, cloud] of [
+      ['fd20:ce::254', 'Google Cloud'],
+      ['fd00:c1::a9fe:a9fe', 'Oracle Cloud'],
+      ['fd00:a9fe:a9fe::1', 'Akamai / Linode'],
+      ['fd00:42::42', 'Scaleway'],
+      ['fd00:100::100:200', 'Alibaba Cloud'],
+    ]) expect(open.decide(address!, 80, 'check'), address).toBe(`a check may not reach ${address}: it is a cloud metadata address (${cloud})`);
+    expect(open.decide('fd20:ce::253', 80, 'check')).toBeNull();
     for (const ok of ['127.0.0.1', '127.0.10.3', '::1', '10.1.2.3', '192.168.0.9', 'fd12:3456::1', '8.8.8.8', '2001:db8::1']) expect(open.decide(ok, 9100, 'exporter'), ok).toBeNull();
   });
 

@@ -35,6 +35,12 @@ const BUILT_IN: { cidr: string; what: string }[] = [
   { cidr: '169.254.0.0/16', what: 'a link-local address (cloud instance metadata lives here)' },
   { cidr: 'fe80::/10', what: 'a link-local address' },
   { cidr: 'fd00:ec2::/32', what: 'a cloud metadata address (AWS)' },
+  // Where the others serve theirs over IPv6 (unique-local addresses, outside fe80::/10).
+  { cidr: 'fd20:ce::254/128', what: 'a cloud metadata address (Google Cloud)' },
+  { cidr: 'fd00:c1::a9fe:a9fe/128', what: 'a cloud metadata address (Oracle Cloud)' },
+  { cidr: 'fd00:a9fe:a9fe::1/128', what: 'a cloud metadata address (Akamai / Linode)' },
+  { cidr: 'fd00:42::42/128', what: 'a cloud metadata address (Scaleway)' },
+  { cidr: 'fd00:100::100:200/128', what: 'a cloud metadata address (Alibaba Cloud)' },
   { cidr: '100.100.100.200/32', what: 'a cloud metadata address (Alibaba Cloud)' },
   { cidr: '168.63.129.16/32', what: 'a cloud platform address (Azure)' },
   { cidr: '192.0.0.192/32', what: 'a cloud metadata address (Oracle Cloud)' },

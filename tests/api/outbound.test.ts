@@ -75,6 +75,8 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
       [{ kind: 'http', url: 'http://[64:ff9b::a9fe:a9fe]/' }, 'url', '169.254.169.254', LINK_LOCAL],
       [{ kind: 'http', url: 'http://[fd00:ec2::254]/latest/meta-data/' }, 'url', 'fd00:ec2::254', 'a cloud metadata address (AWS)'],
       [{ kind: 'http', url: 'http://[fe80::1]/' }, 'url', 'fe80::1', 'a link-local address'],
+      [{ kind: 'http', url: 'http://[fd20:ce::254]/computeMetadata/v1/' }, 'url', 'fd20:ce::254', 'a cloud metadata address (Google Cloud)'],
+      [{ kind: 'http', url: 'http://[fd00:c1::a9fe:a9fe]/opc/v2/instance/', headers: [{ name: 'Authorization', value: 'Bearer Oracle' }] }, 'url', 'fd00:c1::a9fe:a9fe', 'a cloud metadata address (Oracle Cloud)'],
       [{ kind: 'http', url: 'http://100.100.100.200/latest/meta-data/' }, 'url', '100.100.100.200', 'a cloud metadata address (Alibaba Cloud)'],
       [{ kind: 'http', url: 'http://0.0.0.0/' }, 'url', '0.0.0.0', 'not an address to connect to'],
       [{ kind: 'http', url: 'http://meta.test/computeMetadata/v1/' }, 'url', '169.254.169.254', LINK_LOCAL],
