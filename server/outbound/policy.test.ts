@@ -24,6 +24,10 @@ describe('addresses', () => {
   it('parses network lists, and names the setting and entry it cannot read', () => {
     expect(parseNetworks(' 10.0.0.0/8, 192.168.1.5 fd00::/8\n::ffff:10.1.2.3', 'OUTBOUND_ALLOW')).toEqual(['10.0.0.0/8', '192.168.1.5/32', 'fd00::/8', '10.1.2.3/32']);
     expect(parseNetworks(undefined, 'OUTBOUND_DENY')).toEqual([]);
+    // An IPv6 form of IPv4 addresses is the IPv4 network it carries: its prefix counts from bit 96.
+    expect(parseNetworks('::ffff:10.0.0.0/104, ::ffff:0:0/96, [::ffff:192.168.1.0]/120, 64:ff9b::a9fe:0/112', 'OUTBOUND_DENY')).toEqual(['10.0.0.0/8', '0.0.0.0/0', '192.168.1.0/24', '169.254.0.0/16']);
+    // A shorter prefix is no IPv4 network at all (it was read as 10.0.0.0/24).
+    expect(() => parseNetworks('::ffff:10.0.0.0/24', 'OUTBOUND_DENY')).toThrow('OUTBOUND_DENY: "::ffff:10.0.0.0/24" is an IPv6 form of IPv4 addresses, so its prefix is at least /96 (write ::ffff:10.0.0.0/104 or 10.0.0.0/8)');
     for (const bad of ['10.0.0.0/33', 'example.com', '10.0.0.0/8/8', 'fd00::/129', '10.0.0.0/x']) {
       expect(() => parseNetworks(bad, 'OUTBOUND_DENY'), bad).toThrow(`OUTBOUND_DENY: "${bad}" is not a network (write 10.0.0.0/8, 192.168.1.5 or fd00::/8)`);
     }

@@ -81,6 +81,8 @@ const inNetwork = (addr: Address, network: [Address, number]) => addr.kind() ===
 
 /**
  * `10.0.0.0/8, 192.168.1.5, fd00::/8` → networks; an address alone is its own /32 or /128.
+ * An IPv6 form of IPv4 addresses (`::ffff:10.0.0.0/104`, `64:ff9b::/96`) is the IPv4 network it
+ * carries, as decisions read such addresses: its prefix counts from bit 96.
  * Throws a message naming the setting and the entry when one is not a network.
  */
 export function parseNetworks(text: string | undefined, setting: string): string[] {
@@ -90,9 +92,14 @@ export function parseNetworks(text: string | undefined, setting: string): string
     if (!entry) continue;
     const [addrText, bitsText, ...rest] = entry.split('/');
     const addr = canonicalAddress(addrText!);
-    const max = addr?.kind() === 'ipv4' ? 32 : 128;
-    const bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
+    const carried = addr?.kind() === 'ipv4' && addrText!.includes(':');
+    const max = addr?.kind() === 'ipv4' && !carried ? 32 : 128;
+    let bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
     if (!addr || rest.length || !(bits >= 0 && bits <= max)) throw new Error(`${setting}: "${entry.slice(0, 60)}" is not a network (write 10.0.0.0/8, 192.168.1.5 or fd00::/8)`);
+    if (carried) {
+      if (bits < 96) throw new Error(`${setting}: "${entry.slice(0, 60)}" is an IPv6 form of IPv4 addresses, so its prefix is at least /96 (write ::ffff:10.0.0.0/104 or 10.0.0.0/8)`);
+      bits -= 96;
+    }
     out.push(`${addr.toString()}/${bits}`);
   }
   return out;
