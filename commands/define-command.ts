@@ -21,6 +21,11 @@ export interface ArgSpec<N extends string = string> {
   optional?: boolean;
   placeholder?: string;
   /**
+   * false: given on the command line only, never asked in the palette (`alert.ack --severity
+   * critical`, the filter form that `alerts.ack-matching` asks for there).
+   */
+  inPalette?: false;
+  /**
    * Choices that depend on the arguments before it (widget.pin's widgets depend on the server's
    * operating system and the widget type): the palette offers them like an enum's options.
    */

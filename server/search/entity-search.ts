@@ -13,7 +13,7 @@ const ADDRESS_WORD = /^[0-9.:]+$/;
  * so a text that matches many rows (one typed letter) walks it and stops after `limit` matches,
  * while a rare one is found through the trigram index; never a count, never a sort of thousands.
  */
-const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: string) => SQL; order: SQL; doc: SQL }> = {
+const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: string) => SQL; order: SQL; doc: SQL; bands?: readonly SQL[] }> = {
   server: {
     from: sql`servers`,
     // The IP address has no trigram index: only words that could be part of one look there.
@@ -28,6 +28,11 @@ const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: st
     // search_lc: hostname, instance, alertname, service and summary in one generated column.
     matches: (p) => sql`search_lc like ${p}`,
     order: sql`created_at desc, id desc`,
+    // What needs a person first: Active, then Snoozed, then Resolved, each newest first. One
+    // select per status walks alerts_status_created_idx in order and stops at `limit`; a single
+    // "order by status = 'resolved', created_at" would sort every match of a one-letter text.
+    // (Banded kinds select created_at and id beside the hit, for the order across the bands.)
+    bands: [sql`status = 'firing'`, sql`status = 'snoozed'`, sql`status = 'resolved'`],
     doc: sql`json_build_object('kind', 'alert', '_id', id, 'alertname', alertname, 'hostname', hostname, 'summary', summary, 'status', status, 'severity', severity, 'createdAt', created_at)`,
   },
   user: {
@@ -58,8 +63,11 @@ export async function searchEntities(db: Db, words: readonly string[], wanted: r
   if (!wanted.length) return [];
   const parts = wanted.map((kind) => {
     const k = kinds[kind];
-    const where = words.length ? sql` where ${sql.join(words.map((w) => k.matches(`%${escapeLike(w)}%`, w)), sql` and `)}` : sql``;
-    return sql`(select ${k.doc} as doc from ${k.from}${where} order by ${k.order} limit ${limit})`;
+    const matches = words.map((w) => k.matches(`%${escapeLike(w)}%`, w));
+    const where = (conditions: SQL[]) => (conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``);
+    if (!k.bands) return sql`(select ${k.doc} as doc from ${k.from}${where(matches)} order by ${k.order} limit ${limit})`;
+    const banded = k.bands.map((band, i) => sql`(select ${sql.raw(String(i))} as band, created_at, id, ${k.doc} as doc from ${k.from}${where([band, ...matches])} order by ${k.order} limit ${limit})`);
+    return sql`(select doc from (${sql.join(banded, sql` union all `)}) bands order by band, ${k.order} limit ${limit})`;
   });
   const res = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: { doc: SearchHit | string }[] };
   return res.rows.map(({ doc }) => {

@@ -102,7 +102,7 @@ export function optionItems(arg: ArgSpec): PaletteItem[] {
   return items;
 }
 
-/** Arguments asked in the palette: the ones listed in `args`, in that order. */
+/** Arguments asked in the palette: the ones listed in `args`, in that order, but command-line-only ones. */
 export function argsToAsk(def: CommandDefinition<any>, skip: readonly string[] = []): readonly ArgSpec[] {
-  return skip.length ? (def.args ?? []).filter((a) => !skip.includes(a.name)) : (def.args ?? []);
+  return (def.args ?? []).filter((a) => a.inPalette !== false && !skip.includes(a.name));
 }
