@@ -25,6 +25,9 @@ interface OutputLine {
 
 let nextId = 1;
 
+/** Markdown inline code holding `text` whatever it holds (a backtick asks for a longer fence). */
+const codeSpan = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
+
 /**
  * ":" — a terminal at the bottom of the screen. Lines are parsed with parseCommandLine and run
  * through the same gate as every other front door (source "cmdline"); results print as markdown.
@@ -127,7 +130,8 @@ export function CommandLine({
     const visible = registry.list().filter((d) => (d.when ? d.when(ctx) : true));
     const result = await completeCommandLine(line, visible, (arg, prefix) => completionValues(ctx.api, user?.role, arg, prefix), aliases);
     setLine(result.line);
-    if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).join('  '));
+    // As code: a name like service_down@db-01 would read as markdown (emphasis, an email link).
+    if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).map(codeSpan).join('  '));
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
