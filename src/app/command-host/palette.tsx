@@ -120,7 +120,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     let stale = false;
     setOnScreen({ step: asking, items: null });
     void contextEntities(ctx, arg.entity).then((found) => {
-      if (!stale) setOnScreen({ step: asking, items: entityItems(found).map((item) => ({ ...item, context: true, boost: 500 })) });
+      if (!stale) setOnScreen({ step: asking, items: entityItems(found).map((item) => ({ ...item, context: true })) });
     });
     return () => {
       stale = true;
@@ -205,7 +205,10 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     }
     return [];
   }, [arg, commands, entities, recent, choices, here]);
-  const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
+  // The thing on screen is first while nothing is typed (Enter takes it); once typing, it ranks like
+  // the rest, ahead only on equal matches: "web-1" still finds web-1 on web-10's detail.
+  const ranked = useMemo(() => (empty && here?.length ? candidates.map((c) => (c.kind === 'entity' && c.context ? { ...c, boost: 500 } : c)) : candidates), [candidates, empty, here]);
+  const results = useMemo(() => rank(ranked, query, MAX_RESULTS), [ranked, query]);
 
   useEffect(() => setActive(0), [query, asking]);
   // Give focus back to where the person was (a button, a table row) when the palette closes.
