@@ -347,9 +347,12 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
               <TextField label="Down for (seconds) before alerting" inputMode="numeric" value={v.downGrace} onChange={set('downGrace')} errorMessage={errors.downGrace} />
               <Select label="Severity when down" options={severityOptions} value={v.downSeverity} onChange={set('downSeverity')} />
             </div>
-            <Switch isSelected={v.latencyOn} onChange={set('latencyOn')}>
-              Alert on slow responses
-            </Switch>
+            {/* Each switch on a line of its own: side by side, one label ran into the next. */}
+            <div>
+              <Switch isSelected={v.latencyOn} onChange={set('latencyOn')}>
+                Alert on slow responses
+              </Switch>
+            </div>
             {v.latencyOn && (
               <div className="grid grid-cols-2 gap-3">
                 <TextField label="Slower than (ms)" inputMode="numeric" value={v.latencyMs} onChange={set('latencyMs')} errorMessage={errors.latencyMs} />
@@ -358,9 +361,11 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
             )}
             {(v.kind === 'http' || v.kind === 'tls') && (
               <>
-                <Switch isSelected={v.certOn} onChange={set('certOn')}>
-                  Alert when the certificate expires soon
-                </Switch>
+                <div>
+                  <Switch isSelected={v.certOn} onChange={set('certOn')}>
+                    Alert when the certificate expires soon
+                  </Switch>
+                </div>
                 {v.certOn && (
                   <div className="grid grid-cols-2 gap-3">
                     <TextField label="Within (days)" inputMode="numeric" value={v.certDays} onChange={set('certDays')} errorMessage={errors.certDays} />
