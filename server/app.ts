@@ -31,6 +31,7 @@ import { AlertRetention } from './alerting/retention';
 import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
+import { registerAlertReach } from './routes/alert-reach';
 import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
@@ -219,6 +220,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
   registerOps(app, database);
+  registerAlertReach(app, database, config.delivery);
   registerAlerts(app, database, config.alerting);
   // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay

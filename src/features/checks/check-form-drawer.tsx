@@ -7,6 +7,7 @@ import { severities } from '../../../server/contract/alerts';
 import { checkKindLabels, checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckKind } from '../../../server/contract/checks';
 import { checkQueryOptions } from '../../api/checks';
 import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
+import { defaultGroupQueryOptions } from '../../api/alert-reach';
 import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
@@ -76,7 +77,8 @@ const blank: Values = {
   certOn: true,
   certDays: '14',
   certSeverity: 'warning',
-  group: 'none',
+  // A new check's rules notify the default group unless another is chosen (issue 24 §6).
+  group: 'default',
 };
 
 function fromCheck(c: Check): Values {
@@ -163,7 +165,7 @@ function toFields(v: Values, before: Values | null): { fields: CheckFields & { n
     else f.certDays = n;
   }
   if (changed('certSeverity')) f.certSeverity = v.certSeverity;
-  if (changed('group')) f.group = v.group;
+  if (changed('group') && v.group !== 'default') f.group = v.group;
   return { fields: f as CheckFields & { name?: string }, errors };
 }
 
@@ -281,7 +283,12 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
     }
   };
 
-  const groupOptions = [{ value: 'none', label: 'None' }, ...(groups.data?.result.data ?? []).map((g) => ({ value: g._id, label: g.name }))];
+  const dflt = useQuery({ ...defaultGroupQueryOptions(), enabled: mode === 'create' }).data?.result.group;
+  const groupOptions = [
+    ...(mode === 'create' ? [{ value: 'default', label: dflt ? `Default group (${dflt.name})` : 'Default group (none is set)' }] : []),
+    { value: 'none', label: 'None' },
+    ...(groups.data?.result.data ?? []).map((g) => ({ value: g._id, label: g.name })),
+  ];
   const severityOptions = severities.map((s) => ({ value: s, label: s }));
   const v = values;
   return (
