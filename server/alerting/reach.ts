@@ -88,13 +88,13 @@ export async function alertReach(db: Db, delivery: Pick<DeliverySettings, 'smtpU
       where r.enabled and s.status = 'active' and s.is_agent_configured and r.notification_group_id is not null
       union all
       select cr.notification_group_id from check_rules cr where cr.enabled and cr.notification_group_id is not null
-      union all
-      select ${defaultGroupId}
+    ), ids as (
+      select g from r union select ${defaultGroupId}
     )
     select g.id, g.name, g.email_enabled, coalesce(array_length(g.email_list, 1), 0)::int as emails, g.slack_enabled, g.slack_channel,
       (select count(*)::int from notification_channels c where c.group_id = g.id) as targets,
       (select count(*)::int from r where r.g = g.id) as rules
-    from notification_groups g where g.id in (select g from r where g is not null)
+    from notification_groups g where g.id in (select g from ids where g is not null)
     order by g.name`);
   const dflt = await defaultGroup(db);
   const inUse = used.rows.map((g) => ({ _id: g.id, name: g.name, rules: Number(g.rules), silentBecause: silentBecause({ ...g, emails: Number(g.emails), targets: Number(g.targets) }, delivery) }));
