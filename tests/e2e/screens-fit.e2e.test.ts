@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { startServer, type RunningServer } from './server-process';
 
@@ -234,15 +234,15 @@ describe('screens fit', () => {
     await expect.poll(async () => (await alertNow(id)).acknowledgement?.by.username, { timeout: 10_000 }).toBe('admin');
     await expect.poll(() => actions.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true);
 
-    // Resolve needs a note: the palette asks for it, with the alert given.
+    // Resolve needs a note: a small form beside the button asks for it (the drawer is modal).
     await actions.getByRole('button', { name: 'Resolve' }).click();
-    const palette = page.getByRole('dialog', { name: /Resolve alert: Notes/ }).getByRole('combobox');
-    await shown(palette);
-    await palette.fill('Cache flushed, memory back to normal');
-    await palette.press('Enter');
+    const form = page.getByRole('dialog', { name: 'Resolve alert' });
+    await form.getByRole('textbox', { name: 'Notes' }).fill('Cache flushed, memory back to normal');
+    await form.getByRole('button', { name: 'Resolve' }).click();
+    await gone(form);
     await expect.poll(async () => (await alertNow(id)).status, { timeout: 10_000 }).toBe('resolved');
     expect((await alertNow(id)).timeline.at(-1)).toMatchObject({ type: 'resolved', note: 'Cache flushed, memory back to normal' });
-    expect(await admin.historyMissing(['alert.ack', 'alert.resolve'], ['alert.ack:ui:ok', 'alert.resolve:palette:ok'])).toEqual([]);
+    expect(await admin.historyMissing(['alert.ack', 'alert.resolve'], ['alert.ack:ui:ok', 'alert.resolve:ui:ok'])).toEqual([]);
 
     // The run's notice, while the drawer is open: clear of every button of the drawer.
     const notice = page.getByTestId('notice');
@@ -304,14 +304,13 @@ describe('screens fit', () => {
         const p = await clipping(button);
         if (p) problems.push(`drawer: ${p}`);
       }
-      // A notice (the acknowledgement run from the palette) rises above the footer.
+      // A notice (the snooze's, with Undo) rises above the footer.
       await drawer.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Snooze' }).click();
-      const palette = page.getByRole('dialog', { name: /Snooze alert: Notes/ }).getByRole('combobox');
-      await shown(palette);
-      await palette.fill('Patching tonight');
-      await palette.press('Enter');
-      await palette.fill('2h');
-      await palette.press('Enter');
+      const form = page.getByRole('dialog', { name: 'Snooze alert' });
+      await form.getByRole('textbox', { name: 'Notes' }).fill('Patching tonight');
+      await form.getByRole('textbox', { name: 'Snooze for (optional)' }).fill('2h');
+      await form.getByRole('button', { name: 'Snooze' }).click();
+      await gone(form);
       const notice = page.getByTestId('notice');
       await shown(notice);
       const n = (await notice.boundingBox())!;

@@ -14,6 +14,7 @@ import { AlertText } from '../../lib/alert-text';
 import { SafeMarkdown } from '../../lib/markdown';
 import { useCommandRunner } from '../../lib/run-command';
 import { CommandButton } from '../../lib/command-button';
+import { CommandPromptButton } from '../../lib/command-prompt-button';
 import { AlertActionForm } from './alert-action-form';
 import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/alert-display';
 import { AckLine, MuteLine } from './alert-display';
@@ -119,8 +120,8 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
 /**
  * The drawer's triage commands in its header (SPEC's tabs and footer stay as they are): each
  * button runs its command through the gate. Acknowledge needs nothing more; Resolve and Snooze
- * need a note (SPEC §5 'Add Notes'), so they open the palette on the command with this alert
- * given, and the palette asks for the note (and a snooze's length).
+ * need a note (SPEC §5 'Add Notes'), so they open a small form beside the button that asks for
+ * the note (and a snooze's length) and runs the command with this alert given.
  */
 function AlertCommands({ alert }: { alert: AlertDetail }) {
   const open = alert.status !== 'resolved';
@@ -131,12 +132,12 @@ function AlertCommands({ alert }: { alert: AlertDetail }) {
       <CommandButton command="alert.ack" input={{ alert: alert._id }} size="sm" disabledReason={closed || owned}>
         Acknowledge
       </CommandButton>
-      <CommandButton command="alert.resolve" askWith={{ alert: alert._id }} size="sm" disabledReason={closed}>
+      <CommandPromptButton command="alert.resolve" given={{ alert: alert._id }} size="sm" disabledReason={closed}>
         Resolve
-      </CommandButton>
-      <CommandButton command="alert.snooze" askWith={{ alert: alert._id }} size="sm" disabledReason={closed}>
+      </CommandPromptButton>
+      <CommandPromptButton command="alert.snooze" given={{ alert: alert._id }} size="sm" disabledReason={closed}>
         Snooze
-      </CommandButton>
+      </CommandPromptButton>
     </>
   );
 }
