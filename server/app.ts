@@ -43,7 +43,9 @@ import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
-import { selfTargetGuard } from './monitoring/checks/self-target';
+import { OutboundPolicy } from './outbound/policy';
+import { closeOutboundFetches } from './outbound/http-client';
+import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
 import { FreshnessWatch } from './ops/freshness-watch';
@@ -61,6 +63,8 @@ declare module 'fastify' {
     alertmanager: AlertmanagerPush;
     /** Seals and opens channel targets' secrets (issue 15). */
     secretBox: SecretBox;
+    /** Where checks, channels, Alertmanager and exporters may connect (server/outbound/policy.ts). */
+    outbound: OutboundPolicy;
     alertRetention: AlertRetention;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
@@ -113,6 +117,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     trustProxy: fastifyTrustProxy(config.trustProxy),
     // Request ids are kept in the audit trail: unique across restarts and replicas, not req-1, req-2.
     genReqId: () => randomUUID(),
+    // One path for every guard, limit and route: an encoded, doubled-slash or upper-case form of a
+    // path is that path (server/http/normalise-path.ts); request.originalUrl keeps what came.
+    rewriteUrl: (req) => normalisedUrl(req.url ?? '/'),
   });
   // Before any route: plugins' routes included, so a new route cannot escape the fuzz suite.
   const registeredRoutes: { method: string; url: string }[] = [];
@@ -127,21 +134,24 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.decorate('monitoring', monitoring);
   // Check results on /metrics (issue 16; the registry h12's /metrics serves).
   registerCheckMetrics(metricsRegistry, monitoring.checks);
-  // Checks must not point at Opsdeck itself: its listening port (known once it listens) and PUBLIC_URL.
-  monitoring.checks.guard = selfTargetGuard(() => {
+  // Checks and channels must not point at Opsdeck itself: its listening port (known once it
+  // listens) and PUBLIC_URL; nobody's target is link-local or a cloud metadata address.
+  const outbound = new OutboundPolicy(config.outbound, () => {
     const address = app.server.address();
     return { ports: address && typeof address === 'object' ? [address.port] : [], publicUrl: config.publicUrl };
   });
+  app.decorate('outbound', outbound);
+  monitoring.checks.outbound = outbound;
   // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
   const secretBox = openSecretBox(config, database.kind, app.log);
   app.decorate('secretBox', secretBox);
-  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox);
+  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox, outbound);
   app.decorate('delivery', delivery);
   // Background work runs in the leader only (every process on PGlite is its only one); the
   // evaluator adds itself in routes/alerts.ts.
   leader.add({ name: 'monitoring', start: () => monitoring.start(), stop: () => monitoring.stop() });
   leader.add({ name: 'delivery', start: () => delivery.start(), stop: () => delivery.stop() });
-  const alertmanager = new AlertmanagerPush(db, config.alertmanager, app.log.child({ module: 'alertmanager' }));
+  const alertmanager = new AlertmanagerPush(db, config.alertmanager, app.log.child({ module: 'alertmanager' }), outbound);
   app.decorate('alertmanager', alertmanager);
   if (alertmanager.enabled) leader.add({ name: 'alertmanager-push', start: () => alertmanager.start(), stop: () => alertmanager.stop() });
   // Never blind without saying so (issue 12): stale servers, the meta alert, the published health.
@@ -163,6 +173,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     await monitoring.stop();
     monitoring.prometheus?.close();
     await delivery.stop();
+    await alertmanager.stop();
+    await closeOutboundFetches(outbound);
     if (!deps.database) await database.close();
   });
   app.decorateRequest('user', null);

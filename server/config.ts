@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import type { BackendAuth } from './monitoring/prometheus-client';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
+import { parseNetworks, type OutboundRules } from './outbound/policy';
 import { paths } from './paths';
 
 const bool = z
@@ -32,6 +33,16 @@ export const configSchema = z.object({
   CHECK_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
   CHECK_MIN_INTERVAL: z.coerce.number().int().min(1).max(3600).default(10),
   CHECK_RETENTION_HOURS: z.coerce.number().positive().default(48),
+  /** Runs on request (run-now, an edit) per check in any minute. */
+  CHECK_RUN_NOW_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(6),
+  /** The outbound policy (server/outbound/policy.ts): networks checks and channels may reach, and may not. */
+  OUTBOUND_ALLOW: z.string().optional(),
+  OUTBOUND_DENY: z.string().optional(),
+  /** DNS servers the names of check, channel and Alertmanager targets are resolved through. */
+  OUTBOUND_RESOLVER: z
+    .string()
+    .optional()
+    .refine((v) => !v || v.split(',').every((s) => !s.trim() || /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/.test(s.trim())), 'OUTBOUND_RESOLVER must be IP addresses (optionally with :port) separated by commas'),
   PROMETHEUS_URL: z.string().url().optional().or(z.literal('')),
   PROMETHEUS_SD_TOKEN: z.string().optional(),
   PROMETHEUS_BEARER_TOKEN: z.string().optional(),
@@ -99,6 +110,8 @@ export interface MonitoringSettings {
     minIntervalS: number;
     /** Raw results are kept this long; hourly and daily sums 92 days. */
     retentionHours: number;
+    /** Runs on request (run-now, or at once after an edit) per check in any minute. */
+    runNowPerMinute?: number;
   };
 }
 
@@ -243,6 +256,8 @@ export interface Config {
   /** Public status pages: requests per minute per address (0: unlimited) and the view's cache time (0: none). */
   statusPages: { rateLimitPerMinute: number; cacheSeconds: number };
   alertRetention: AlertRetentionSettings;
+  /** OUTBOUND_ALLOW, OUTBOUND_DENY, OUTBOUND_RESOLVER (docs/decisions.md "One outbound policy"). */
+  outbound: OutboundRules;
 }
 
 /**
@@ -320,7 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       grafanaJob: e.GRAFANA_JOB,
       grafanaDatasource: e.GRAFANA_DATASOURCE,
       enabled: true,
-      checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS },
+      checks: { concurrency: e.CHECK_CONCURRENCY, minIntervalS: e.CHECK_MIN_INTERVAL, retentionHours: e.CHECK_RETENTION_HOURS, runNowPerMinute: e.CHECK_RUN_NOW_PER_MINUTE },
     },
     demo: { enabled: e.DEMO_FLEET !== '0' && e.DEMO_FLEET?.toLowerCase() !== 'false', size: e.DEMO_FLEET_SIZE, port: e.DEMO_FLEET_PORT, payload: e.DEMO_PAYLOAD },
     alerting: { enabled: e.ALERT_EVALUATION !== '0' && e.ALERT_EVALUATION?.toLowerCase() !== 'false', evalIntervalS: e.ALERT_EVAL_INTERVAL, autoDefaults: true, staleAfterS: Math.max(60, 3 * e.SCRAPE_INTERVAL) },
@@ -354,6 +369,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
     statusPages: { rateLimitPerMinute: e.STATUS_RATE_LIMIT, cacheSeconds: e.STATUS_CACHE_SECONDS },
     alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
+    outbound: {
+      allow: parseNetworks(e.OUTBOUND_ALLOW, 'OUTBOUND_ALLOW'),
+      deny: parseNetworks(e.OUTBOUND_DENY, 'OUTBOUND_DENY'),
+      resolver: (e.OUTBOUND_RESOLVER ?? '')
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    },
   };
 }
 

@@ -18,6 +18,8 @@ import type { EvaluatorLogger } from './evaluator';
 import { OutageNotice } from '../ops/outage';
 import { notificationLatency, notificationsTotal } from '../ops/metrics';
 import { databaseUnavailable } from '../db/unavailable';
+import { outboundFetch, type OutboundFetch } from '../outbound/http-client';
+import { OutboundPolicy } from '../outbound/policy';
 
 type Channel = 'email' | 'slack';
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
@@ -104,6 +106,8 @@ export class DeliveryWorker {
   /** The last pass stopped at ROWS_PER_PASS: there may be more due rows. */
   private more = false;
   private readonly mailer: Mailer | null;
+  /** Every channel's requests (Slack's included), through the outbound policy. */
+  private readonly fetch: OutboundFetch;
   /** A database outage: logged once, polls back off (OutageNotice). */
   private readonly outage: OutageNotice;
 
@@ -115,8 +119,11 @@ export class DeliveryWorker {
     private readonly now: () => number = Date.now,
     /** Opens channel targets' secrets (issue 15); app.ts gives the one keyed by OPSDECK_SECRET_KEY. */
     readonly box: SecretBox = ephemeralBox(),
+    /** Where channels may connect (app.ts gives the console's; by default the built-in refusals). */
+    outbound: OutboundPolicy = new OutboundPolicy(),
   ) {
-    this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom) : null;
+    this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom, outbound) : null;
+    this.fetch = outboundFetch(outbound, 'channel');
     this.outage = new OutageNotice(log, 'Alert delivery', settings.pollIntervalS * 1000);
   }
 
@@ -314,7 +321,7 @@ export class DeliveryWorker {
     if (!opened.target) return this.record(row, { ...base, outcome: 'failed', target: opened.row.name, error: opened.error, permanent: true }, result);
     const target = targetLine(opened.target);
     try {
-      const sent = await pluginFor(opened.target.type).send(opened.target as never, message, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000 });
+      const sent = await pluginFor(opened.target.type).send(opened.target as never, message, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000, fetch: this.fetch });
       return this.record(row, { ...base, outcome: 'sent', target, responseCode: sent.status }, result);
     } catch (error) {
       const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
@@ -369,7 +376,7 @@ export class DeliveryWorker {
         else if (!target) await record('skipped', '', 'The notification group has no Slack channel.', preview());
         else {
           try {
-            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, transition, link, extra));
+            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, transition, link, extra), this.fetch);
             await record('sent', target, null, { responseCode: status });
           } catch (error) {
             const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
@@ -384,8 +391,9 @@ export class DeliveryWorker {
   /**
    * "Send test notification" (issue 15 §1, `group.test`): a test message on each of the group's
    * channels, or on the one named (a target's name or id, `email`, `slack`), now, outside the
-   * outbox. Every channel answers for itself: a failure is a result with the peer's reason,
-   * never an exception, and never stops the others.
+   * outbox. Every channel answers for itself: a failure is a result with the reason (the peer's
+   * status and a fixed classification, never its answer's text), never an exception, and never
+   * stops the others.
    */
   async sendTest(group: typeof notificationGroups.$inferSelect, only?: string): Promise<ChannelTestResult[]> {
     const ref = only?.trim().toLowerCase();
@@ -431,7 +439,7 @@ export class DeliveryWorker {
           const base = { channel: 'slack', name: 'Slack', target: group.slackChannel ?? '' };
           if (!this.settings.slackBotToken) return { ...base, ok: false, status: null, error: 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.' };
           try {
-            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: base.target }, slackMessage(alert, 'firing', link, { reason: 'This is a test notification.' }));
+            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: base.target }, slackMessage(alert, 'firing', link, { reason: 'This is a test notification.' }), this.fetch);
             return { ...base, ok: true, status, error: null };
           } catch (error) {
             const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
@@ -448,7 +456,7 @@ export class DeliveryWorker {
           if (!opened.target) return { ...base, target: opened.row.name, ok: false, status: null, error: opened.error };
           const target = targetLine(opened.target);
           try {
-            const sent = await pluginFor(opened.target.type).send(opened.target as never, { alert, transition: 'firing', link, publicUrl: this.settings.publicUrl, extra: {}, test: true }, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000 });
+            const sent = await pluginFor(opened.target.type).send(opened.target as never, { alert, transition: 'firing', link, publicUrl: this.settings.publicUrl, extra: {}, test: true }, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000, fetch: this.fetch });
             return { ...base, target, ok: true, status: sent.status, error: null };
           } catch (error) {
             const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));

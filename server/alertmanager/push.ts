@@ -3,6 +3,9 @@ import type { AlertmanagerSettings } from '../config';
 import type { Db } from '../db/client';
 import { labelKey, toPostable, type PostableAlert, type PushedAlertRow } from './labels';
 import { SilenceMirror, type MirrorStatus } from './silence-mirror';
+import { networkReason, statusMeaning } from '../channels/http';
+import { outboundFetch, refusalOf, type OutboundFetch } from '../outbound/http-client';
+import { OutboundPolicy } from '../outbound/policy';
 
 export interface PushLogger {
   warn: (obj: object, msg: string) => void;
@@ -61,14 +64,18 @@ export class AlertmanagerPush {
   private instances: InstanceStatus[];
   private wakeAgain = false;
   readonly mirror: SilenceMirror | null;
+  /** Requests to Alertmanager, through the outbound policy. */
+  private readonly fetch: OutboundFetch;
 
   constructor(
     private readonly db: Db,
     private readonly settings: AlertmanagerSettings,
     private readonly log: PushLogger,
+    outbound: OutboundPolicy = new OutboundPolicy(),
   ) {
+    this.fetch = outboundFetch(outbound, 'alertmanager');
     this.instances = settings.urls.map((url) => ({ url, ok: null, lastOkAt: null, lastError: null }));
-    this.mirror = settings.mirrorSilences && settings.urls.length ? new SilenceMirror(db, settings.urls, log) : null;
+    this.mirror = settings.mirrorSilences && settings.urls.length ? new SilenceMirror(db, settings.urls, log, this.fetch) : null;
   }
 
   get enabled(): boolean {
@@ -179,14 +186,15 @@ export class AlertmanagerPush {
       this.instances.map(async (instance) => {
         try {
           for (let i = 0; i < alerts.length; i += BATCH) {
-            const res = await fetch(`${instance.url}/api/v2/alerts`, {
+            const res = await this.fetch(`${instance.url}/api/v2/alerts`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify(alerts.slice(i, i + BATCH)),
               signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
             });
-            const text = await res.text();
-            if (!res.ok) throw new Error(`HTTP ${res.status}: ${text.slice(0, 300)}`);
+            // Read to the end (the connection is reused); what it says is not repeated.
+            await res.text();
+            if (!res.ok) throw new Error(`HTTP ${res.status} (${statusMeaning(res.status)})`);
           }
           if (instance.ok === false) this.log.info({ url: instance.url }, 'Alertmanager takes alerts again');
           instance.ok = true;
@@ -194,7 +202,7 @@ export class AlertmanagerPush {
           instance.lastError = null;
           return true;
         } catch (error) {
-          const message = error instanceof Error ? (error.cause instanceof Error ? `${error.message}: ${error.cause.message}` : error.message) : String(error);
+          const message = refusalOf(error) ?? (error instanceof Error && error.cause ? `could not be reached: ${networkReason(error, TIMEOUT_MS)}` : error instanceof Error ? error.message : String(error));
           if (instance.ok !== false) this.log.warn({ url: instance.url, error: message }, 'Alertmanager did not take the alerts');
           instance.ok = false;
           instance.lastError = message;

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { Matcher } from '../contract/routing';
 import type { Db } from '../db/client';
+import { statusMeaning } from '../channels/http';
+import { refusalOf, type OutboundFetch } from '../outbound/http-client';
 
 /** Alertmanager API v2 matcher. */
 export interface AmMatcher {
@@ -71,6 +73,8 @@ export class SilenceMirror {
     private readonly db: Db,
     private readonly urls: string[],
     private readonly log: { warn: (obj: object, msg: string) => void },
+    /** The console's fetch, through the outbound policy. */
+    private readonly fetch: OutboundFetch,
   ) {}
 
   status(): MirrorStatus {
@@ -92,7 +96,7 @@ export class SilenceMirror {
         lastError = null;
         break;
       } catch (error) {
-        lastError = `${url}: ${error instanceof Error ? error.message : String(error)}`;
+        lastError = `${url}: ${refusalOf(error) ?? (error instanceof Error ? error.message : String(error))}`;
       }
     }
     if (lastError && lastError !== this.state.lastError) this.log.warn({ error: lastError }, 'Could not mirror silences to Alertmanager');
@@ -104,7 +108,7 @@ export class SilenceMirror {
   }
 
   private async reconcile(url: string, rows: SilenceRow[], now: Date): Promise<void> {
-    const existing = ((await call(url, 'GET', '/api/v2/silences')) as AmSilence[]).filter((s) => s.status.state !== 'expired' && MARK.test(s.comment));
+    const existing = ((await call(this.fetch, url, 'GET', '/api/v2/silences')) as AmSilence[]).filter((s) => s.status.state !== 'expired' && MARK.test(s.comment));
     const byOurs = new Map<string, AmSilence[]>();
     for (const s of existing) {
       const ours = MARK.exec(s.comment)![1]!;
@@ -132,24 +136,24 @@ export class SilenceMirror {
         comment: `${row.comment.slice(0, 900)} [opsdeck silence ${row.id}]`,
       };
       const [first, ...extra] = byOurs.get(row.id) ?? [];
-      for (const s of extra) await call(url, 'DELETE', `/api/v2/silence/${encodeURIComponent(s.id)}`);
+      for (const s of extra) await call(this.fetch, url, 'DELETE', `/api/v2/silence/${encodeURIComponent(s.id)}`);
       const same = first && sameMatchers(first.matchers, body.matchers) && new Date(first.endsAt).getTime() === new Date(endsAt).getTime() && first.comment === body.comment;
       if (same) {
         mirrored[row.id] = first.id;
         continue;
       }
       try {
-        const created = (await call(url, 'POST', '/api/v2/silences', first ? { ...body, id: first.id } : body)) as { silenceID: string };
+        const created = (await call(this.fetch, url, 'POST', '/api/v2/silences', first ? { ...body, id: first.id } : body)) as { silenceID: string };
         mirrored[row.id] = created.silenceID;
       } catch (error) {
         // Alertmanager refuses some silences ours allow (every matcher matching the empty string).
-        if (error instanceof RefusedError) skipped.push({ id: row.id, reason: `Alertmanager refused it: ${error.message}` });
+        if (error instanceof RefusedError) skipped.push({ id: row.id, reason: `Alertmanager refused it (${error.message})` });
         else throw error;
       }
     }
     for (const [ours, list] of byOurs) {
       if (wanted.has(ours)) continue;
-      for (const s of list) await call(url, 'DELETE', `/api/v2/silence/${encodeURIComponent(s.id)}`);
+      for (const s of list) await call(this.fetch, url, 'DELETE', `/api/v2/silence/${encodeURIComponent(s.id)}`);
     }
     this.state.mirrored = mirrored;
     this.state.skipped = skipped;
@@ -158,7 +162,8 @@ export class SilenceMirror {
 
 class RefusedError extends Error {}
 
-async function call(url: string, method: string, path: string, body?: unknown): Promise<unknown> {
+/** One Alertmanager API call; a refusal names its status, never Alertmanager's text. */
+async function call(fetch: OutboundFetch, url: string, method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: body ? { 'content-type': 'application/json' } : {},
@@ -166,7 +171,12 @@ async function call(url: string, method: string, path: string, body?: unknown): 
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
   const text = await res.text();
-  if (res.status === 400) throw new RefusedError(text.slice(0, 300).trim());
-  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : null;
+  if (res.status === 400) throw new RefusedError('HTTP 400');
+  if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} (${statusMeaning(res.status)})`);
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    // V8's message would quote the start of the answer.
+    throw new Error(`${method} ${path}: the answer is not JSON`);
+  }
 }

@@ -28,10 +28,11 @@ export const ntfyChannel: ChannelPlugin<'ntfy'> = {
   label: 'ntfy',
   sends: (t) => t !== 'acknowledged',
   target: (c) => `${new URL(c.settings.serverUrl ?? NTFY_URL).host} topic ${maskToken(c.secrets.topic)}`,
-  async send(c, m, { timeoutMs }) {
+  endpoints: (c) => (c.settings.serverUrl ? [{ field: 'settings.serverUrl', url: c.settings.serverUrl }] : []),
+  async send(c, m, { timeoutMs, fetch }) {
     const base = (c.settings.serverUrl ?? NTFY_URL).replace(/\/+$/, '');
     const headers: Record<string, string> = c.secrets.token ? { authorization: `Bearer ${c.secrets.token}` } : {};
-    const res = await postJson('ntfy', `${base}/`, ntfyPayload(c.secrets.topic, m, c.settings.priority), { timeoutMs, headers });
+    const res = await postJson('ntfy', `${base}/`, ntfyPayload(c.secrets.topic, m, c.settings.priority), { timeoutMs, fetch, headers });
     return { status: res.status };
   },
 };

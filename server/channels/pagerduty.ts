@@ -50,18 +50,19 @@ export const pagerdutyChannel: ChannelPlugin<'pagerduty'> = {
   label: 'PagerDuty',
   sends: (t) => ACTIONS[t] !== undefined,
   target: (c) => `routing key ${maskToken(c.secrets.routingKey)}`,
-  async send(c, m, { timeoutMs }) {
+  endpoints: (c) => (c.settings.eventsUrl ? [{ field: 'settings.eventsUrl', url: c.settings.eventsUrl }] : []),
+  async send(c, m, { timeoutMs, fetch }) {
     const url = c.settings.eventsUrl ?? PAGERDUTY_EVENTS_URL;
     if (m.test) {
       // A test leaves no open incident behind: trigger, then resolve the same key.
       const key = `opsdeck-test-${c.id}`;
-      const res = await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, 'trigger', key), { timeoutMs });
-      await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, 'resolve', key), { timeoutMs });
+      const res = await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, 'trigger', key), { timeoutMs, fetch });
+      await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, 'resolve', key), { timeoutMs, fetch });
       return { status: res.status };
     }
     const action = ACTIONS[m.transition];
     if (!action) throw new Error(`PagerDuty does not send ${m.transition}`);
-    const res = await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, action, dedupKey(m.alert.id)), { timeoutMs });
+    const res = await postJson('PagerDuty', url, pagerdutyEvent(c.secrets.routingKey, m, action, dedupKey(m.alert.id)), { timeoutMs, fetch });
     return { status: res.status };
   },
 };

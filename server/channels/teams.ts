@@ -47,8 +47,9 @@ export const teamsChannel: ChannelPlugin<'teams'> = {
   label: 'Microsoft Teams',
   sends: (t) => t !== 'acknowledged',
   target: (c) => maskUrl(c.secrets.url),
-  async send(c, m, { timeoutMs }) {
-    const res = await postJson('Microsoft Teams', c.secrets.url, teamsPayload(m), { timeoutMs });
+  endpoints: (c) => [{ field: 'secrets.url', url: c.secrets.url }],
+  async send(c, m, { timeoutMs, fetch }) {
+    const res = await postJson('Microsoft Teams', c.secrets.url, teamsPayload(m), { timeoutMs, fetch });
     return { status: res.status };
   },
 };

@@ -1,6 +1,7 @@
 import type { ChannelConfig, ChannelType } from '../contract/channels';
 import type { OutboxTransition } from '../contract/alerts';
 import type { AlertForMessage, MessageExtra } from '../alerting/delivery-messages';
+import type { OutboundFetch } from '../outbound/http-client';
 
 /** What a channel sends about: the alert, what happened to it, and where to look. */
 export interface ChannelMessage {
@@ -33,6 +34,8 @@ export class ChannelError extends Error {
     readonly status: number | null = null,
     readonly permanent = false,
     readonly retryAfterS: number | null = null,
+    /** What the peer answered, for a plugin to read a retry time from; never shown or logged. */
+    readonly peerBody: string | null = null,
   ) {
     super(message);
   }
@@ -48,5 +51,11 @@ export interface ChannelPlugin<T extends ChannelType = ChannelType> {
   sends(transition: OutboxTransition): boolean;
   /** One line naming where it sends, without secrets (delivery log, API). */
   target(config: ChannelTarget<T>): string;
-  send(config: ChannelTarget<T>, message: ChannelMessage, options: { timeoutMs: number }): Promise<SendResult>;
+  /**
+   * The URLs it sends to that the person who configures it chose (not a provider's fixed
+   * endpoint), by field: the outbound policy looks at them when the target is saved.
+   */
+  endpoints(config: Omit<ChannelTarget<T>, 'id'>): { field: string; url: string }[];
+  /** `fetch` is the console's, through the outbound policy: every connection is decided by it. */
+  send(config: ChannelTarget<T>, message: ChannelMessage, options: { timeoutMs: number; fetch: OutboundFetch }): Promise<SendResult>;
 }

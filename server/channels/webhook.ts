@@ -57,11 +57,12 @@ export const webhookChannel: ChannelPlugin<'webhook'> = {
   // A machine receiver: the alert's states, not reminders to a person or acknowledgements.
   sends: (t) => t !== 'acknowledged' && t !== 'reminder',
   target: (c) => maskUrl(c.secrets.url),
-  async send(c, m, { timeoutMs }) {
+  endpoints: (c) => [{ field: 'secrets.url', url: c.secrets.url }],
+  async send(c, m, { timeoutMs, fetch }) {
     const body = JSON.stringify(webhookPayload(m, c.name));
     const headers: Record<string, string> = { ...c.secrets.headers };
     if (c.secrets.signingSecret) headers[SIGNATURE_HEADER] = signature(c.secrets.signingSecret, body);
-    const res = await postJson('The webhook', c.secrets.url, null, { timeoutMs, headers, rawBody: body });
+    const res = await postJson('The webhook', c.secrets.url, null, { timeoutMs, fetch, headers, rawBody: body });
     return { status: res.status };
   },
 };

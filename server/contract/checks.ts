@@ -114,6 +114,12 @@ export function parseStatusList(text: string): [number, number][] | null {
   return ranges.every(([a, b]) => a >= 100 && b <= 599 && a <= b) ? ranges : null;
 }
 
+/**
+ * Headers that instance metadata services require to answer (GCP, Azure, AWS IMDSv2, Alibaba):
+ * a check never sends them, so a target that is a metadata service in disguise gets nothing.
+ */
+export const METADATA_HEADERS = new Set(['metadata-flavor', 'metadata', 'x-google-metadata-request', 'x-aws-ec2-metadata-token', 'x-aws-ec2-metadata-token-ttl-seconds', 'x-alibaba-metadata-token', 'x-alibaba-metadata-token-ttl-seconds']);
+
 /** A PEM private key (or anything that starts like one) never belongs in a header a check sends. */
 export const PRIVATE_KEY = /-----BEGIN ([A-Z0-9 ]+ )?PRIVATE KEY-----|PRIVATE KEY-----/i;
 
@@ -123,7 +129,8 @@ const headerInputSchema = z
       .trim()
       .min(1, 'header name is required')
       .max(100, 'header name is too long')
-      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'header name may contain letters, digits and -'),
+      .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'header name may contain letters, digits and -')
+      .refine((v) => !METADATA_HEADERS.has(v.toLowerCase()), 'header name is one cloud metadata services require (Metadata-Flavor, Metadata, X-aws-ec2-metadata-token…): a check never sends it'),
     /** Omitted on update: keep the stored value of the header with this name (a redacted credential). */
     value: str()
       .max(4000, 'header value is too long (at most 4,000 characters)')

@@ -3,9 +3,15 @@
  * scrape worker (scrape-engine.ts); imports nothing from the database or the metrics registry.
  */
 import http from 'node:http';
+import { OutboundPolicy } from '../outbound/policy';
 
 const MAX_BODY = 16 * 1024 * 1024;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1, scheduling: 'lifo' });
+/**
+ * Exporters are on private and loopback addresses by nature (the demo fleet is 127.0.10.N):
+ * only the built-in refusals apply (link-local, cloud metadata; docs/decisions.md).
+ */
+const exporters = new OutboundPolicy();
 
 /**
  * GET http://ip:port/metrics with a hard deadline; resolves the body or rejects with a readable
@@ -36,7 +42,13 @@ export async function fetchMetricsBytes(host: string, port: number, timeoutMs: n
 
 function fetchOnce(host: string, port: number, timeoutMs: number, signal?: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const request = http.get({ host, port, path: '/metrics', agent, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
+    let connect;
+    try {
+      connect = exporters.connectOptions(host, port, 'exporter');
+    } catch (error) {
+      return reject(error);
+    }
+    const request = http.get({ host, port, path: '/metrics', agent, ...connect, headers: { accept: 'text/plain;version=0.0.4' }, timeout: timeoutMs, signal }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
         reject(new Error(`The exporter answered HTTP ${response.statusCode}`));

@@ -21,6 +21,7 @@ import { badRequest, fromZod, HttpError, notFound } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { isUuid } from '../contract/ids';
+import { OutboundPolicy, OutboundRefused } from '../outbound/policy';
 import { serverTarget, serverToApi } from './servers';
 
 const keyTarget = (key: { id: string; prefix: string }) => ({ kind: 'api-key', id: key.id, name: `${key.prefix}…` });
@@ -52,10 +53,20 @@ function presentedKey(request: FastifyRequest): string | undefined {
   return typeof x === 'string' ? x.trim() : undefined;
 }
 
-/** One TCP connect with a deadline: null when it connected, else why not, in words. */
-export function tcpProbe(host: string, port: number, timeoutMs: number): Promise<string | null> {
+/**
+ * One TCP connect with a deadline: null when it connected, else why not, in words. The agent's
+ * port is an exporter's: the outbound policy's exporter rules decide whether it is tried.
+ */
+export function tcpProbe(host: string, port: number, timeoutMs: number, outbound: OutboundPolicy = new OutboundPolicy()): Promise<string | null> {
+  let lookup;
+  try {
+    ({ lookup } = outbound.connectOptions(host, port, 'exporter'));
+  } catch (error) {
+    if (error instanceof OutboundRefused) return Promise.resolve(error.message);
+    throw error;
+  }
   return new Promise((resolve) => {
-    const socket = connect({ host, port });
+    const socket = connect({ host, port, lookup });
     const done = (reason: string | null) => {
       clearTimeout(timer);
       socket.destroy();
@@ -188,7 +199,7 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
 
   app.get<{ Params: { id: string } }>('/api/servers/check-port-access/:id', { preHandler: requirePermission('servers.write') }, async (request, reply) => {
     const server = await findServer(db, request.params.id);
-    const why = await tcpProbe(server.ipaddress, server.agentPort, PORT_CHECK_TIMEOUT_MS);
+    const why = await tcpProbe(server.ipaddress, server.agentPort, PORT_CHECK_TIMEOUT_MS, app.outbound);
     if (why === null) return { isPortAccessible: true };
     // SPEC §7/§8: the failure is an error whose message the wizard shows (response.data.message).
     // 422: the request was fine, the server's agent port is what is not; never a 5xx, which would

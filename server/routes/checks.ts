@@ -18,13 +18,14 @@ import {
 } from '../contract/checks';
 import type { Db } from '../db/client';
 import { checkRules, checks, notificationGroups } from '../db/schema';
-import { badRequest, conflict, fromZod, notFound } from '../http/errors';
+import { badRequest, conflict, fromZod, HttpError, notFound } from '../http/errors';
 import { requirePermission } from '../http/session';
 import type { Monitoring } from '../monitoring/monitoring';
 import { audited, auditTarget } from '../audit/trail';
 import { registerResource } from './resource';
 import { isUuid } from '../contract/ids';
 import { pct, uptime24hSince } from '../monitoring/checks/check-store';
+import { resolverAddress } from '../monitoring/checks/probe';
 import { rowCount } from '../db/row-counts';
 
 type CheckRow = typeof checks.$inferSelect;
@@ -146,20 +147,24 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
   const runner = monitoring.checks;
   const minInterval = monitoring.settings.checks.minIntervalS;
 
-  /** Kind rules, the minimum interval and "not Opsdeck itself": a 400 naming the field. */
+  /** Kind rules, the minimum interval and the outbound policy: a 400 naming the field. */
   async function validate(s: CheckSettings): Promise<void> {
     const problem = checkInputProblem(s);
     if (problem) throw badRequest(problem[1], problem[0]);
     if (s.intervalSeconds < minInterval) throw badRequest(`intervalSeconds: a check runs at most every ${minInterval} seconds`, 'intervalSeconds');
-    const guard = runner.guard;
-    if (!guard) return;
+    // The outbound policy, where the address is known now (a name is decided again at each run).
+    const outbound = runner.outbound;
+    if (!outbound) return;
     if (s.kind === 'http') {
-      const u = new URL(s.url!);
-      const refused = await guard(u.hostname.replace(/^\[|\]$/g, ''), Number(u.port) || (u.protocol === 'https:' ? 443 : 80));
+      const refused = await outbound.urlRefusal(s.url!, 'check');
       if (refused) throw badRequest(`url: ${refused}`, 'url');
     } else if (s.kind !== 'dns') {
-      const refused = await guard(s.host!, s.port!);
+      const refused = await outbound.refusal(s.host!, s.port!, 'check');
       if (refused) throw badRequest(`host: ${refused}`, 'host');
+    } else if (s.resolver) {
+      const { host, port } = resolverAddress(s.resolver);
+      const refused = outbound.decide(host, port, 'check');
+      if (refused) throw badRequest(`resolver: ${refused}`, 'resolver');
     }
   }
 
@@ -427,10 +432,17 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
   };
   const one = async (row: CheckRow) => (await enrich([checkToApi(row)]))[0]!;
 
-  /** check.run-now: run at once (also a paused check) and answer the result with the updated check. */
-  app.post<{ Params: { id: string } }>('/api/checks/run-now/:id', { preHandler: requirePermission('checks.write') }, async (request) => {
+  /** check.run-now: run at once (also a paused check) and answer the result with the updated check; 429 past the per-check limit. */
+  app.post<{ Params: { id: string } }>('/api/checks/run-now/:id', { preHandler: requirePermission('checks.write') }, async (request, reply) => {
     const row = await findCheck(request.params.id);
     auditTarget(request, { kind: 'check', id: row.id, name: row.name });
+    // What a run answers says something about the target (a keyword is there or not): asking
+    // again and again is limited per check (CHECK_RUN_NOW_PER_MINUTE).
+    const waitS = await runner.takeRunOnDemand(row.id);
+    if (waitS !== null) {
+      void reply.header('retry-after', String(waitS));
+      throw new HttpError(429, `"${row.name}" ran on request ${runner.runNowPerMinute} times in the last minute: try again in ${waitS} s`);
+    }
     const result = await runner.runNow(row.id);
     if (!result) throw notFound(`No check with id "${request.params.id}"`);
     // The runner writes its result itself; the record of who ran it follows in its own transaction.

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { audited, auditRelated, auditTarget } from '../audit/trail';
 import { channelToApi, findChannel, insertChannel, listChannels, mergeChannelUpdate, openChannel, updateChannel } from '../channels/store';
-import { channelInputSchema, channelUpdateSchema, MAX_CHANNELS_PER_GROUP, testGroupSchema, type DeliveryLogEntry } from '../contract/channels';
+import { channelInputSchema, channelUpdateSchema, MAX_CHANNELS_PER_GROUP, testGroupSchema, type ChannelConfig, type DeliveryLogEntry } from '../contract/channels';
+import { pluginFor } from '../channels/index';
 import type { Db } from '../db/client';
 import { alertDeliveries, alerts, notificationChannels, notificationGroups } from '../db/schema';
 import { badRequest, conflict, fromZod, notFound, pgCode } from '../http/errors';
@@ -23,6 +24,14 @@ async function findGroup(db: Db, id: string) {
 export function registerNotificationChannels(app: FastifyInstance, db: Db): void {
   const box = app.secretBox;
 
+  /** The outbound policy on the URLs the target's owner chose: a 400 naming the field (they are decided again at each send). */
+  async function refuseEndpoints(config: ChannelConfig): Promise<void> {
+    for (const { field, url } of pluginFor(config.type).endpoints(config as never)) {
+      const refused = await app.outbound.urlRefusal(url, 'channel');
+      if (refused) throw badRequest(`${field}: ${refused}`, field);
+    }
+  }
+
   app.get<{ Params: { id: string } }>('/api/notification-groups/:id/channels', { preHandler: requirePermission('read') }, async (request) => {
     const group = await findGroup(db, request.params.id);
     return { result: (await listChannels(db, group.id)).map((row) => channelToApi(box, row)) };
@@ -34,6 +43,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     const parsed = channelInputSchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
     const config = parsed.data;
+    await refuseEndpoints(config);
     try {
       const row = await audited(request, db, async (tx) => {
         const existing = await listChannels(tx as unknown as Db, group.id);
@@ -63,6 +73,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
     const parsed = channelInputSchema.safeParse(mergeChannelUpdate(base, update.data));
     if (!parsed.success) throw fromZod(parsed.error);
     const config = parsed.data;
+    await refuseEndpoints(config);
     try {
       const updated = await audited(request, db, async (tx) => {
         const others = (await listChannels(tx as unknown as Db, group.id)).filter((c) => c.id !== row.id);

@@ -107,6 +107,11 @@ const hostnameGrams = shortGrams(servers.hostnameLc as never);
 
 /** SPEC §7 Servers: the servers resource, its metrics list, usage, up status, charts and services. */
 export function registerServers(app: FastifyInstance, db: Db, monitoring: Monitoring): void {
+  /** An exporter the outbound policy refuses (link-local, cloud metadata) is never registered: 400 on ipaddress. */
+  const refuseExporter = (ip: string, port: number) => {
+    const refused = app.outbound.decide(ip, port, 'exporter');
+    if (refused) throw badRequest(`ipaddress: ${refused}`, 'ipaddress');
+  };
   const listDef: Omit<ResourceDef<ServerRow, Server>, 'name'> = {
     table: servers,
     id: servers.id,
@@ -150,6 +155,7 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
       permission: 'servers.write',
       schema: createServerSchema,
       async toRow(input, { db }) {
+        refuseExporter(input.ipaddress, input.agentPort);
         if (await targetTaken(db, input.ipaddress, input.agentPort)) throw conflict(takenMessage(input.ipaddress, input.agentPort), 'ipaddress');
         return {
           hostname: input.hostname,
@@ -175,6 +181,7 @@ export function registerServers(app: FastifyInstance, db: Db, monitoring: Monito
       async toRow(input, existing, { db }) {
         const ip = input.ipaddress ?? existing.ipaddress;
         const port = input.agentPort ?? existing.agentPort;
+        if (input.ipaddress !== undefined || input.agentPort !== undefined) refuseExporter(ip, port);
         if ((ip !== existing.ipaddress || port !== existing.agentPort) && (await targetTaken(db, ip, port, existing.id))) throw conflict(takenMessage(ip, port), 'ipaddress');
         const row: Record<string, unknown> = { updatedAt: new Date() };
         if (input.hostname !== undefined) row.hostname = input.hostname;

@@ -181,7 +181,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
 
     // Telegram: another chat, the bot token kept (a wrong token would be a 401, not "chat not found").
     expect((await patch('tg', { settings: { chatId: '-100999' } })).body.result).toMatchObject({ settings: { chatId: '-100999' }, secrets: { botToken: '••••cdef' } });
-    expect(await test('tg')).toMatchObject({ ok: false, status: 400, error: 'Telegram answered HTTP 400: Bad Request: chat not found' });
+    expect(await test('tg')).toMatchObject({ ok: false, status: 400, error: 'Telegram answered HTTP 400 (the chat id or the message was refused)' });
     expect((await patch('tg', { settings: { chatId: PEER_SECRETS.chatId } })).status).toBe(200);
     expect(await test('tg')).toMatchObject({ ok: true, status: 200 });
 
@@ -247,7 +247,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     // Unreachable: temporary, retried on the schedule. Refused with a 4xx: once, with the reason.
     expect(row('dead')).toMatchObject({ outcome: 'failed', responseCode: null, error: 'The webhook could not be reached: the connection was refused (ECONNREFUSED)' });
     expect(Date.parse(row('dead').retryAt) - Date.parse(row('dead').at)).toBe(30_000);
-    expect(row('picky')).toMatchObject({ outcome: 'failed', responseCode: 400, error: 'Microsoft Teams answered HTTP 400: The workflow rejected the request: BadRequest', retryAt: null });
+    expect(row('picky')).toMatchObject({ outcome: 'failed', responseCode: 400, error: 'Microsoft Teams answered HTTP 400 (the request was refused)', retryAt: null });
     const timeline = (await t.call('GET', `/api/alerts/${alertId}`, { cookie: admin })).body.result.timeline.map((e: any) => e.note ?? '');
     expect(timeline).toContain('PagerDuty event sent to pager: routing key ••••2345 (firing notification).');
     expect(timeline.find((n: string) => n.startsWith('Microsoft Teams message to picky'))).toContain('Not retried: the request itself was refused.');
@@ -318,7 +318,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
     expect(byName.teams).toMatchObject({ ok: true, status: 202, error: null });
     expect(byName.pager).toMatchObject({ ok: true, status: 202 });
     expect(byName.phone).toMatchObject({ ok: true, status: 200 });
-    expect(byName['wrong-token']).toMatchObject({ ok: false, status: 401, error: 'Telegram answered HTTP 401: Unauthorized' });
+    expect(byName['wrong-token']).toMatchObject({ ok: false, status: 401, error: 'Telegram answered HTTP 401 (the bot token was refused)' });
     expect(byName.dead).toMatchObject({ ok: false, status: null, error: expect.stringContaining('could not be reached') });
     expect(JSON.stringify(res.body)).not.toContain('AAwrong-token');
     // The shared history records the run as failed, with each failing channel's reason (no secret).
@@ -326,7 +326,7 @@ describe.each(await backends())('channel targets on $name', (backend) => {
       (await q<{ outcome: string; error: string | null; status: number | null }>(`select outcome, error, status from command_history where route = '/api/notification-groups/:id/test' order by created_at desc, id desc limit 1`))[0];
     const failedRecord = await lastTestRecord();
     expect(failedRecord).toMatchObject({ outcome: 'error', status: null });
-    expect(failedRecord!.error).toMatch(/^2 of 5 channels failed the test: wrong-token: Telegram answered HTTP 401: Unauthorized; dead: The webhook could not be reached/);
+    expect(failedRecord!.error).toMatch(/^2 of 5 channels failed the test: wrong-token: Telegram answered HTTP 401 \(the bot token was refused\); dead: The webhook could not be reached/);
     expect(failedRecord!.error).not.toContain('AAwrong-token');
     // PagerDuty's test leaves no open incident: trigger then resolve on one key.
     expect(peers.calls.filter((c) => c.peer === 'pagerduty').map((c) => c.body.event_action)).toEqual(['trigger', 'resolve']);

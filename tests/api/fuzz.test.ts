@@ -11,7 +11,7 @@ import * as incident from '../../server/contract/incident-report';
 import * as servers from '../../server/contract/servers';
 import * as users from '../../server/contract/users';
 import { discoverSchemas, fillUrl, hasBody, startFuzzApp, WHO, type FuzzApp, type FuzzRequest, type RouteSchema, type Who } from '../fuzz/fuzz-app';
-import { CONTENT_TYPES, fromSchema, hostileJson, listBody, pathParam, queryFromSchema, queryString } from '../fuzz/inputs';
+import { CONTENT_TYPES, fromSchema, hostileJson, listBody, pathParam, pathVariant, queryFromSchema, queryString } from '../fuzz/inputs';
 import { exportedSchemas, walkSchema } from '../fuzz/schema-walk';
 import { backends } from './harness';
 
@@ -24,6 +24,8 @@ import { backends } from './harness';
  */
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const RUNS = Math.max(1, Math.round(3 * SCALE));
+/** Spellings of each path per role (issue 25 §3): every route gets them, as anonymous and admin. */
+const VARIANT_RUNS = Math.max(1, Math.round(2 * SCALE));
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 const CONTRACT = [agent, alerts, aliases, analytics, auth, history, common, incident, servers, users];
 
@@ -88,8 +90,18 @@ describe.each(await backends())('fuzz every route on $name', (backend) => {
 
   /** One request; a failure is a text that says which route, role, request and answer. */
   async function check(who: Who, route: { method: string; url: string }, request: FuzzRequest): Promise<string | null> {
+    return (await checked(who, route, request)).failure;
+  }
+
+  /** check(), with the answer. */
+  async function checked(who: Who, route: { method: string; url: string }, request: FuzzRequest): Promise<{ failure: string | null; status: number; body: string }> {
     requests++;
     const res = await f.send(who, request);
+    const failure = await judge(who, route, request, res);
+    return { failure, status: res.status, body: res.body };
+  }
+
+  async function judge(who: Who, route: { method: string; url: string }, request: FuzzRequest, res: Awaited<ReturnType<FuzzApp['send']>>): Promise<string | null> {
     if (process.env.FUZZ_DEBUG) console.log(who, request.method, request.url.slice(0, 100), res.status, (request.payload ?? '').slice(0, 150), res.body.slice(0, 120));
     const what = () =>
       `${route.method} ${route.url} as ${who} on ${f.backend}: ${request.method} ${request.url}\n  headers: ${JSON.stringify(request.headers)}\n  body: ${show(request.payload)}\n  → ${res.status} ${show(res.body)}`;
@@ -123,6 +135,33 @@ describe.each(await backends())('fuzz every route on $name', (backend) => {
           const failure = await check(who, route, { method: route.method, url, headers, payload: hasBody(route.method) ? v.payload : undefined });
           if (failure) failures.push(`[${v.name}] ${failure}`);
         }
+      }
+    }
+    report(failures);
+  }, 600_000 * Math.max(1, SCALE));
+
+  it('another spelling of every path (encoded, doubled slashes, dot segments, case) meets the guards of the plain path: same answer, nothing changed when refused', async () => {
+    const failures: string[] = [];
+    // Without x-requested-with: a cookie write by any spelling must meet the cross-site guard as the plain path does.
+    for (const route of routes) {
+      const plainUrl = fillUrl(route.url, [f.pools.ids[0]!]);
+      for (const who of SCALE > 1 ? WHO : (['anonymous', 'admin'] as const)) {
+        const result = await fc.check(
+          fc.asyncProperty(pathVariant(plainUrl), async (variant) => {
+            const headers: Record<string, string> = hasBody(route.method) ? { 'content-type': 'application/json' } : {};
+            const payload = hasBody(route.method) ? '{}' : undefined;
+            const plain = await checked(who, route, { method: route.method, url: plainUrl, headers, payload });
+            if (plain.failure) throw new Error(plain.failure);
+            const other = await checked(who, route, { method: route.method, url: variant, headers, payload });
+            if (other.failure) throw new Error(other.failure);
+            // A rate limit may be reached between the two: that pair says nothing.
+            if (plain.status !== 429 && other.status !== 429 && plain.status !== other.status) {
+              throw new Error(`${route.method} ${route.url} as ${who} on ${f.backend}: ${route.method} ${plainUrl} → ${plain.status}, but ${variant} → ${other.status} ${show(other.body)}`);
+            }
+          }),
+          { numRuns: VARIANT_RUNS, seed: SEED, endOnFailure: true },
+        );
+        if (result.failed) failures.push(`${result.errorInstance instanceof Error ? result.errorInstance.message : String(result.errorInstance)}\n  (replay: FUZZ_SEED=${result.seed})`);
       }
     }
     report(failures);

@@ -73,7 +73,7 @@ describe('channel commands', () => {
     const failed = line('group.test Ops');
     await expect(failed).rejects.toThrow(CommandError);
     await expect(failed).rejects.toThrow('Test notification from **Ops**: 2 of 3 channels accepted it.');
-    await expect(line('group.test Ops --channel tg')).rejects.toThrow('- ✗ tg: `Telegram answered HTTP 401: Unauthorized`');
+    await expect(line('group.test Ops --channel tg')).rejects.toThrow('- ✗ tg: `Telegram answered HTTP 401 (the bot token was refused)`');
 
     const removed = await line('group.remove-channel Ops tg');
     expect(removed.result.message).toBe('Removed Telegram channel **tg** from **Ops**.');

@@ -24,7 +24,7 @@ describe('checks', () => {
     await targets?.close();
   });
 
-  it('creates a check in the drawer, refuses a bad URL beside its field, and shows the check come up', async () => {
+  it('creates a check in the drawer, refuses a bad URL and a metadata address beside the field, and shows the check come up', async () => {
     const { page } = b;
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Checks' }).click();
     await shown(page.getByRole('heading', { name: 'Checks', level: 1 }));
@@ -35,6 +35,11 @@ describe('checks', () => {
     await drawer.getByLabel('URL', { exact: true }).fill('ftp://files.example.com/');
     await drawer.getByRole('button', { name: 'Create' }).click();
     await shown(drawer.getByText('the scheme "ftp" is not supported: use http or https'));
+    expect(await checkNamed('Shop front')).toBeUndefined();
+    // The outbound policy's refusal, said beside the field too (issue 25).
+    await drawer.getByLabel('URL', { exact: true }).fill('http://[::ffff:169.254.169.254]/latest/meta-data/');
+    await drawer.getByRole('button', { name: 'Create' }).click();
+    await shown(drawer.getByText('a check may not reach 169.254.169.254: it is a link-local address (cloud instance metadata lives here)'));
     expect(await checkNamed('Shop front')).toBeUndefined();
     await drawer.getByLabel('URL', { exact: true }).fill(`${targets.httpUrl}/ok`);
     await drawer.getByLabel('Keyword text').fill('operational');

@@ -66,7 +66,7 @@ describe('group channels on the drawer', () => {
     expect(peers.calls.filter((c) => c.peer === 'teams')).toHaveLength(1);
     await section.getByRole('button', { name: 'Send test notification' }).click();
     await shown(results.getByText('1 of 2 channels accepted it', { exact: false }));
-    await shown(results.getByText('Telegram answered HTTP 401: Unauthorized', { exact: false }));
+    await shown(results.getByText('Telegram answered HTTP 401 (the bot token was refused)', { exact: false }));
 
     // Edit in place: the wrong bot token replaced; the chat id shown as stored; the secret field
     // starts empty (secrets never reach the browser) and the rest is kept.

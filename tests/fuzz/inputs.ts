@@ -236,3 +236,41 @@ export function pathParam(pools: Pools): fc.Arbitrary<string> {
     { weight: 2, arbitrary: hostileString.filter((s) => s.length > 0) },
   );
 }
+
+/**
+ * Another spelling of `url`'s path that names the same path (issue 25 §3): some of its letters
+ * and digits percent-encoded (either hex case), some slashes doubled, a `.` or `x/..` segment
+ * between the first segment and the next, and an `api`/`status` root in another case. The query
+ * is kept as it is. At least one change is made.
+ */
+export function pathVariant(url: string): fc.Arbitrary<string> {
+  const cut = url.indexOf('?');
+  const path = cut === -1 ? url : url.slice(0, cut);
+  const query = cut === -1 ? '' : url.slice(cut);
+  // Letters and digits outside an existing %XX escape.
+  const plain = [...path].map((c, i) => (/[A-Za-z0-9]/.test(c) && path[i - 1] !== '%' && path[i - 2] !== '%' ? i : -1)).filter((i) => i >= 0);
+  const slashes = [...path].map((c, i) => (c === '/' ? i : -1)).filter((i) => i >= 0);
+  const first = path.split('/')[1] ?? '';
+  return fc
+    .record({
+      encode: fc.subarray(plain, { maxLength: Math.min(4, plain.length) }),
+      lowerHex: fc.boolean(),
+      double: fc.subarray(slashes, { maxLength: Math.min(2, slashes.length) }),
+      dot: fc.constantFrom('', '/.', '/x/..', '/./.'),
+      root: /^(api|status)$/.test(first) ? fc.constantFrom(first, first.toUpperCase(), first[0]!.toUpperCase() + first.slice(1)) : fc.constant(first),
+    })
+    .map(({ encode, lowerHex, double, dot, root }) => {
+      if (!encode.length && !double.length && !dot && root === first && plain.length) encode = [plain[0]!];
+      const chars = [...path].map((c, i) => {
+        let out = encode.includes(i) ? `%${c.charCodeAt(0).toString(16)[lowerHex ? 'toLowerCase' : 'toUpperCase']()}` : c;
+        if (double.includes(i)) out = `/${out}`;
+        return out;
+      });
+      let variant = chars.join('');
+      // The first segment is chars 1..first.length; its case and a dot segment after it.
+      // A dot segment only between two segments: at the end it would make the path a directory (`/metrics/`).
+      const head = `/${first}`;
+      if (variant.startsWith(head)) variant = `/${root}${variant.length > head.length ? dot : ''}${variant.slice(head.length)}`;
+      return variant + query;
+    });
+}

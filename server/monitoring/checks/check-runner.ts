@@ -1,9 +1,11 @@
 import { setMaxListeners } from 'node:events';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { CheckKind, CheckSettings } from '../../contract/checks';
 import type { Database } from '../../db/client';
 import type { Logger } from '../scrape-collector';
 import { CheckStore } from './check-store';
-import { probe, type ProbeResult, type TargetGuard } from './probe';
+import { probe, type ProbeResult } from './probe';
+import type { OutboundPolicy } from '../../outbound/policy';
 import { Slots } from '../slots';
 
 export interface CheckRunnerSettings {
@@ -11,6 +13,8 @@ export interface CheckRunnerSettings {
   concurrency: number;
   /** Raw results are kept this many hours (rollups 92 days). */
   retentionHours: number;
+  /** Runs on request (run-now, or at once after an edit) per check in any minute; default 6. */
+  runNowPerMinute?: number;
 }
 
 interface Scheduled {
@@ -122,7 +126,13 @@ export class CheckRunner {
   private firstLoadDone = false;
   /** Set by whoever wires the evaluator (app.ts), like Monitoring.onRoundWritten. */
   onWritten: () => void = () => {};
-  guard: TargetGuard | undefined;
+  /** Decides every connection a check makes (app.ts gives the console's policy). */
+  outbound: OutboundPolicy | undefined;
+  /**
+   * Runs on request per check: what a run answers is an oracle (a keyword check says whether the
+   * page holds a text), so asking it again and again must be slow. Per process, like sign-in limits.
+   */
+  private readonly onDemand: RateLimiterMemory;
 
   constructor(
     private readonly database: Database,
@@ -131,6 +141,26 @@ export class CheckRunner {
     private readonly now: () => number = Date.now,
   ) {
     this.store = new CheckStore(database);
+    this.onDemand = new RateLimiterMemory({ keyPrefix: 'check-run-now', points: this.runNowPerMinute, duration: 60 });
+  }
+
+  get runNowPerMinute(): number {
+    return this.settings.runNowPerMinute ?? 6;
+  }
+
+  /**
+   * Takes one run on request of check `id`: null when it may run now, else the seconds until it
+   * may. Shared by run-now and the run at once after an edit, so editing a keyword over and over
+   * is limited as asking run-now is.
+   */
+  async takeRunOnDemand(id: string): Promise<number | null> {
+    try {
+      await this.onDemand.consume(id);
+      return null;
+    } catch (rejected) {
+      if (!(rejected instanceof RateLimiterRes)) throw rejected;
+      return Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+    }
   }
 
   start(): void {
@@ -190,7 +220,9 @@ export class CheckRunner {
           const intervalMs = r.interval_s * 1000;
           let dueMs: number;
           if (old && old.version === version) dueMs = old.dueMs;
-          else if (old) dueMs = now; // edited (or resumed): run with the new settings now
+          // Edited (or resumed): run with the new settings now, unless it ran on request too often
+          // this minute; then at its next turn.
+          else if (old) dueMs = !this.started || (await this.takeRunOnDemand(r.id)) === null ? now : old.dueMs;
           else if (r.last_checked_at) {
             // Known before a restart: continue its rhythm; overdue ones spread over one interval.
             const last = new Date(r.last_checked_at).getTime();
@@ -236,7 +268,7 @@ export class CheckRunner {
       try {
         if (!this.started) return;
         const atMs = this.now();
-        const result = await probe(s.settings, { signal: this.aborter.signal, guard: this.guard });
+        const result = await probe(s.settings, { signal: this.aborter.signal, outbound: this.outbound });
         if (this.aborter.signal.aborted) return;
         // Edited or deleted meanwhile: this answer is about settings the check no longer has.
         if (this.schedule.get(s.id)?.version !== s.version) return;
@@ -276,13 +308,14 @@ export class CheckRunner {
 
   /**
    * Runs one check now, whatever its schedule or pause, and writes the result before resolving
-   * (check.run-now). Works also where the loop is off (tests, a process that is not the leader).
+   * (check.run-now; the caller takes the run from takeRunOnDemand first). Works also where the
+   * loop is off (tests, a process that is not the leader).
    */
   async runNow(id: string): Promise<ProbeResult | null> {
     const [row] = await this.database.query<CheckRow>(`${SELECT} where id = $1`, [id]);
     if (!row) return null;
     const atMs = this.now();
-    const result = await probe(rowToSettings(row), { guard: this.guard });
+    const result = await probe(rowToSettings(row), { outbound: this.outbound });
     this.record(row.id, row.name, row.kind, atMs, result);
     const scheduled = this.schedule.get(id);
     if (scheduled) scheduled.dueMs = atMs + row.interval_s * 1000;

@@ -2,7 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCheckTargets, type CheckTargets } from '../../../tests/check-targets';
 import type { CheckSettings } from '../../contract/checks';
 import { probe } from './probe';
-import { SELF_TARGET_MESSAGE, selfTargetGuard } from './self-target';
+import { OutboundPolicy, SELF_MESSAGE } from '../../outbound/policy';
+
+const SELF_TARGET_MESSAGE = SELF_MESSAGE('check');
+const selfPolicy = (ports: number[]) => new OutboundPolicy({}, () => ({ ports }));
 
 const base: CheckSettings = {
   kind: 'http',
@@ -94,11 +97,11 @@ describe('HTTP checks', () => {
   });
 
   it('refuses to call a guarded target, also through a redirect', async () => {
-    const guard = selfTargetGuard(() => ({ ports: [Number(new URL(t.httpUrl).port)] }));
-    expect(await http('/ok', {}).then(() => probe({ ...base, url: `${t.httpUrl}/ok` }, { guard }))).toMatchObject({ up: false, error: SELF_TARGET_MESSAGE });
+    const outbound = selfPolicy([Number(new URL(t.httpUrl).port)]);
+    expect(await http('/ok', {}).then(() => probe({ ...base, url: `${t.httpUrl}/ok` }, { outbound }))).toMatchObject({ up: false, error: SELF_TARGET_MESSAGE });
     const before = t.hits.get('/ok') ?? 0;
     // The redirect's first hop is another server (the HTTPS one, allowed); it points back at the guarded port.
-    const viaRedirect = await probe({ ...base, url: `${t.httpsUrl}/redirect`, ignoreTlsErrors: true }, { guard: selfTargetGuard(() => ({ ports: [t.httpsPort] })) });
+    const viaRedirect = await probe({ ...base, url: `${t.httpsUrl}/redirect`, ignoreTlsErrors: true }, { outbound: selfPolicy([t.httpsPort]) });
     expect(viaRedirect).toMatchObject({ up: false, error: SELF_TARGET_MESSAGE });
     expect(t.hits.get('/ok') ?? 0).toBe(before);
   });

@@ -4,6 +4,7 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { MAX_BODY_BYTES, parseStatusList, type CheckSettings } from '../../contract/checks';
+import { OutboundPolicy, OutboundRefused } from '../../outbound/policy';
 
 /** What one run of a check found. */
 export interface ProbeResult {
@@ -17,16 +18,17 @@ export interface ProbeResult {
   error: string | null;
 }
 
-/**
- * Says why a connection to host:port must not be made (it is Opsdeck itself), or null. Checked
- * before every request, redirects included: an operator's URL must not turn the server on itself.
- */
-export type TargetGuard = (host: string, port: number) => Promise<string | null>;
-
 export interface ProbeOptions {
   signal?: AbortSignal;
-  guard?: TargetGuard;
+  /**
+   * Decides every connection a check makes, redirects included, on the address it is made to
+   * (server/outbound/policy.ts). Without one, the built-in refusals (link-local, metadata) apply.
+   */
+  outbound?: OutboundPolicy;
 }
+
+/** The built-in refusals alone: what a probe obeys when it is given no policy. */
+const BUILT_IN_ONLY = new OutboundPolicy();
 
 const MAX_REDIRECTS = 5;
 const USER_AGENT = 'Opsdeck-Check/1.0';
@@ -48,8 +50,14 @@ const tlsProblem = (code: string | Error | null | undefined): string | null => {
   return TLS_PROBLEMS[text] ?? text;
 };
 
+/**
+ * A failure in words of our own: a fixed text per cause, never what the peer sent (a parser's
+ * complaint about a non-HTTP answer is "not HTTP", not the bytes that came).
+ */
 function networkError(error: NodeJS.ErrnoException, host: string, port?: number): string {
   const where = port ? `${host}:${port}` : host;
+  if (error instanceof OutboundRefused) return error.message;
+  if (error.code?.startsWith('HPE_')) return `The answer from ${where} is not HTTP`;
   switch (error.code) {
     case 'ECONNREFUSED':
       return `Connection refused at ${where}`;
@@ -141,11 +149,10 @@ async function probeHttp(s: CheckSettings, options: ProbeOptions): Promise<Probe
       for (let hop = 0; ; hop++) {
         const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
         const host = url.hostname.replace(/^\[|\]$/g, '');
-        const refused = await options.guard?.(host, port);
-        if (refused) return down(refused);
         let result: HttpHop;
         try {
-          result = await httpOnce(url, method, s, wantBody, (r) => (current = r));
+          const connect = (options.outbound ?? BUILT_IN_ONLY).connectOptions(host, port, 'check');
+          result = await httpOnce(url, method, s, wantBody, connect, (r) => (current = r));
         } catch (error) {
           const e = error as NodeJS.ErrnoException & { certProblem?: string; certExpiresAt?: Date | null };
           if (e.certProblem) return down(`TLS: ${e.certProblem}`, { certProblem: e.certProblem, certExpiresAt: e.certExpiresAt ?? null });
@@ -157,7 +164,8 @@ async function probeHttp(s: CheckSettings, options: ProbeOptions): Promise<Probe
           try {
             next = new URL(result.location, url);
           } catch {
-            return down(`The redirect to "${result.location.slice(0, 200)}" is not a valid URL`, { statusCode: result.status });
+            // The target's own text (its Location header) is not repeated.
+            return down('The redirect does not name a valid URL', { statusCode: result.status });
           }
           if (next.protocol !== 'http:' && next.protocol !== 'https:') return down(`A redirect to a ${next.protocol} URL is not followed`, { statusCode: result.status });
           // As browsers do: 303 (and 301/302 after a POST) continue with GET.
@@ -182,7 +190,7 @@ async function probeHttp(s: CheckSettings, options: ProbeOptions): Promise<Probe
   );
 }
 
-function httpOnce(url: URL, method: string, s: CheckSettings, wantBody: boolean, onRequest: (r: http.ClientRequest) => void): Promise<HttpHop> {
+function httpOnce(url: URL, method: string, s: CheckSettings, wantBody: boolean, connect: Pick<http.RequestOptions, 'lookup'>, onRequest: (r: http.ClientRequest) => void): Promise<HttpHop> {
   return new Promise((resolve, reject) => {
     const secure = url.protocol === 'https:';
     const headers: Record<string, string> = { 'user-agent': USER_AGENT, accept: '*/*' };
@@ -193,6 +201,7 @@ function httpOnce(url: URL, method: string, s: CheckSettings, wantBody: boolean,
       method,
       headers,
       agent: false,
+      ...connect,
       // Verified by hand below, so the certificate's expiry is read even when it is refused.
       ...(secure ? { rejectUnauthorized: false } : {}),
     });
@@ -239,8 +248,12 @@ function httpOnce(url: URL, method: string, s: CheckSettings, wantBody: boolean,
 async function probeTcp(s: CheckSettings, options: ProbeOptions): Promise<ProbeResult> {
   const host = s.host!;
   const port = s.port!;
-  const refused = await options.guard?.(host, port);
-  if (refused) return down(refused);
+  let connect: Pick<net.TcpNetConnectOpts, 'lookup'>;
+  try {
+    connect = (options.outbound ?? BUILT_IN_ONLY).connectOptions(host, port, 'check');
+  } catch (error) {
+    return down((error as Error).message);
+  }
   const started = performance.now();
   let socket: net.Socket | null = null;
   return withDeadline(
@@ -248,7 +261,7 @@ async function probeTcp(s: CheckSettings, options: ProbeOptions): Promise<ProbeR
     options.signal,
     () =>
       new Promise<ProbeResult>((resolve) => {
-        socket = net.connect({ host, port });
+        socket = net.connect({ host, port, ...connect });
         socket.once('connect', () => {
           const latencyMs = Math.round((performance.now() - started) * 10) / 10;
           socket!.destroy();
@@ -263,8 +276,12 @@ async function probeTcp(s: CheckSettings, options: ProbeOptions): Promise<ProbeR
 async function probeTls(s: CheckSettings, options: ProbeOptions): Promise<ProbeResult> {
   const host = s.host!;
   const port = s.port!;
-  const refused = await options.guard?.(host, port);
-  if (refused) return down(refused);
+  let connect: Pick<tls.ConnectionOptions, 'lookup'>;
+  try {
+    connect = (options.outbound ?? BUILT_IN_ONLY).connectOptions(host, port, 'check');
+  } catch (error) {
+    return down((error as Error).message);
+  }
   const started = performance.now();
   let socket: tls.TLSSocket | null = null;
   return withDeadline(
@@ -273,7 +290,7 @@ async function probeTls(s: CheckSettings, options: ProbeOptions): Promise<ProbeR
     () =>
       new Promise<ProbeResult>((resolve) => {
         // The chain and the name are checked by Node (authorized); refusing is our decision below.
-        socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false });
+        socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, rejectUnauthorized: false, ...connect });
         socket.once('secureConnect', () => {
           const t = socket!;
           const latencyMs = Math.round((performance.now() - started) * 10) / 10;
@@ -293,8 +310,23 @@ async function probeTls(s: CheckSettings, options: ProbeOptions): Promise<ProbeR
 
 const normalize = (v: string) => v.trim().replace(/\.$/, '').toLowerCase();
 
+/** A DNS check's resolver field (`1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`, `::1`) as host and port. */
+export function resolverAddress(resolver: string): { host: string; port: number } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(resolver);
+  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 53) };
+  const v4 = /^([\d.]+)(?::(\d+))?$/.exec(resolver);
+  if (v4) return { host: v4[1]!, port: Number(v4[2] ?? 53) };
+  return { host: resolver, port: 53 };
+}
+
 async function probeDns(s: CheckSettings, options: ProbeOptions): Promise<ProbeResult> {
   const type = s.recordType ?? 'A';
+  // The resolver is a server the check sends its questions to: the policy decides on it too.
+  if (s.resolver) {
+    const { host, port } = resolverAddress(s.resolver);
+    const refused = (options.outbound ?? BUILT_IN_ONLY).decide(host, port, 'check');
+    if (refused) return down(refused);
+  }
   const resolver = new Resolver({ timeout: s.timeoutSeconds * 1000, tries: 1 });
   if (s.resolver) resolver.setServers([s.resolver]);
   const started = performance.now();
