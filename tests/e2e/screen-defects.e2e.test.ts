@@ -120,10 +120,27 @@ describe('screen defects (issue 24 §7)', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     await page.goto(`/checks/show/${created.body.result._id}`);
     const results = page.getByRole('table', { name: 'Last results' });
-    await shown(page.getByTestId('check-state').filter({ hasText: 'Up' }), 20_000);
-    // Within moments of the state, not at the next 10 s refresh: never "Up" beside "No results yet".
-    await shown(results.getByRole('cell', { name: 'Up', exact: true }), 3_000);
-    expect(await page.getByText('No results yet.').isVisible()).toBe(false);
+    // Sampled in the page on every frame from load until the first result is listed: the state
+    // never says "Up" while the list beside it says "No results yet".
+    const contradictions = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let seen = 0;
+          const end = Date.now() + 30_000;
+          const frame = () => {
+            const state = document.querySelector('[data-testid="check-state"]')?.textContent ?? '';
+            const text = document.querySelector('main')?.textContent ?? '';
+            if (state.includes('Up') && text.includes('No results yet.')) seen++;
+            const listed = [...document.querySelectorAll('table[aria-label="Last results"] tbody td')].some((td) => td.textContent === 'Up');
+            if (listed || Date.now() > end) resolve(seen);
+            else requestAnimationFrame(frame);
+          };
+          frame();
+        }),
+    );
+    expect(contradictions, 'frames showing "Up" beside "No results yet"').toBe(0);
+    await shown(page.getByTestId('check-state').filter({ hasText: 'Up' }));
+    await shown(results.getByRole('cell', { name: 'Up', exact: true }));
 
     // One result in the chart: a dot in the series' colour (a line needs two points).
     const chart = page.getByRole('group', { name: 'Response time over time' });

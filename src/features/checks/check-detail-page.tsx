@@ -188,7 +188,8 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
               ))}
             </tbody>
           </table>
-          {results.data && !results.data.result.length && <p className="text-sm text-slate-500 dark:text-slate-400">No results yet.</p>}
+          {/* A check that has run has a result: while the list catches up with the state above, it says so rather than "none". */}
+          {results.data && !results.data.result.length && <p className="text-sm text-slate-500 dark:text-slate-400">{check.lastCheckedAt ? 'Loading the latest results…' : 'No results yet.'}</p>}
         </section>
         <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
           <h2 className="mb-3 text-base font-semibold">Alert rules</h2>
