@@ -2,8 +2,6 @@ import { z } from 'zod';
 import { slackRule, uniqueEmails } from '../../server/contract/alerts';
 import { queryKeys } from '../../src/api/query-keys';
 import { createNotificationGroup } from '../../src/api/notification-groups';
-import { setDefaultGroup } from '../../src/api/alert-reach';
-import { assignedPhrase } from './set-default-group';
 import { defineCommand } from '../define-command';
 import { groupFieldArgs, groupFieldError, groupFieldsShape, slackChannelMessage } from './group-fields';
 
@@ -20,19 +18,10 @@ export const createGroup = defineCommand({
       emailEnabled: groupFieldsShape.emailEnabled.optional(),
       slackEnabled: groupFieldsShape.slackEnabled.optional(),
       slackChannel: groupFieldsShape.slackChannel.optional(),
-      default: z.boolean().optional(),
     })
     .strict()
     .refine(slackRule, { message: slackChannelMessage, path: ['slackChannel'] }),
-  args: [
-    groupFieldArgs.name,
-    groupFieldArgs.description,
-    groupFieldArgs.emails,
-    groupFieldArgs.emailEnabled,
-    groupFieldArgs.slackEnabled,
-    groupFieldArgs.slackChannel,
-    { name: 'default', label: 'Make it the default group (new rules, and rules that notify nobody, notify it)', kind: 'boolean', optional: true },
-  ],
+  args: [groupFieldArgs.name, groupFieldArgs.description, groupFieldArgs.emails, groupFieldArgs.emailEnabled, groupFieldArgs.slackEnabled, groupFieldArgs.slackChannel],
   permission: 'groups.write',
   inverse: (_input, result) => {
     const id = (result.data as { _id?: string } | undefined)?._id;
@@ -43,15 +32,11 @@ export const createGroup = defineCommand({
       throw groupFieldError(err);
     });
     await ctx.invalidate(queryKeys.notificationGroups.all);
-    if (!input.default) return { message: `Created notification group **${result.name}** (${summary(result)}).`, data: result };
-    // The dashboard's one step when no group exists (issue 24 §6): create it and route to it.
-    const made = await setDefaultGroup(ctx.api, result._id);
-    await Promise.all([ctx.invalidate(queryKeys.alertReach), ctx.invalidate(queryKeys.alertConfig.all), ctx.invalidate(queryKeys.checks.all)]);
-    return { message: `Created notification group **${result.name}** (${summary(result)}), the default group: new alert rules notify it${assignedPhrase(made.result.assigned)}.`, data: result };
+    return { message: `Created notification group **${result.name}** (${summary(result)}).`, data: result };
   },
 });
 
-function toBody(input: { name: string; description?: string; emails?: string[]; emailEnabled?: boolean; slackEnabled?: boolean; slackChannel?: string }) {
+export function toBody(input: { name: string; description?: string; emails?: string[]; emailEnabled?: boolean; slackEnabled?: boolean; slackChannel?: string }) {
   // SPEC §5 defaults: email on, Slack off.
   const slackEnabled = input.slackEnabled ?? false;
   return {

@@ -222,7 +222,7 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
           </table>
           </div>
           <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-            Change them with Edit (or <code className="rounded bg-slate-100 px-1 font-mono dark:bg-slate-800">check.edit</code> on the command line).
+            Change them with Edit (or <code className="rounded bg-slate-100 px-1 font-mono text-slate-800 dark:bg-slate-800 dark:text-slate-200">check.edit</code> on the command line).
           </p>
         </section>
       </div>

@@ -50,7 +50,7 @@ export function ReachNotice() {
       <div className="shrink-0">
         {reach.state === 'no-group' ? (
           reach.groups === 0 ? (
-            <CommandButton command="group.create" askWith={{ default: true }} variant="primary" size="sm">
+            <CommandButton command="group.create-default" askWith={{}} variant="primary" size="sm">
               Create a default group
             </CommandButton>
           ) : (
