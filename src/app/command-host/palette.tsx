@@ -86,9 +86,11 @@ export interface PaletteProps {
   /** The bench passes its own index and turns API search off. */
   index?: EntityIndex;
   fetchEntities?: boolean;
+  /** Open on this command, its given arguments filled in (a screen's button that needs a note). */
+  startWith?: { command: string; values: Record<string, unknown> };
 }
 
-export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true }: PaletteProps) {
+export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true, startWith }: PaletteProps) {
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
@@ -243,6 +245,16 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, labels: {} });
     else finish(preset, def);
   }
+
+  // Opened by a screen's button on one command: start asking for what its values leave out.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !startWith) return;
+    started.current = true;
+    const def = registry.get(startWith.command);
+    if (def) start(def, startWith.values);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [startWith, registry]);
 
   /** Alt+C: "Copy as curl" on the highlighted command (or the one being asked for). */
   function copyAsCurl() {
