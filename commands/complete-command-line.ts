@@ -2,7 +2,7 @@ import { aliasOf, type AliasDef } from './aliases';
 import type { ArgSpec, CommandDefinition } from './define-command';
 import { quote } from './format-command-line';
 import { offersPrintApi, PRINT_API_FLAG } from './print-api';
-import { tokenize } from './parse-command-line';
+import { argNamed, tokenize } from './parse-command-line';
 
 export interface Completion {
   /** The line after completing (unchanged when nothing or several things match). */
@@ -10,6 +10,13 @@ export interface Completion {
   /** What matched, to print when there is more than one. */
   candidates: string[];
 }
+
+/**
+ * An entity value Tab may complete to. A plain string is kept when it starts with the typed word;
+ * `{ value, matched }` was matched by the lookup itself (an alert ref found by its host's start:
+ * `db` → `high_cpu_usage@db-02`) and is kept as it is.
+ */
+export type CompletionValue = string | { value: string; matched: true };
 
 function commonPrefix(words: string[]): string {
   if (!words.length) return '';
@@ -27,7 +34,7 @@ function commonPrefix(words: string[]): string {
 export async function completeCommandLine(
   line: string,
   commands: readonly CommandDefinition<any>[],
-  valuesFor: (arg: ArgSpec, prefix: string) => Promise<string[]>,
+  valuesFor: (arg: ArgSpec, prefix: string) => Promise<readonly CompletionValue[]>,
   aliases: readonly AliasDef[] = [],
 ): Promise<Completion> {
   // After an alias, complete as its command line would, and give the alias back.
@@ -48,6 +55,8 @@ export async function completeCommandLine(
   const head = words.length ? `${line.slice(0, line.length - (endsWithSpace ? 0 : rawTailLength(line)))}` : '';
 
   let pool: string[];
+  /** Values the lookup matched to the word itself (see CompletionValue). */
+  let matched: string[] = [];
   if (words.length === 0) {
     // Aliases complete like commands.
     pool = [...commands.map((c) => c.id), ...aliases.map((a) => a.name)];
@@ -56,7 +65,8 @@ export async function completeCommandLine(
     if (!def) return { line, candidates: [] };
     const args = def.args ?? [];
     const prev = words[words.length - 1];
-    const named = prev?.startsWith('--') ? args.find((a) => `--${a.name}` === prev && a.kind !== 'boolean') : undefined;
+    const flag = prev?.startsWith('--') && !prev.includes('=') ? argNamed(args, prev.slice(2)) : undefined;
+    const named = flag && flag.kind !== 'boolean' ? flag : undefined;
     if (current.startsWith('--') || (!named && current.startsWith('-'))) {
       const given = new Set(words.filter((w) => w.startsWith('--')));
       // `--print-api` prints the calls as curl instead of running, for commands that make calls.
@@ -66,14 +76,18 @@ export async function completeCommandLine(
       if (!arg) return { line, candidates: [] };
       if (arg.kind === 'enum') pool = (arg.options ?? []).map((o) => o.value);
       else if (arg.kind === 'boolean') pool = ['true', 'false'];
-      else if (arg.kind === 'entity') pool = await valuesFor(arg, current);
-      else return { line, candidates: [] };
+      else if (arg.kind === 'entity') {
+        const values = await valuesFor(arg, current);
+        pool = values.flatMap((v) => (typeof v === 'string' ? [v] : []));
+        matched = values.flatMap((v) => (typeof v === 'string' ? [] : [v.value]));
+      } else return { line, candidates: [] };
     }
   }
-  const matches = [...new Set(pool.filter((p) => p.toLowerCase().startsWith(current.toLowerCase())))];
+  const matches = [...new Set([...matched, ...pool.filter((p) => p.toLowerCase().startsWith(current.toLowerCase()))])];
   if (matches.length === 0) return { line, candidates: [] };
   if (matches.length === 1) return { line: `${head}${quote(matches[0]!)} `, candidates: matches };
   const prefix = commonPrefix(matches);
+  // A shared start longer than the word replaces it (`db` → `high_cpu_usage@db-0` for db-01 and db-02).
   return { line: prefix.length > current.length ? `${head}${prefix}` : line, candidates: matches };
 }
 
@@ -91,7 +105,7 @@ function positionalAt(def: CommandDefinition<any>, given: string[]): ArgSpec | u
   for (let i = 0; i < given.length; i++) {
     const w = given[i]!;
     if (w.startsWith('--')) {
-      const spec = args.find((a) => `--${a.name}` === w.split('=')[0]);
+      const spec = argNamed(args, w.slice(2).split('=')[0]!);
       if (spec && spec.kind !== 'boolean' && !w.includes('=')) i++;
     } else count++;
   }

@@ -21,6 +21,21 @@ export interface ArgSpec<N extends string = string> {
   optional?: boolean;
   placeholder?: string;
   /**
+   * false: given on the command line only, never asked in the palette (`alert.ack --severity
+   * critical`, the filter form that `alerts.ack-matching` asks for there).
+   */
+  inPalette?: false;
+  /**
+   * Asked in the palette only when this says so, given the answers before it: a preset time range
+   * takes no start and end, so `server.time-range` asks for them only after "Custom range".
+   */
+  askWhen?: (values: Record<string, unknown>) => boolean;
+  /**
+   * false: the palette offers no "(skip)" for this optional choice, its options being every way
+   * on (a time range's presets and "Custom range"; leaving it out there would only ask for a start).
+   */
+  skippable?: false;
+  /**
    * Choices that depend on the arguments before it (widget.pin's widgets depend on the server's
    * operating system and the widget type): the palette offers them like an enum's options.
    */
@@ -177,6 +192,20 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
     /** The same syntax as `shortcut`; "arrow" stands for the four arrow keys ("alt+arrow"). */
     keys: string;
     where: string;
+  };
+  /**
+   * The palette lists the options of this enum argument as rows of their own wherever the command
+   * can run (a screen's tabs and controls on that screen): "cpu" finds the server detail's CPU tab.
+   * Choosing one runs the command with it (and `preset`'s values: the open screen's server), asking
+   * only for required arguments still missing. `preset` returning null hides the rows.
+   */
+  paletteOptions?: {
+    arg: ArgName<I>;
+    /** The row's title for an option ("CPU tab", "Maintenance on"). */
+    label: (option: { value: string; label: string }) => string;
+    /** Options left out of the rows (those that need more answers, like "Custom range"). */
+    except?: readonly string[];
+    preset?: (ctx: CommandContext) => Partial<z.input<I>> | null;
   };
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;

@@ -31,6 +31,14 @@ export function tokenize(line: string): string[] {
   return out;
 }
 
+/** `read-only` → `readOnly`: the command line takes an argument's name in kebab case too (`--read-only`). */
+const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** The argument a `--name` (without its dashes) stands for: its declared name, or that name in kebab case. */
+export function argNamed(args: readonly ArgSpec[], name: string): ArgSpec | undefined {
+  return args.find((a) => a.name === name) ?? args.find((a) => a.name === camel(name));
+}
+
 export interface ParsedLine {
   id: string;
   input: Record<string, unknown>;
@@ -67,7 +75,7 @@ export function parseCommandLine(line: string, find: (id: string) => CommandDefi
       let value: string | undefined;
       const eqAt = name.indexOf('=');
       if (eqAt >= 0) [name, value] = [name.slice(0, eqAt), name.slice(eqAt + 1)];
-      const spec = args.find((a) => a.name === name);
+      const spec = argNamed(args, name);
       if (!spec) throw new Error(`${id} has no argument --${name}${args.length ? ` (arguments: ${args.map((a) => `--${a.name}`).join(', ')})` : ''}`);
       if (value === undefined) {
         const next = words[i + 1];
@@ -75,7 +83,7 @@ export function parseCommandLine(line: string, find: (id: string) => CommandDefi
         else if (next === undefined) throw new Error(`--${name} needs a value`);
         else value = words[++i]!;
       }
-      input[name] = convert(spec, value);
+      input[spec.name] = convert(spec, value);
     } else {
       const spec = positional[p++];
       if (!spec) throw new Error(`Unexpected "${w}": ${id} takes ${positional.length ? positional.map((a) => a.name).join(', ') : 'no'} positional argument${positional.length === 1 ? '' : 's'}`);

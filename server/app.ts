@@ -31,10 +31,11 @@ import { AlertRetention } from './alerting/retention';
 import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
+import { registerAlertReach } from './routes/alert-reach';
 import { registerOpenApi } from './routes/openapi';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
-import { registerStatusPages } from './routes/status-pages';
+import { registerStatusPages, statusPageExists } from './routes/status-pages';
 import { registerUsers } from './routes/users';
 import { ALERTMANAGER_RECEIVER_PATH, registerIntegrations } from './routes/integrations';
 import { AlertmanagerPush } from './alertmanager/push';
@@ -231,6 +232,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerServers(app, db, monitoring);
   registerMonitoring(app, database, config.monitoring);
   registerOps(app, database);
+  registerAlertReach(app, database, config.delivery);
   registerAlerts(app, database, config.alerting);
   // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
@@ -259,12 +261,24 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     await app.register(fastifyStatic, { root: uiDir!, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: uiCacheHeaders(uiDir!) });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path === '/api' || path.startsWith('/api/')) {
       return reply.status(404).send({ statusCode: 404, error: 'Not Found', message: `No API call ${request.method} ${path}` });
     }
     if (serveUi && (request.method === 'GET' || request.method === 'HEAD') && isAppNavigation(path, request.headers.accept)) {
+      // A public status page that does not exist is a 404 (the page itself says so).
+      const slug = /^\/status\/([^/]+)\/?$/.exec(path)?.[1];
+      if (slug !== undefined) {
+        let name = slug;
+        try {
+          name = decodeURIComponent(slug);
+        } catch {
+          // Not valid percent-encoding: no page has that name.
+        }
+        // The database away: the page loads and says what its API call says.
+        if (!(await statusPageExists(database, name).catch(() => true))) return reply.status(404).type('text/html').sendFile('index.html');
+      }
       // SPA fallback: the client router decides what the path shows (including its not-found page).
       return reply.type('text/html').sendFile('index.html');
     }

@@ -9,6 +9,7 @@ import type { ArgSpec, CommandContext, CommandResult, InverseRun } from '../defi
 import { CommandError } from '../registry';
 import { invalidateAll } from '../stale';
 import { isUuid } from '../../server/contract/ids';
+import { alertRef, alertsByRef, parseAlertRef } from './alert-ref';
 
 const SHOWN = 5;
 
@@ -16,8 +17,9 @@ export const alertLabel = (a: Pick<Alert, 'alertname' | 'hostname'>) => `${a.ale
 
 /**
  * `alert` arguments take an id (what the palette and the screens pass) or, on the command line,
- * words that match exactly one alert (hostname, IP, alert name, service), newest first; several
- * matches are listed so the person can pick the id.
+ * a ref (`high_cpu_usage@db-02`, what Tab completes to: see alert-ref.ts) or words that match
+ * exactly one alert (hostname, IP, alert name, service), newest first; several matches are
+ * listed so the person can pick one.
  */
 export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> {
   const value = ref.trim();
@@ -29,6 +31,15 @@ export async function resolveAlert(api: Api, ref: string): Promise<AlertDetail> 
       if (!(err instanceof ApiError && err.status === 404)) throw err;
       throw new CommandError(`No alert with id "${value}"`);
     }
+  }
+  const parsedRef = parseAlertRef(value);
+  if (parsedRef) {
+    const named = await alertsByRef(api, parsedRef);
+    if (named.length === 1) return (await getAlert(api, named[0]!._id)).result;
+    if (named.length > 1) {
+      throw new CommandError(`${named.length} open alerts are ${value}: ${named.map((a) => `\`${alertRef(a, true)}\``).join(', ')}. Add the service, mount point or volume after a colon.`);
+    }
+    // Not a ref of any alert: read as words below (an address with an @, say).
   }
   const { result } = await listAlerts(api, { pageNumber: 1, pageSize: SHOWN, search: value, sort: { by: 'createdAt', direction: 'desc' } });
   if (result.count === 1 && result.data[0]) return (await getAlert(api, result.data[0]._id)).result;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { unackAlert } from '../../src/api/alerts';
 import { queryKeys } from '../../src/api/query-keys';
-import { namesFilter } from '../alerts/matching-filter';
+import { commandLineFilterArgs, namesFilter } from '../alerts/matching-filter';
 import { defineCommand, type CommandResult } from '../define-command';
 import { CommandError } from '../registry';
 import { runCommand } from '../run-command';
@@ -15,7 +15,7 @@ export const unackAlertCommand = defineCommand({
   description:
     'Drop an alert’s acknowledgement (yours or someone else’s): it is unowned again, and repeats and escalation resume. With --host/--name/--severity/--status instead of an alert, releases every acknowledged match after asking (alerts.unack-matching).',
   input: z.object({ ...oneOrFilterShape, note: optionalNoteSchema }),
-  args: [{ ...alertArg, optional: true }, optionalNoteArg],
+  args: [{ ...alertArg, optional: true }, optionalNoteArg, ...commandLineFilterArgs],
   permission: 'alerts.triage',
   // Annotated: the hand-over below is typed by the command list, which must not need this body to know its own type.
   async run(input, ctx): Promise<CommandResult> {
@@ -24,6 +24,8 @@ export const unackAlertCommand = defineCommand({
       if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
       return runCommand(ctx, 'alerts.unack-matching', { host, name, severity, status, note });
     }
+    // One alert or a filter: a filter beside an alert would be dropped without a word.
+    if (namesFilter(input)) throw new CommandError('Name an alert or a filter (--host, --name, --severity, --status), not both', 'refused');
     const found = await resolveAlert(ctx.api, alert);
     if (!found.acknowledgement) throw new CommandError(`**${alertLabel(found)}** is not acknowledged`, 'refused');
     const { result } = await unackAlert(ctx.api, found._id, note ? { note } : {});

@@ -29,6 +29,9 @@ export const matchingFilterArgs = [
   { name: 'status', label: 'Status', kind: 'enum', optional: true, options: alertStatuses.map((s) => ({ value: s, label: alertStatusLabels[s] })) },
 ] as const satisfies readonly ArgSpec[];
 
+/** The filter on a one-alert command's command line (`alert.ack --severity critical`); its -matching command asks for it in the palette. */
+export const commandLineFilterArgs = matchingFilterArgs.map((a) => ({ ...a, inPalette: false as const }));
+
 /** Whether an input names a bulk filter (`alert.ack --host web` hands over to `alerts.ack-matching`). */
 export const namesFilter = (f: MatchingFilter) => !!(f.host || f.name || f.severity || f.status);
 

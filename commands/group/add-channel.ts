@@ -117,6 +117,8 @@ export const addGroupChannel_ = defineCommand({
     try {
       const { result } = await addGroupChannel(ctx.api, found._id, body);
       await ctx.invalidate(queryKeys.notificationGroups.channels(found._id));
+      // A group that could not send may reach someone now (the dashboard's reach notice).
+      await ctx.invalidate(queryKeys.alertReach);
       return { message: `Added ${channelTypeLabels[result.type]} channel **${result.name}** to **${found.name}** (${result.target}). Try it with \`group.test "${found.name}" --channel "${result.name}"\`.`, data: result };
     } catch (err) {
       if (err instanceof ApiError) throw new CommandError(err.message);

@@ -36,7 +36,7 @@ export const createGroup = defineCommand({
   },
 });
 
-function toBody(input: { name: string; description?: string; emails?: string[]; emailEnabled?: boolean; slackEnabled?: boolean; slackChannel?: string }) {
+export function toBody(input: { name: string; description?: string; emails?: string[]; emailEnabled?: boolean; slackEnabled?: boolean; slackChannel?: string }) {
   // SPEC §5 defaults: email on, Slack off.
   const slackEnabled = input.slackEnabled ?? false;
   return {

@@ -12,6 +12,7 @@ export const setRefreshInterval = defineCommand({
   args: [{ name: 'interval', label: 'Refresh every', kind: 'enum', positional: true, options: refreshOptions.map((o) => ({ value: o.value, label: o.label })) }],
   permission: 'read',
   enabled: needsServerDetail,
+  paletteOptions: { arg: 'interval', label: (o) => `Refresh every ${o.label}` },
   history: false,
   run({ interval }, ctx) {
     changeView(ctx, { refresh: interval });

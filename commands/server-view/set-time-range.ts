@@ -6,6 +6,8 @@ import { CommandError } from '../registry';
 import { changeView, needsServerDetail, openServerView } from './current-view';
 
 const when = z.union([z.string().trim().min(1).max(64), z.number()]);
+/** A preset range takes no start and end: the palette asks for them after "Custom range" only. */
+const customOnly = (v: Record<string, unknown>) => v.range === undefined || v.range === 'custom';
 
 /**
  * The time-range bar of the metric tabs (SPEC §2): a preset (1h … 24h) or a custom start/end
@@ -22,12 +24,13 @@ export const setTimeRange = defineCommand({
     .refine((v) => v.range === undefined || v.range === 'custom' || (v.from === undefined && v.to === undefined), { message: 'A preset range takes no --from/--to; use --range custom', path: ['range'] })
     .refine((v) => (v.from === undefined) === (v.to === undefined), { message: 'A custom range needs both --from and --to', path: ['to'] }),
   args: [
-    { name: 'range', label: 'Range', kind: 'enum', positional: true, optional: true, options: [...rangePresets.map((p) => ({ value: p.value, label: p.label })), { value: 'custom', label: 'Custom range' }] },
-    { name: 'from', label: 'Start', kind: 'datetime', optional: true, placeholder: 'Start, e.g. 2026-11-23T09:00' },
-    { name: 'to', label: 'End', kind: 'datetime', optional: true, placeholder: 'End, e.g. 2026-11-23T12:00' },
+    { name: 'range', label: 'Range', kind: 'enum', positional: true, optional: true, skippable: false, options: [...rangePresets.map((p) => ({ value: p.value, label: p.label })), { value: 'custom', label: 'Custom range' }] },
+    { name: 'from', label: 'Start', kind: 'datetime', optional: true, placeholder: 'Start, e.g. 2026-11-23T09:00', askWhen: customOnly },
+    { name: 'to', label: 'End', kind: 'datetime', optional: true, placeholder: 'End, e.g. 2026-11-23T12:00', askWhen: customOnly },
   ],
   permission: 'read',
   enabled: needsServerDetail,
+  paletteOptions: { arg: 'range', label: (o) => o.label, except: ['custom'] },
   history: false,
   run(input, ctx) {
     if (input.range !== undefined && input.range !== 'custom') {

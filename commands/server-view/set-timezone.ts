@@ -12,6 +12,7 @@ export const setTimezone = defineCommand({
   args: [{ name: 'tz', label: 'Time zone', kind: 'enum', positional: true, optional: true, options: [{ value: 'utc', label: 'UTC' }, { value: 'local', label: 'Local' }] }],
   permission: 'read',
   enabled: needsServerDetail,
+  paletteOptions: { arg: 'tz', label: (o) => `Chart times in ${o.label}` },
   history: false,
   run({ tz }, ctx) {
     const current = openServerView(ctx)?.search.tz ?? DEFAULT_TIME_ZONE;

@@ -12,6 +12,7 @@ export const showTab = defineCommand({
   args: [{ name: 'tab', label: 'Tab', kind: 'enum', positional: true, options: serverTabs.map((t) => ({ value: t, label: serverTabLabels[t] })) }],
   permission: 'read',
   enabled: needsServerDetail,
+  paletteOptions: { arg: 'tab', label: (o) => `${o.label} tab` },
   history: false,
   run({ tab }, ctx) {
     changeView(ctx, { tab });

@@ -3,6 +3,7 @@ import { queryKeys } from '../../src/api/query-keys';
 import { updateServer } from '../../src/api/servers';
 import { defineCommand } from '../define-command';
 import { resolveServer } from '../server/resolve-server';
+import { openServerView } from './current-view';
 
 /**
  * SPEC §2/§4: the Maintenance toggle sets suppressAlarm yes or no; afterwards the usage and up
@@ -19,6 +20,15 @@ export const toggleMaintenance = defineCommand({
     { name: 'mode', label: 'Maintenance', kind: 'enum', optional: true, positional: true, options: [{ value: 'on', label: 'On (suppress alarms)' }, { value: 'off', label: 'Off' }] },
   ],
   permission: 'servers.write',
+  // On a server's detail, "maint" finds "Maintenance on" for that server, as its header's toggle.
+  paletteOptions: {
+    arg: 'mode',
+    label: (o) => `Maintenance ${o.value}`,
+    preset: (ctx) => {
+      const view = openServerView(ctx);
+      return view ? { server: view.serverId } : null;
+    },
+  },
   prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
   // Back to the setting it had, when the run changed it.
   inverse: (_input, result) => {

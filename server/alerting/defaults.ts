@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { RuleMetric, Severity } from '../contract/alerts';
 import type { Db } from '../db/client';
+import { defaultGroupId } from './reach';
 
 export interface DefaultRule {
   name: string;
@@ -33,7 +34,8 @@ const defaultsJson = () => JSON.stringify(DEFAULT_RULES.map((r, position) => ({ 
 /**
  * Creates the default alert config of every server in `serverIds` (every active,
  * agent-configured server when omitted) that has none yet; a config that exists is left alone,
- * even if an operator changed it. Set-wise and idempotent: safe from several processes at once.
+ * even if an operator changed it. The rules notify the default group (none unless one is set,
+ * server/alerting/reach.ts). Set-wise and idempotent: safe from several processes at once.
  * Returns the ids of the servers that got one.
  */
 export async function createDefaultRulesIfMissing(db: Db, serverId?: string | string[]): Promise<string[]> {
@@ -48,8 +50,8 @@ export async function createDefaultRulesIfMissing(db: Db, serverId?: string | st
       on conflict (server_id) do nothing
       returning id, server_id
     ), made as (
-      insert into alert_rules (config_id, server_id, name, description, type, metric, time_limit, threshold, severity, position)
-      select cfg.id, cfg.server_id, d.name, d.description, d.type, d.metric, d."timeLimit", d.threshold, d.severity, d.position
+      insert into alert_rules (config_id, server_id, name, description, type, metric, time_limit, threshold, severity, position, notification_group_id)
+      select cfg.id, cfg.server_id, d.name, d.description, d.type, d.metric, d."timeLimit", d.threshold, d.severity, d.position, ${defaultGroupId}
       from cfg cross join jsonb_to_recordset(${defaultsJson()}::jsonb)
         as d(name text, description text, type text, metric text, "timeLimit" int, threshold int, severity text, position int)
       returning server_id

@@ -160,3 +160,30 @@ export function slackMessage(alert: AlertForMessage, transition: Transition, lin
   blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: link }] });
   return { text, blocks };
 }
+
+/**
+ * A Slack message as plain lines, the way Slack shows it (the header, the summary, the facts, the
+ * description, the button's link): what the delivery log previews for a Slack message that could
+ * not be sent. Entities Slack decodes are decoded back.
+ */
+export function slackPreview(message: SlackMessage): string {
+  const unescape = (t: string) => t.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const lines: string[] = [];
+  type Block = { type: string; text?: { text: string }; fields?: { text: string }[]; elements?: unknown[] };
+  const richText = (elements: unknown[]): string =>
+    (elements as { type: string; text?: string; elements?: unknown[] }[])
+      .map((e) => (e.type === 'text' ? (e.text ?? '') : e.elements ? richText(e.elements) : ''))
+      .join('');
+  for (const block of message.blocks as Block[]) {
+    if ((block.type === 'header' || block.type === 'section') && block.text) lines.push(unescape(block.text.text));
+    if (block.type === 'section' && block.fields) lines.push(...block.fields.map((f) => unescape(f.text)));
+    if (block.type === 'rich_text' && block.elements) {
+      for (const el of block.elements as { type: string; elements?: unknown[] }[]) {
+        if (el.type === 'rich_text_list') lines.push(...((el.elements ?? []) as { elements: unknown[] }[]).map((item) => `• ${richText(item.elements)}`));
+        else lines.push(richText(el.elements ?? []).replace(/^\n/, ''));
+      }
+    }
+    if (block.type === 'actions' && block.elements) for (const b of block.elements as { text?: { text: string }; url?: string }[]) if (b.url) lines.push(`${b.text?.text ?? 'Link'}: ${b.url}`);
+  }
+  return lines.join('\n');
+}

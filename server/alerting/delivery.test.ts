@@ -426,6 +426,33 @@ describe.each(await backends())('alert delivery on $name', (backend) => {
     expect(slackCalls).toHaveLength(0);
   });
 
+  it('a channel that cannot send keeps the message as it would have gone out, for the delivery log', async () => {
+    const s = await server(await group({ emailList: ['ops@example.com'], slackChannel: '#ops' }));
+    const alertId = await fire(s.id);
+    await worker({ smtpUrl: undefined, slackBotToken: undefined }).deliver();
+    const rows = await q<{ channel: string; message: { subject: string | null; text: string } | null }>(`select channel, message from alert_deliveries where alert_id = $1 order by channel`, [alertId]);
+    expect(rows.map((r) => r.channel)).toEqual(['email', 'slack']);
+    const [email, slackRow] = rows.map((r) => (typeof r.message === 'string' ? JSON.parse(r.message) : r.message));
+    expect(email.subject).toBe(`[FIRING] high_cpu_usage on ${s.hostname} (warning)`);
+    expect(email.text).toContain(`Host:      ${s.hostname} (`);
+    expect(email.text).toContain(`View the alert: ${PUBLIC_URL}/notifications/show/${alertId}`);
+    expect(slackRow.subject).toBeNull();
+    expect(slackRow.text.split('\n')[0]).toBe(`:large_orange_circle: FIRING: high_cpu_usage on ${s.hostname} (warning)`);
+    expect(slackRow.text).toContain('Severity: warning');
+    expect(slackRow.text).toContain(`View alert: ${PUBLIC_URL}/notifications/show/${alertId}`);
+    // The API serves it with the attempt; a message that was sent keeps none.
+    const log = (await t.call('GET', `/api/alerts/${alertId}/deliveries`, { cookie })).body.result as { channel: string; message: unknown }[];
+    // Both attempts carry the worker's clock: the log orders them by id, so sort by channel here.
+    expect(log.map((d) => [d.channel, (d.message as { subject: string | null } | null)?.subject ?? null]).sort()).toEqual([
+      ['email', `[FIRING] high_cpu_usage on ${s.hostname} (warning)`],
+      ['slack', null],
+    ]);
+    const sentTo = await server(await group({ emailList: ['ops@example.com'], slackEnabled: false }));
+    const sentId = (await q<{ id: string }>(`select id from alerts where server_id = $1`, [sentTo.id]))[0]?.id ?? (await fire(sentTo.id));
+    await worker().deliver();
+    expect(await q(`select message from alert_deliveries where alert_id = $1`, [sentId])).toEqual([{ message: null }]);
+  });
+
   it('a group with email disabled sends no email; a rule without a group sends nothing', async () => {
     const s = await server(await group({ emailEnabled: false, slackChannel: 'C0123' }));
     const bare = await server(null);

@@ -13,7 +13,7 @@ import { ephemeralBox, type SecretBox } from '../channels/secret-box';
 import { listChannels, openChannel, targetLine, type OpenedChannel } from '../channels/store';
 import { ChannelError, type ChannelMessage } from '../channels/types';
 import type { ChannelTestResult, ChannelType } from '../contract/channels';
-import { alertLink, emailMessage, slackMessage, type MessageExtra, type Transition } from './delivery-messages';
+import { alertLink, emailMessage, slackMessage, slackPreview, type MessageExtra, type Transition } from './delivery-messages';
 import type { EvaluatorLogger } from './evaluator';
 import { OutageNotice } from '../ops/outage';
 import { notificationLatency, notificationsTotal } from '../ops/metrics';
@@ -352,8 +352,14 @@ export class DeliveryWorker {
       if (channel === 'email') {
         const sentTo = new Set(previous.filter((d) => d.outcome === 'sent').flatMap((d) => splitTargets(d.target).map((a) => a.toLowerCase())));
         const to = emailList.filter((a) => !sentTo.has(a.toLowerCase()));
-        if (!this.mailer) await record('skipped', emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.');
-        else if (!emailList.length) await record('skipped', '', 'The notification group has no email addresses.');
+        // A channel that cannot send keeps the message as it would have gone out (issue 24 §6):
+        // the delivery log shows a newcomer what a notification looks like, and what they miss.
+        const preview = () => {
+          const m = emailMessage(alert, transition, link, extra);
+          return { message: { subject: m.subject, text: m.text } };
+        };
+        if (!this.mailer) await record('skipped', emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.', preview());
+        else if (!emailList.length) await record('skipped', '', 'The notification group has no email addresses.', preview());
         else if (to.length) {
           try {
             const sent = await this.mailer.send(to, emailMessage(alert, transition, link, extra));
@@ -365,8 +371,9 @@ export class DeliveryWorker {
         }
       } else {
         const target = group?.slackChannel?.trim() ?? '';
-        if (!this.settings.slackBotToken) await record('skipped', target, 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.');
-        else if (!target) await record('skipped', '', 'The notification group has no Slack channel.');
+        const preview = () => ({ message: { subject: null, text: slackPreview(slackMessage(alert, transition, link, extra)) } });
+        if (!this.settings.slackBotToken) await record('skipped', target, 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.', preview());
+        else if (!target) await record('skipped', '', 'The notification group has no Slack channel.', preview());
         else {
           try {
             const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, transition, link, extra), this.fetch);
@@ -497,7 +504,7 @@ export class DeliveryWorker {
     await this.database.db.transaction(async (tx) => {
       await tx
         .insert(alertDeliveries)
-        .values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel: a.channel, channelId: a.channelId, target: a.target, attempt: a.attempt, outcome: a.outcome, error, responseCode: a.responseCode ?? null, retryAt, at });
+        .values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel: a.channel, channelId: a.channelId, target: a.target, attempt: a.attempt, outcome: a.outcome, error, responseCode: a.responseCode ?? null, retryAt, message: a.message ?? null, at });
       await (tx as unknown as Db).insert(alertEvents).values({ alertId: row.alert_id, type: 'playbook_action', at, note });
     });
     if (a.outcome === 'failed') {
@@ -524,6 +531,8 @@ interface Attempt {
   permanent?: boolean;
   /** The peer's Retry-After, in seconds: the retry waits this long instead of the schedule. */
   retryAfterS?: number | null;
+  /** A channel that cannot send: the message as it would have gone out. */
+  message?: { subject: string | null; text: string } | null;
 }
 
 const isMessage = (t: OutboxTransition): t is Transition => t !== 'acknowledged';

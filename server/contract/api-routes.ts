@@ -31,6 +31,7 @@ import { commandHistoryEntrySchema, createCommandHistorySchema } from './command
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
 import { monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
+import { alertReachSchema, defaultGroupAnswerSchema, defaultGroupRequestSchema } from './reach';
 import type { Permission } from './permissions';
 import {
   createSilenceSchema,
@@ -129,6 +130,9 @@ export const apiRoutes: readonly ApiRoute[] = [
   { method: 'GET', path: '/api/monitoring/health', summary: 'Whether the monitoring backend answers and how fresh its figures are', tag: 'Operations', access: 'read', response: one(monitoringHealthSchema) },
   { method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsSchema) },
   { method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsSchema) },
+  { method: 'GET', path: '/api/alerting/reach', summary: 'Whether a firing alert reaches anyone: rules without a group, the default group, groups that cannot send', tag: 'Alert rules', access: 'read', response: one(alertReachSchema) },
+  { method: 'GET', path: '/api/settings/default-notification-group', summary: 'The notification group new rules notify', tag: 'Alert rules', access: 'read', response: one(defaultGroupAnswerSchema) },
+  { method: 'PATCH', path: '/api/settings/default-notification-group', summary: 'Set the group new rules notify (null: none); rules that notify nobody get it too', tag: 'Alert rules', access: 'rules.write', body: defaultGroupRequestSchema, response: one(defaultGroupAnswerSchema) },
 
   // Sessions, accounts, tokens, aliases
   { method: 'POST', path: '/api/auth/signin', summary: 'Sign in (sets the session cookie)', tag: 'Auth', access: 'public', body: signinSchema, response: one(whoamiSchema) },

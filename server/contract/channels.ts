@@ -177,5 +177,7 @@ export const deliveryLogEntrySchema = z.object({
   responseCode: z.number().int().nullable(),
   error: str().nullable(),
   retryAt: str().nullable(),
+  /** A channel that could not send (no SMTP_URL, no Slack token): the message as it would have gone out. */
+  message: z.object({ subject: str().nullable(), text: str() }).nullable(),
 });
 export type DeliveryLogEntry = z.infer<typeof deliveryLogEntrySchema>;

@@ -61,7 +61,11 @@ export const searchHitSchema = z.discriminatedUnion('kind', [
 ]);
 export type SearchHit = z.infer<typeof searchHitSchema>;
 
-/** Hits of each kind in that kind's order (alerts and servers newest first; users, checks, groups by name). */
+/**
+ * Hits of each kind in that kind's order: alerts Active first, then Snoozed, then Resolved, each
+ * newest first (what needs a person leads every picker); servers newest first; users, checks and
+ * groups by name.
+ */
 export const searchResultSchema = z.object({ result: z.object({ hits: z.array(searchHitSchema) }) });
 export type SearchResult = z.infer<typeof searchResultSchema>;
 

@@ -590,6 +590,11 @@ export const alertDeliveries = pgTable(
     error: text('error'),
     /** A failed attempt that will be retried: when. Null once the worker gave up. */
     retryAt: at('retry_at'),
+    /**
+     * A channel that cannot send (no SMTP_URL, no Slack token, no addresses): the message as it
+     * would have gone out, for the delivery log (issue 24 §6). Null for every other attempt.
+     */
+    message: jsonb('message').$type<{ subject: string | null; text: string }>(),
     at: at('at').notNull().defaultNow(),
   },
   (t) => [index('alert_deliveries_outbox_idx').on(t.outboxId), index('alert_deliveries_alert_idx').on(t.alertId, t.at)],

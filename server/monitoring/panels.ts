@@ -9,8 +9,8 @@ import { parseSeriesKey } from './series-key';
 
 export type PanelKind = 'stat' | 'gauge' | 'timeseries' | 'bargauge';
 
-/** Units the web app formats: percent (0–100), percentunit (0–1), bytes, bytes/s, bits/s, seconds, short, ops/s, packets/s. */
-export type PanelUnit = 'percent' | 'percentunit' | 'bytes' | 'bytes/s' | 'bits/s' | 'seconds' | 'short' | 'ops/s' | 'packets/s' | 'pages/s';
+/** Units the web app formats: percent (0–100), percentunit (0–1), bytes, bytes/s, bits/s, seconds, short, ops/s, packets/s, pages/s, cores (CPU seconds per second). */
+export type PanelUnit = 'percent' | 'percentunit' | 'bytes' | 'bytes/s' | 'bits/s' | 'seconds' | 'short' | 'ops/s' | 'packets/s' | 'pages/s' | 'cores';
 
 export interface SeriesPick {
   /** Stored series name (the part of the key before `{`). */
@@ -119,7 +119,7 @@ const linux: PanelDef[] = [
 const windows: PanelDef[] = [
   panel(33, 'Uptime', 'stat', 'seconds', s('uptime_seconds', 'Uptime')),
   panel(19, 'CPU Usage', 'gauge', 'percent', s('cpu_busy_pct', 'CPU Usage')),
-  panel(4, 'CPU Load', 'timeseries', 'short', s('cpu_mode_cores', '{{mode}}')),
+  panel(4, 'CPU Load', 'timeseries', 'cores', s('cpu_mode_cores', '{{mode}}')),
   panel(35, 'Processors', 'stat', 'short', s('cpu_cores', 'Processors')),
   panel(
     25,

@@ -1,5 +1,6 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { defaultGroupId } from '../alerting/reach';
 import { forecastMetrics, thresholdChoicesFor, thresholdMetrics, updateAlertConfigSchema, type AlertConfig, type AlertRule } from '../contract/alerts';
 import { listQuerySchema } from '../contract/common';
 import { createDefaultRulesIfMissing, DEFAULT_RULES } from '../alerting/defaults';
@@ -182,19 +183,20 @@ export function registerAlertConfig(app: FastifyInstance, db: Db): void {
     const now = new Date();
     const defaults = JSON.stringify(DEFAULT_RULES.map((r, position) => ({ ...r, position })));
     await audited(request, db, async (tx) => {
-      // Rules keep their ids (open alerts stay attached); extra rules go, missing defaults come back.
+      // Rules keep their ids (open alerts stay attached); extra rules go, missing defaults come back;
+      // every rule notifies the default group (none unless one is set).
       await tx.execute(sql`
         delete from alert_rules
         where config_id = ${config.id} and name not in (select d.name from jsonb_to_recordset(${defaults}::jsonb) as d(name text))`);
       await tx.execute(sql`
         insert into alert_rules (config_id, server_id, name, description, type, metric, time_limit, threshold, severity, position, enabled, notification_group_id, updated_at)
-        select ${config.id}::uuid, ${config.serverId}::uuid, d.name, d.description, d.type, d.metric, d."timeLimit", d.threshold, d.severity, d.position, true, null, ${now.toISOString()}::timestamptz
+        select ${config.id}::uuid, ${config.serverId}::uuid, d.name, d.description, d.type, d.metric, d."timeLimit", d.threshold, d.severity, d.position, true, ${defaultGroupId}, ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${defaults}::jsonb)
           as d(name text, description text, type text, metric text, "timeLimit" int, threshold int, severity text, position int)
         on conflict (config_id, name) do update set
           description = excluded.description, type = excluded.type, metric = excluded.metric, time_limit = excluded.time_limit,
           threshold = excluded.threshold, severity = excluded.severity, position = excluded.position, enabled = true,
-          notification_group_id = null, updated_at = excluded.updated_at,
+          notification_group_id = excluded.notification_group_id, updated_at = excluded.updated_at,
           suppress_on_host_down = true, min_notify_interval_seconds = null, flap_transitions = null, flap_window_seconds = null`);
       await tx.update(alertConfigs).set({ updatedAt: now }).where(eq(alertConfigs.id, config.id));
     });

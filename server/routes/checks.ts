@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { defaultGroupId } from '../alerting/reach';
 import { z } from 'zod';
 import {
   checkHistoryQuerySchema,
@@ -194,7 +195,8 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
         : (defaults ?? defaultCheckRules('http', null))[kind];
       const v = { ...base, ...given };
       const threshold = kind === 'down' ? null : v.threshold;
-      const group = v.notificationGroup ? sql`(select id from notification_groups where id = ${v.notificationGroup}::uuid)` : sql`null`;
+      // A new rule not told its group notifies the default group (none unless one is set).
+      const group = v.notificationGroup ? sql`(select id from notification_groups where id = ${v.notificationGroup}::uuid)` : !old && given?.notificationGroup === undefined ? defaultGroupId : sql`null`;
       await tx.execute(sql`
         insert into check_rules (check_id, kind, enabled, time_limit, threshold, severity, notification_group_id, updated_at)
         values (${checkId}::uuid, ${kind}, ${v.enabled}, ${v.timeLimit}, ${threshold}, ${v.severity}, ${group}, now())

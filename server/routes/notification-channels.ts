@@ -141,6 +141,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
           responseCode: d.responseCode,
           error: d.error,
           retryAt: d.retryAt?.toISOString() ?? null,
+          message: d.message ? { subject: d.message.subject ?? null, text: d.message.text } : null,
         }),
       ),
     };

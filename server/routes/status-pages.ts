@@ -223,3 +223,15 @@ export function registerStatusPages(app: FastifyInstance, database: Database, mo
     return { result: view };
   });
 }
+
+/**
+ * Whether `/status/<slug>` names a page: the app's HTML is served for it either way (the page
+ * reads its content from the public API), but with 404 when there is none, so a monitor, a
+ * crawler or a link checker pointed at a mistyped or deleted page is told so (docs/status-pages.md).
+ */
+export async function statusPageExists(database: Database, slug: string): Promise<boolean> {
+  const s = slug.toLowerCase();
+  if (!SLUG.test(s)) return false;
+  const [page] = await database.db.select({ id: statusPages.id }).from(statusPages).where(eq(statusPages.slug, s)).limit(1);
+  return !!page;
+}

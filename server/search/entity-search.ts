@@ -13,7 +13,18 @@ const ADDRESS_WORD = /^[0-9.:]+$/;
  * so a text that matches many rows (one typed letter) walks it and stops after `limit` matches,
  * while a rare one is found through the trigram index; never a count, never a sort of thousands.
  */
-const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: string) => SQL; order: SQL; doc: SQL }> = {
+interface KindSearch {
+  from: SQL;
+  matches: (pattern: string, word: string) => SQL;
+  order: SQL;
+  doc: SQL;
+  /** Selects whose hits come one band after the other, each in `order` (see alerts). */
+  bands?: readonly { where: SQL; scan: boolean }[];
+  /** `matches` in a form no index answers, for a band read along its own index. */
+  scanMatches?: (pattern: string) => SQL;
+}
+
+const kinds: Record<SearchKind, KindSearch> = {
   server: {
     from: sql`servers`,
     // The IP address has no trigram index: only words that could be part of one look there.
@@ -28,6 +39,19 @@ const kinds: Record<SearchKind, { from: SQL; matches: (pattern: string, word: st
     // search_lc: hostname, instance, alertname, service and summary in one generated column.
     matches: (p) => sql`search_lc like ${p}`,
     order: sql`created_at desc, id desc`,
+    // What needs a person first: Active, then Snoozed, then Resolved, each newest first. One
+    // select per status walks alerts_status_created_idx in order and stops at `limit`; a single
+    // "order by status = 'resolved', created_at" would sort every match of a one-letter text. The
+    // open alerts (few beside the resolved ones) have the words tested on each row read (`scan`):
+    // the planner otherwise ANDed in every match of the trigram index (16,667 rows for "disk
+    // almost" at 100,000 alerts: 31 ms against 1 ms).
+    bands: [
+      { where: sql`status = 'firing'`, scan: true },
+      { where: sql`status = 'snoozed'`, scan: true },
+      { where: sql`status = 'resolved'`, scan: false },
+    ],
+    // The same test in a form no index answers: `search_lc || ''` is not the indexed expression.
+    scanMatches: (p) => sql`(search_lc || '') like ${p}`,
     doc: sql`json_build_object('kind', 'alert', '_id', id, 'alertname', alertname, 'hostname', hostname, 'summary', summary, 'status', status, 'severity', severity, 'createdAt', created_at)`,
   },
   user: {
@@ -58,8 +82,14 @@ export async function searchEntities(db: Db, words: readonly string[], wanted: r
   if (!wanted.length) return [];
   const parts = wanted.map((kind) => {
     const k = kinds[kind];
-    const where = words.length ? sql` where ${sql.join(words.map((w) => k.matches(`%${escapeLike(w)}%`, w)), sql` and `)}` : sql``;
-    return sql`(select ${k.doc} as doc from ${k.from}${where} order by ${k.order} limit ${limit})`;
+    const matches = words.map((w) => k.matches(`%${escapeLike(w)}%`, w));
+    const where = (conditions: SQL[]) => (conditions.length ? sql` where ${sql.join(conditions, sql` and `)}` : sql``);
+    if (!k.bands) return sql`(select ${k.doc} as doc from ${k.from}${where(matches)} order by ${k.order} limit ${limit})`;
+    const scanned = words.map((w) => (k.scanMatches ?? k.matches)(`%${escapeLike(w)}%`, w));
+    // Appended in order (each branch ends in its own limit, so no parallel append mixes them), and
+    // the outer limit stops the reading: bands after the one that fills it are not read at all.
+    const banded = k.bands.map((b) => sql`(select ${k.doc} as doc from ${k.from}${where([b.where, ...(b.scan ? scanned : matches)])} order by ${k.order} limit ${limit})`);
+    return sql`(select doc from (${sql.join(banded, sql` union all `)}) bands limit ${limit})`;
   });
   const res = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: { doc: SearchHit | string }[] };
   return res.rows.map(({ doc }) => {

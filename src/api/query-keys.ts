@@ -72,6 +72,8 @@ export const queryKeys = {
   /** Whether the figures are fresh (the "never blind" banner), and who gets the meta alert. */
   monitoringHealth: ['monitoring', 'health'] as const,
   monitoringAlertGroups: ['settings', 'monitoring-alert-groups'] as const,
+  /** Issue 24 §6: whether alerts reach anyone, and the group new rules notify; under the groups' prefix, so a group's change refreshes it. */
+  alertReach: ['notification-groups', 'reach'] as const,
   commandHistory: {
     all: ['command-history'] as const,
     list: (q: ListQuery) => ['command-history', 'list', q] as const,

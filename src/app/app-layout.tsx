@@ -5,6 +5,7 @@ import { menuItems } from '../../commands/nav/go-commands';
 import { whoamiQueryOptions } from '../api/auth';
 import { Button } from '../components/ui/button';
 import { cx } from '../components/ui/cx';
+import { Icon, type IconName } from '../components/ui/icons';
 import { Switch } from '../components/ui/switch';
 import { AccountDrawer } from '../features/account/account-drawer';
 import { getColorMode, onColorModeChange } from '../lib/color-mode';
@@ -17,14 +18,16 @@ import { CommandHost } from './command-host/command-host';
 
 const appRoute = getRouteApi('/app');
 
-const icons: Record<string, string> = {
-  'nav.go-dashboard': '▦',
-  'nav.go-servers': '▤',
-  'nav.go-checks': '✓',
-  'nav.go-notifications': '◉',
-  'nav.go-notification-groups': '✉',
-  'nav.go-pinned-widgets': '◫',
-  'nav.go-users': '☺',
+/** The sidebar's icon per menu entry: every entry has one, or a collapsed sidebar shows an empty slot. */
+export const menuIcons: Record<(typeof menuItems)[number]['id'], IconName> = {
+  'nav.go-dashboard': 'dashboard',
+  'nav.go-servers': 'servers',
+  'nav.go-checks': 'checks',
+  'nav.go-notifications': 'notifications',
+  'nav.go-notification-groups': 'groups',
+  'nav.go-pinned-widgets': 'widgets',
+  'nav.go-status-pages': 'statusPages',
+  'nav.go-users': 'users',
 };
 
 /** Sidebar (256 px, 80 px collapsed, a drawer on small screens), top bar and the command host. */
@@ -74,9 +77,7 @@ function Shell({ username }: { username: string }) {
               active ? 'bg-blue-50 font-semibold text-blue-700 dark:bg-slate-800 dark:text-blue-300' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
             )}
           >
-            <span aria-hidden className="w-5 text-center">
-              {icons[m.id]}
-            </span>
+            <Icon name={menuIcons[m.id]} size={18} className="w-5" />
             {!narrow && m.label}
           </Link>
         );
@@ -100,14 +101,14 @@ function Shell({ username }: { username: string }) {
         </div>
       )}
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-3 backdrop-blur dark:border-slate-800 dark:bg-slate-900/90">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white px-3 dark:border-slate-800 dark:bg-slate-900">
           <Button variant="ghost" size="sm" aria-label="Open menu" className="md:hidden" onPress={() => setMobileOpen(true)}>
-            ☰
+            <Icon name="menu" size={18} />
           </Button>
           {/* The wrapper hides it on phones: the button's own display class would win over `hidden`. */}
           <div className="hidden md:block">
             <Button variant="ghost" size="sm" aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'} onPress={() => setCollapsed((c) => !c)}>
-              {collapsed ? '»' : '«'}
+              <Icon name={collapsed ? 'expand' : 'collapse'} size={18} />
             </Button>
           </div>
           {/* Named by what it shows (WCAG 2.5.3 label in name): a speech user says "Search". */}
@@ -116,7 +117,7 @@ function Shell({ username }: { username: string }) {
             <span className="text-slate-500 dark:text-slate-400">
               <span className="max-[400px]:hidden sm:hidden">Search…</span>
               <span className="min-[401px]:hidden">
-                <span aria-hidden>⌕</span>
+                <Icon name="search" />
                 <span className="sr-only">Search</span>
               </span>
               <span className="hidden sm:inline">Search or run a command…</span>

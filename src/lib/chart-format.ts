@@ -1,14 +1,14 @@
 /**
  * Value and time formatting for the built-in charts (stat numbers, gauges, axis ticks, legend),
  * by the chart API's unit: percent, share (0–1 shown as %), bytes, bytes/s (1024-based, SPEC's
- * B/KB/MB… names), bits/s (1000-based), ops/s, packets/s, count and seconds. Pure.
+ * B/KB/MB… names), bits/s (1000-based), ops/s, packets/s, pages/s, cores (CPU seconds per second: "1.5 cores"), count and seconds. Pure.
  */
 
 import { formatDuration as formatSpan } from '../../server/contract/duration';
 
 export const EMPTY = '--';
 
-export type ChartUnit = 'percent' | 'bytes' | 'bytes/s' | 'bits/s' | 'ops/s' | 'packets/s' | 'pages/s' | 'count' | 'seconds' | 'share';
+export type ChartUnit = 'percent' | 'bytes' | 'bytes/s' | 'bits/s' | 'ops/s' | 'packets/s' | 'pages/s' | 'cores' | 'count' | 'seconds' | 'share';
 
 /**
  * The chart API speaks Grafana's unit names (server/monitoring/panels.ts): 'percentunit' is a
@@ -64,6 +64,8 @@ export function scaleFor(unit: string, magnitude: number): Scale {
       return stepped(m, 1000, SI_PREFIXES.map((p) => `${p} p/s`));
     case 'pages/s':
       return stepped(m, 1000, SI_PREFIXES.map((p) => `${p} pages/s`));
+    case 'cores':
+      return { divisor: 1, suffix: ' cores' };
     case 'seconds': {
       if (m === 0) return TIME_SCALES[2]!;
       let best = TIME_SCALES[0]!;
@@ -106,7 +108,7 @@ export function formatChartValue(value: number | null | undefined, rawUnit: stri
   }
   if (unit === 'count' && Number.isInteger(value) && Math.abs(value) < 10_000) return String(value);
   const scale = scaleFor(unit, value);
-  return join(shortNumber(value / scale.divisor), scale.suffix);
+  return singular(join(shortNumber(value / scale.divisor), scale.suffix));
 }
 
 /**
@@ -125,8 +127,11 @@ export function formatAxisTicks(ticks: readonly number[], rawUnit: string): stri
   let step = Infinity;
   for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > 0) step = Math.min(step, sorted[i]! - sorted[i - 1]!);
   const decimals = Number.isFinite(step) ? decimalsFor(step) : 0;
-  return scaled.map((v) => (Number.isFinite(v) ? join(v.toFixed(decimals), scale.suffix) : ''));
+  return scaled.map((v) => (Number.isFinite(v) ? singular(join(v.toFixed(decimals), scale.suffix)) : ''));
 }
+
+/** "1 core", not "1 cores". */
+const singular = (label: string) => (label === '1 cores' ? '1 core' : label);
 
 /** The fewest decimals (at most 3) that write every multiple of `step` exactly: 2.5 → 1, 0.25 → 2, 20 → 0. */
 function decimalsFor(step: number): number {

@@ -11,6 +11,8 @@ export interface RecentEntity {
   subtitle: string;
   value: string;
   completion: string;
+  /** The host it is on or is: things on a host used lately rank up in the palette. */
+  host?: string;
 }
 
 export interface RecentEntry {

@@ -12,9 +12,16 @@ export interface HistoryFilters {
   outcome?: string;
 }
 
-/** What a panel opens with: the history panel, its filters. */
+/** A command the palette opens on, asking only for the arguments `values` does not give. */
+export interface PaletteStart {
+  command: string;
+  values: Record<string, unknown>;
+}
+
+/** What a panel opens with: the history panel, its filters; the palette, a command to ask for. */
 export interface PanelOptions {
   history?: HistoryFilters;
+  palette?: PaletteStart;
 }
 
 type Listener = (panel: ShellPanel, options: PanelOptions) => void;

@@ -186,6 +186,7 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/checks/run-now/:id', 'POST', `/api/checks/run-now/${cid}`, { cookie: admin.cookie })).rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'check', id: cid, name: 'tcp-audit-2' }] });
     expect((await recorded('/api/checks/:id', 'DELETE', `/api/checks/${cid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
     expect((await recorded('/api/settings/monitoring-alert-groups', 'PATCH', '/api/settings/monitoring-alert-groups', { cookie: admin.cookie, body: { groupIds: null } })).rec.outcome).toBe('ok');
+    expect((await recorded('/api/settings/default-notification-group', 'PATCH', '/api/settings/default-notification-group', { cookie: admin.cookie, body: { groupId: null } })).rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'setting', id: 'default_notification_group', name: 'Default notification group' }] });
 
     // Status pages (issue 16 §3): composed by an admin, named by slug; incident posts carry their markdown.
     const sp = await recorded('/api/status-pages', 'POST', '/api/status-pages', { cookie: admin.cookie, body: { slug: 'audit-status', title: 'Audit' } });

@@ -95,6 +95,26 @@ describe.each(await backends())('GET /api/search on $name', (backend) => {
     expect(names(limited.hits, 'server')).toHaveLength(2);
   });
 
+  it('lists Active alerts first, then Snoozed, then Resolved, each newest first, and keeps to the limit across them', async () => {
+    // The pickers listed resolved alerts first: a flapping host's newest alerts are resolved ones.
+    const add = (alertname: string, status: string, minutesAgo: number) =>
+      t.database.query(
+        `insert into alerts (server_id, hostname, instance, alertname, type, severity, status, summary, created_at)
+         values ($1, 'order-s1', '10.60.9.1', $2, 'resouce_alert', 'warning', $3, 'order test', now() - make_interval(mins => $4))`,
+        [ids['db-s1.prod.example.net'], alertname, status, minutesAgo],
+      );
+    await add('resolved_newest', 'resolved', 0);
+    await add('snoozed_new', 'snoozed', 0);
+    await add('firing_old', 'firing', 50);
+    await add('resolved_old', 'resolved', 60);
+    await add('firing_new', 'firing', 2);
+    await add('snoozed_old', 'snoozed', 40);
+    expect(names((await search('q=order-s1&kinds=alert')).hits, 'alert')).toEqual(['firing_new', 'firing_old', 'snoozed_new', 'snoozed_old', 'resolved_newest', 'resolved_old'].map((n) => `${n} @ order-s1`));
+    expect(names((await search('q=order-s1&kinds=alert&limit=3')).hits, 'alert')).toEqual(['firing_new', 'firing_old', 'snoozed_new'].map((n) => `${n} @ order-s1`));
+    expect(names((await search('q=order-s1%20resolved&kinds=alert')).hits, 'alert')).toEqual(['resolved_newest @ order-s1', 'resolved_old @ order-s1']);
+    await t.database.query(`delete from alerts where hostname = 'order-s1'`);
+  });
+
   it('refuses bad input with a 4xx naming the field', async () => {
     expect((await search('q=web&kinds=server,planet')).body).toMatchObject({ statusCode: 400, field: 'kinds' });
     expect((await search('q=web&limit=500')).body).toMatchObject({ statusCode: 400, field: 'limit' });

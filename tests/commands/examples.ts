@@ -110,6 +110,8 @@ export const commandExamples: { [K in CommandId]: CommandInput<K> } = {
   'group.refresh': {},
   'group.add-channel': { group: 'Ops', type: 'teams', name: 'teams', webhook: 'https://example.webhook.office.com/workflows/abc' },
   'group.edit-channel': { group: 'Ops', channel: 'teams', webhook: 'https://example.webhook.office.com/workflows/def' },
+  'group.set-default': { group: 'Ops' },
+  'group.create-default': { name: 'Ops', emails: 'ops@example.com' },
   'group.remove-channel': { group: 'Ops', channel: 'teams' },
   'group.test': { group: 'Ops', channel: 'teams' },
   'rules.enable': { rule: 'high cpu usage', server: 'web-01' },

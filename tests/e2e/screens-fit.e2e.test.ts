@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { startServer, type RunningServer } from './server-process';
 
@@ -203,6 +203,122 @@ describe('screens fit', () => {
       expect(await clipping(header)).toBeNull();
       for (const cell of await table.locator('tbody time').all()) expect(await clipping(cell)).toBeNull();
       expect(await clippedActions(table)).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  /** The seeded alerts, by hostname. */
+  const alertOf = async (hostname: string) => {
+    const r = await admin.call<{ result: { data: { _id: string }[] } }>('POST', 'alerts/all', { pageNumber: 1, pageSize: 5, filter: { hostname: { eq: hostname } } });
+    return r.body.result.data[0]!._id;
+  };
+  const alertNow = async (id: string) => (await admin.call('GET', `alerts/${id}`)).body.result;
+  type Box = { x: number; y: number; width: number; height: number };
+  const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  it("gives the alert drawer Acknowledge, Resolve and Snooze in its header (SPEC's tabs and footer kept), and no toast covers the drawer's buttons", async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const id = await alertOf(HOSTS[1]!);
+    await page.goto(`/notifications/show/${id}`);
+    const drawer = page.getByRole('dialog', { name: /^Alert high memory usage on / });
+    const actions = drawer.getByRole('group', { name: 'Actions' });
+    await shown(actions.getByRole('button', { name: 'Acknowledge' }));
+    expect(await actions.getByRole('button').allTextContents()).toEqual(['Acknowledge', 'Resolve', 'Snooze']);
+    expect(await drawer.getByRole('tab').allTextContents()).toEqual(['Overview', 'Timeline', 'Action']);
+    await shown(drawer.getByRole('button', { name: 'Delete Alert' }));
+    await shown(drawer.getByText(/^Triggered at /));
+
+    await actions.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(async () => (await alertNow(id)).acknowledgement?.by.username, { timeout: 10_000 }).toBe('admin');
+    await expect.poll(() => actions.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true);
+
+    // Resolve needs a note: a small form beside the button asks for it (the drawer is modal).
+    await actions.getByRole('button', { name: 'Resolve' }).click();
+    const form = page.getByRole('dialog', { name: 'Resolve alert' });
+    await form.getByRole('textbox', { name: 'Notes' }).fill('Cache flushed, memory back to normal');
+    await form.getByRole('button', { name: 'Resolve' }).click();
+    await gone(form);
+    await expect.poll(async () => (await alertNow(id)).status, { timeout: 10_000 }).toBe('resolved');
+    expect((await alertNow(id)).timeline.at(-1)).toMatchObject({ type: 'resolved', note: 'Cache flushed, memory back to normal' });
+    expect(await admin.historyMissing(['alert.ack', 'alert.resolve'], ['alert.ack:ui:ok', 'alert.resolve:ui:ok'])).toEqual([]);
+
+    // The run's notice, while the drawer is open: clear of every button of the drawer.
+    const notice = page.getByTestId('notice');
+    await shown(notice);
+    const n = (await notice.boundingBox())!;
+    const covered: string[] = [];
+    for (const button of await drawer.getByRole('button').all()) {
+      const bb = await button.boundingBox();
+      if (bb && overlap(n, bb)) covered.push((await button.getAttribute('aria-label')) ?? (await button.innerText()));
+    }
+    expect(covered).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+
+  it('at 390 px: the report range buttons sit in one row, the Checks and Silences tables read row by row unclipped, the drawer keeps Delete Alert whole, and a toast stays off its buttons', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const problems: string[] = [];
+      await page.goto('/incident-report');
+      const range = page.getByRole('radiogroup', { name: 'Window' });
+      await shown(range);
+      const radios = await range.getByRole('radio').all();
+      expect(radios.length).toBeGreaterThan(1);
+      const tops = new Set<number>();
+      for (const radio of radios) {
+        tops.add(Math.round((await radio.boundingBox())!.y));
+        const p = await clipping(radio);
+        if (p) problems.push(`report range: ${p}`);
+      }
+      expect(tops.size, 'the range buttons wrap onto more than one row').toBe(1);
+
+      for (const [path, name] of [
+        ['/checks', 'Checks'],
+        ['/notifications/silences', 'Silences'],
+      ] as const) {
+        const table = await tableOn(path, name)(page);
+        const sideways = await table.evaluate((t) => {
+          const box = t.parentElement!;
+          return box.scrollWidth - box.clientWidth;
+        });
+        if (sideways > 1) problems.push(`${name}: scrolls ${sideways} px sideways`);
+        for (const p of await clippedActions(table)) problems.push(`${name}: ${p}`);
+      }
+      // A matcher breaks only where a line cannot hold it: never a letter or two a line.
+      const matcher = page.getByRole('table', { name: 'Silences' }).locator('code').first();
+      const lines = await matcher.evaluate((el) => {
+        const range = document.createRange();
+        range.selectNodeContents(el);
+        return new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      });
+      expect(lines, 'the matcher hostname=win-iis-application-01.corp.example.com wraps onto').toBeLessThanOrEqual(2);
+
+      await page.goto(`/notifications/show/${await alertOf(HOSTS[0]!)}`);
+      const drawer = page.getByRole('dialog', { name: /^Alert windows service down on / });
+      const del = drawer.getByRole('button', { name: 'Delete Alert' });
+      await shown(del);
+      for (const button of [del, ...(await drawer.getByRole('group', { name: 'Actions' }).getByRole('button').all())]) {
+        const p = await clipping(button);
+        if (p) problems.push(`drawer: ${p}`);
+      }
+      // A notice (the snooze's, with Undo) rises above the footer.
+      await drawer.getByRole('group', { name: 'Actions' }).getByRole('button', { name: 'Snooze' }).click();
+      const form = page.getByRole('dialog', { name: 'Snooze alert' });
+      await form.getByRole('textbox', { name: 'Notes' }).fill('Patching tonight');
+      await form.getByRole('textbox', { name: 'Snooze for (optional)' }).fill('2h');
+      await form.getByRole('button', { name: 'Snooze' }).click();
+      await gone(form);
+      const notice = page.getByTestId('notice');
+      await shown(notice);
+      const n = (await notice.boundingBox())!;
+      for (const button of await drawer.getByRole('button').all()) {
+        const bb = await button.boundingBox();
+        if (bb && overlap(n, bb)) problems.push(`the notice covers ${(await button.getAttribute('aria-label')) ?? (await button.innerText())}`);
+      }
+      expect(problems).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });
     }

@@ -218,7 +218,8 @@ describe('server detail', () => {
     req = page.waitForRequest((r) => isChart(84)(r) && span(r) === 12 * HOUR);
     await runFromPalette(page, 'Open server detail tab', ['Network']);
     await page.waitForURL(/tab=network/);
-    await runFromPalette(page, 'Set chart time range', ['Last 12 Hours', '', '']);
+    // A preset range asks for no start and end (issue 24 §8): choosing it runs the command.
+    await runFromPalette(page, 'Set chart time range', ['Last 12 Hours']);
     await req;
     expect(search(page)).toMatchObject({ tab: 'network', range: '12h' });
 
@@ -308,6 +309,45 @@ describe('server detail', () => {
     await shown(page.getByRole('region', { name: 'Processors' }).getByText(/^2$/));
     await page.getByRole('tab', { name: 'Disk' }).click();
     await shown(page.getByRole('region', { name: 'Hard Disk Usage' }).getByRole('meter', { name: /C:/ }));
+  });
+
+  it("draws a Windows server's CPU tab with its first chart in view: one-line tiles, CPU Load in cores, each CPU mode one colour on every chart", async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(`/servers/show/${ids['win-ad-01']}?tab=cpu`);
+    const panel = (id: number) => page.locator(`main section[data-panel="${id}"]`);
+    // The header's gauges are not drawn again as 200 px tiles: stats and gauges are one line high.
+    for (const id of [33, 19, 35]) {
+      await shown(panel(id));
+      expect((await panel(id).boundingBox())!.height, `panel ${id}`).toBeLessThanOrEqual(96);
+    }
+    await shown(panel(19).getByRole('meter'));
+    // The first chart's drawing is at least half in view at 1400×900.
+    const plot = panel(4).locator('canvas');
+    await shown(plot);
+    const p = (await plot.boundingBox())!;
+    expect(Math.min(p.y + p.height, 900) - p.y, `CPU Load drawn at ${p.y}–${p.y + p.height}`).toBeGreaterThanOrEqual(p.height / 2);
+
+    /** Each series of a chart's legend: its colour and the value it shows. */
+    const legend = (id: number) =>
+      panel(id)
+        .locator('.u-legend tr.u-series')
+        .evaluateAll((rows) =>
+          rows
+            .map((r) => ({ label: r.querySelector('.u-label')?.textContent ?? '', color: getComputedStyle(r.querySelector('.u-marker')!).borderTopColor, value: r.querySelector('.u-value')?.textContent ?? '' }))
+            .filter((r) => r.label !== 'Time'),
+        );
+    await eventually(async () => (await legend(4)).some((s) => s.label === 'user' && s.value !== '--'), { timeout: 20_000 }).toBe(true);
+    const load = await legend(4);
+    // CPU seconds per second, in cores: never a bare number.
+    for (const s of load) if (s.value !== '--') expect(s.value, s.label).toMatch(/ cores?$/);
+    await eventually(async () => (await legend(25)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const usage = await legend(25);
+    const colourOf = (rows: typeof load, label: string) => rows.find((r) => r.label === label)?.color;
+    for (const mode of ['user', 'privileged', 'interrupt', 'dpc']) {
+      expect(colourOf(usage, mode), mode).toBeDefined();
+      expect(colourOf(usage, mode), `${mode} on CPU Usage and CPU Load`).toBe(colourOf(load, mode));
+    }
   });
 
   it('says when a range has no data, and offers Retry when a chart fails', async () => {

@@ -15,7 +15,7 @@ import { browserStore } from '../../lib/pinned-widgets';
 import { localStore, tabStore } from '../../lib/web-storage';
 import { createRecents } from '../../lib/recents';
 import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
-import { onOpenPanel, type HistoryFilters, type ShellPanel } from '../../lib/shell-events';
+import { onOpenPanel, type HistoryFilters, type PaletteStart, type ShellPanel } from '../../lib/shell-events';
 import { HistoryPanel } from '../../features/history/history-panel';
 import { CommandLine } from './command-line';
 import { useCommandHotkeys } from './use-command-hotkeys';
@@ -44,6 +44,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
   const registry = useMemo(() => createAppRegistry({ undoStorage: tabStore }), []);
   const [panel, setPanel] = useState<HostPanel | null>(null);
   const [historyFilters, setHistoryFilters] = useState<HistoryFilters>({});
+  const [paletteStart, setPaletteStart] = useState<PaletteStart | undefined>(undefined);
   const [cmdlineSeed, setCmdlineSeed] = useState('');
   const [confirmRequest, setConfirmRequest] = useState<ConfirmRequest | null>(null);
   const [notice, setNotice] = useState<NoticeState | null>(null);
@@ -154,6 +155,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
         if (p !== 'account') setPanel(p);
         // history.show says the filters every time (none: all runs); the open panel follows them.
         if (p === 'history') setHistoryFilters(options.history ?? {});
+        if (p === 'palette') setPaletteStart(options.palette);
       }),
     [],
   );
@@ -172,7 +174,10 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
 
   useCommandHotkeys(registry, (id) => void dispatchAndReport(id, {}, 'hotkey', true), confirmRequest === null);
 
-  const close = useCallback(() => setPanel(null), []);
+  const close = useCallback(() => {
+    setPanel(null);
+    setPaletteStart(undefined);
+  }, []);
   const aliasesQuery = useQuery({ ...aliasesQueryOptions(), enabled: !!user });
   const aliases = useMemo(() => aliasesQuery.data?.result ?? [], [aliasesQuery.data]);
   const recents = useMemo(() => (user ? createRecents(localStore, user._id) : undefined), [user]);
@@ -191,6 +196,7 @@ export function CommandHost({ children, user }: { children: ReactNode; user: Who
           marked={markedTargets}
           aliases={aliases}
           recents={recents}
+          startWith={paletteStart}
           onRun={(id, input) => {
             close();
             void dispatchAndReport(id, input, 'palette', true, markedTargets);

@@ -12,7 +12,7 @@ import { CommandError, type Registry } from '../../../commands/registry';
 import type { Whoami } from '../../../server/contract/auth';
 import type { CommandSource } from '../../../server/contract/command-history';
 import { commandHistoryQueryOptions } from '../../api/command-history';
-import { providerFor } from './entities';
+import { completionValues } from './entities';
 import { CommandMarkdown } from '../../lib/markdown';
 import { curlLines, printApi, splitPrintApi } from '../../../commands/print-api';
 import { curlBlock } from './copy-api';
@@ -24,6 +24,9 @@ interface OutputLine {
 }
 
 let nextId = 1;
+
+/** Markdown inline code holding `text` whatever it holds (a backtick asks for a longer fence). */
+const codeSpan = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 
 /**
  * ":" — a terminal at the bottom of the screen. Lines are parsed with parseCommandLine and run
@@ -125,17 +128,10 @@ export function CommandLine({
   async function complete() {
     const ctx = contextFor('cmdline');
     const visible = registry.list().filter((d) => (d.when ? d.when(ctx) : true));
-    const result = await completeCommandLine(line, visible, async (arg, prefix) => {
-      const provider = arg.entity ? providerFor(arg.entity) : undefined;
-      if (!provider || !provider.visible(user?.role)) return [];
-      try {
-        return (await provider.search(ctx.api, prefix, 50)).map((e) => e.completion);
-      } catch {
-        return [];
-      }
-    }, aliases);
+    const result = await completeCommandLine(line, visible, (arg, prefix) => completionValues(ctx.api, user?.role, arg, prefix), aliases);
     setLine(result.line);
-    if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).join('  '));
+    // As code: a name like service_down@db-01 would read as markdown (emphasis, an email link).
+    if (result.candidates.length > 1) print('info', result.candidates.slice(0, 40).map(codeSpan).join('  '));
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {

@@ -1,4 +1,4 @@
-import type { EntityKind } from '../../../commands/define-command';
+import type { ArgSpec, EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
 import { listCommandHistory } from '../../api/command-history';
@@ -8,6 +8,8 @@ import { listSilences, silencesQuery } from '../../api/silences';
 import { listStatusPages } from '../../api/status-pages';
 import { matcherText } from '../../../server/contract/routing';
 import { searchEntities } from '../../api/search';
+import { alertRef, completeAlertRefs } from '../../../commands/alert/alert-ref';
+import type { CompletionValue } from '../../../commands/complete-command-line';
 import type { SearchHit, SearchKind } from '../../../server/contract/search';
 
 /** One palette / completion entry for a thing in the console. */
@@ -55,8 +57,8 @@ export function entityFromHit(hit: SearchHit): Entity {
         // The summary tells two alerts of one host apart (which service); cmdk shows it as text.
         subtitle: `${hit.summary ? `${hit.summary} · ` : ''}${alertStatusLabels[hit.status]} · ${hit.severity} · ${new Date(hit.createdAt).toLocaleString()}`,
         value: hit._id,
-        // Alert names repeat across hosts and time: only the id is unique on the command line.
-        completion: hit._id,
+        // The command line names alerts as people do; the ref reads as the open alert of that name there.
+        completion: alertRef({ ...hit, service: null, mountpoint: null, volume: null }),
         host: hit.hostname,
       };
     case 'group':
@@ -153,4 +155,20 @@ export const entityProviders: EntityProvider[] = [
 
 export function providerFor(kind: EntityKind | undefined): EntityProvider | undefined {
   return entityProviders.find((p) => p.kind === kind);
+}
+
+/**
+ * Tab's values for an entity argument on the command line: alerts are the open ones whose host
+ * or name starts with the typed word, as `alertname@host` (never an id); other kinds what their
+ * provider finds, as names. Nothing for a kind this role may not see, or when the lookup fails.
+ */
+export async function completionValues(api: Api, role: Role | undefined, arg: ArgSpec, prefix: string): Promise<CompletionValue[]> {
+  const provider = arg.entity ? providerFor(arg.entity) : undefined;
+  if (!provider || !provider.visible(role)) return [];
+  try {
+    if (arg.entity === 'alert') return (await completeAlertRefs(api, prefix)).map((value) => ({ value, matched: true as const }));
+    return (await provider.search(api, prefix, 50)).map((e) => e.completion);
+  } catch {
+    return [];
+  }
 }

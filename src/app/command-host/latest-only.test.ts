@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LatestOnly } from './palette';
+import { LatestOnly } from './latest-only';
 
 describe('LatestOnly (the palette asks the API one search at a time)', () => {
   it('runs one job at a time and, of what was asked meanwhile, only the newest', async () => {

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { shortcutLabel } from '../../lib/hotkeys';
 import { CommandMarkdown } from '../../lib/markdown';
+import { ToastPortal } from '../../components/ui/toast-region';
 
 export interface NoticeState {
   text: string;
@@ -33,39 +34,41 @@ export function Notice({ notice, onDone, undoKeys }: { notice: NoticeState | nul
     return () => clearTimeout(t);
   }, [notice, onDone]);
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-[60] max-w-md">
-      {notice && (
-        <div
-          data-testid="notice"
-          className={
-            notice.tone === 'error'
-              ? 'pointer-events-auto rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-800 shadow-lg dark:border-red-800 dark:bg-red-950 dark:text-red-200'
-              : 'pointer-events-auto flex items-center gap-3 rounded-md border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100'
-          }
-        >
-          <div className="min-w-0 flex-1">
-            <CommandMarkdown>{notice.text}</CommandMarkdown>
-            {notice.shortcut && (
-              <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                Shortcut: <kbd className="rounded border border-slate-300 px-1 font-mono dark:border-slate-600">{notice.shortcut}</kbd>
-              </p>
+    <ToastPortal>
+      <div role="status" aria-live="polite">
+        {notice && (
+          <div
+            data-testid="notice"
+            className={
+              notice.tone === 'error'
+                ? 'pointer-events-auto rounded-md border border-red-300 bg-red-50 px-4 py-2 text-sm text-red-800 shadow-lg dark:border-red-800 dark:bg-red-950 dark:text-red-200'
+                : 'pointer-events-auto flex items-center gap-3 rounded-md border border-slate-200 bg-white px-4 py-2 text-sm text-slate-800 shadow-lg dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100'
+            }
+          >
+            <div className="min-w-0 flex-1">
+              <CommandMarkdown>{notice.text}</CommandMarkdown>
+              {notice.shortcut && (
+                <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                  Shortcut: <kbd className="rounded border border-slate-300 px-1 font-mono dark:border-slate-600">{notice.shortcut}</kbd>
+                </p>
+              )}
+            </div>
+            {notice.onUndo && (
+              <button
+                type="button"
+                onClick={() => {
+                  notice.onUndo?.();
+                  onDone();
+                }}
+                className="shrink-0 rounded px-2 py-1 text-sm font-semibold text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-300 dark:hover:bg-slate-700"
+                title={undoKeys ? `Undo (${shortcutLabel(undoKeys)})` : 'Undo'}
+              >
+                Undo
+              </button>
             )}
           </div>
-          {notice.onUndo && (
-            <button
-              type="button"
-              onClick={() => {
-                notice.onUndo?.();
-                onDone();
-              }}
-              className="shrink-0 rounded px-2 py-1 text-sm font-semibold text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-300 dark:hover:bg-slate-700"
-              title={undoKeys ? `Undo (${shortcutLabel(undoKeys)})` : 'Undo'}
-            >
-              Undo
-            </button>
-          )}
-        </div>
-      )}
-    </div>
+        )}
+      </div>
+    </ToastPortal>
   );
 }

@@ -16,7 +16,8 @@ interface Base extends Rankable {
 export type PaletteItem =
   | (Base & { kind: 'command'; def: CommandDefinition<any>; allowed: true | string })
   | (Base & { kind: 'alias'; alias: AliasDef; def: CommandDefinition<any> | undefined; preset: Record<string, unknown>; allowed: true | string })
-  | (Base & { kind: 'entity'; entity: Entity })
+  | (Base & { kind: 'preset'; def: CommandDefinition<any>; preset: Record<string, unknown> })
+  | (Base & { kind: 'entity'; entity: Entity; context?: boolean })
   | (Base & { kind: 'option'; value: unknown });
 
 /** Commands a person may see now (hidden by `when`), each with true or the reason it cannot run. */
@@ -58,16 +59,63 @@ export function aliasItems(aliases: readonly AliasDef[], registry: Registry, ctx
   });
 }
 
+/**
+ * The rows of commands' `paletteOptions` (the open screen's tabs and controls by name: "CPU tab",
+ * "Last 1 Hour", "Maintenance on"), for the commands that can run here now. They outrank commands
+ * on equal matches: on its screen, a control is what its name means.
+ */
+export function presetItems(registry: Registry, ctx: CommandContext): PaletteItem[] {
+  return registry.list().flatMap((def) => {
+    const opts = def.paletteOptions;
+    if (!opts || registry.check(def.id, ctx) !== true) return [];
+    let base: Record<string, unknown> | null;
+    try {
+      base = opts.preset ? opts.preset(ctx) : {};
+    } catch {
+      base = null;
+    }
+    if (!base) return [];
+    const arg = def.args?.find((a) => a.name === opts.arg);
+    return (arg?.options ?? [])
+      .filter((o) => !opts.except?.includes(o.value))
+      .map((o) => {
+        const label = opts.label(o);
+        return {
+          key: `preset:${def.id}:${o.value}`,
+          kind: 'preset' as const,
+          label,
+          title: label.toLowerCase(),
+          extra: `${def.title} ${def.id} ${o.value}`.toLowerCase(),
+          boost: 8,
+          def,
+          preset: { ...base, [opts.arg]: o.value },
+        };
+      });
+  });
+}
+
 /** Up to +12 for what a person uses often and lately: enough to reorder equal matches, not to beat a better match. */
 export const recencyBonus = (score: number) => Math.min(12, 4 * Math.log2(1 + score));
 
 /** The items with their recency bonus; items never used come back as they are (no copy). */
-export function withRecency(items: PaletteItem[], scores: ReadonlyMap<string, number>): PaletteItem[] {
-  if (!scores.size) return items;
+export function withRecency(items: PaletteItem[], scores: ReadonlyMap<string, number>, hosts: ReadonlyMap<string, number> = new Map()): PaletteItem[] {
+  if (!scores.size && !hosts.size) return items;
   return items.map((item) => {
-    const s = scores.get(item.key);
+    // Things on a host used lately rank up too: the server of the alert just acknowledged.
+    const s = Math.max(scores.get(item.key) ?? 0, item.kind === 'entity' && item.entity.host ? (hosts.get(item.entity.host) ?? 0) : 0);
     return s ? { ...item, boost: (item.boost ?? 0) + recencyBonus(s) } : item;
   });
+}
+
+/** host → the frecency of the most used thing on it, among the recents that have a host. */
+export function hostScores(recent: readonly RecentEntry[], scores: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of recent) {
+    const host = r.entity?.host;
+    const s = scores.get(r.key) ?? 0;
+    if (host && s > (out.get(host) ?? 0)) out.set(host, s);
+  }
+  return out;
 }
 
 /**
@@ -88,7 +136,7 @@ export function entityItems(entities: readonly Entity[]): PaletteItem[] {
   return entities.map((e) => ({ key: `${e.kind}:${e.id}`, kind: 'entity', label: e.title, title: e.title.toLowerCase(), extra: e.subtitle.toLowerCase(), entity: e }));
 }
 
-/** Choices for an enum or boolean argument; an optional one can be skipped. */
+/** Choices for an enum or boolean argument; an optional one can be skipped (unless it says otherwise). */
 export function optionItems(arg: ArgSpec): PaletteItem[] {
   const options =
     arg.kind === 'boolean'
@@ -98,11 +146,21 @@ export function optionItems(arg: ArgSpec): PaletteItem[] {
         ]
       : (arg.options ?? []).map((o) => ({ value: o.value as unknown, label: o.label }));
   const items: PaletteItem[] = options.map((o) => ({ key: `opt:${String(o.value)}`, kind: 'option', label: o.label, title: o.label.toLowerCase(), extra: String(o.value).toLowerCase(), value: o.value }));
-  if (arg.optional) items.unshift({ key: 'opt:__skip', kind: 'option', label: '(skip)', title: '(skip)', extra: '', boost: 1, value: undefined });
+  // First: leaving an optional choice out keeps what is (an edit), the default (a create) or no filter;
+  // an argument whose options already hold every way to go on offers no skip (a time range's "Custom range").
+  if (arg.optional && arg.skippable !== false) items.unshift({ key: 'opt:__skip', kind: 'option', label: '(skip)', title: '(skip)', extra: '', boost: 1, value: undefined });
   return items;
 }
 
-/** Arguments asked in the palette: the ones listed in `args`, in that order. */
-export function argsToAsk(def: CommandDefinition<any>, skip: readonly string[] = []): readonly ArgSpec[] {
-  return skip.length ? (def.args ?? []).filter((a) => !skip.includes(a.name)) : (def.args ?? []);
+/**
+ * Arguments asked in the palette: the ones listed in `args`, in that order, but command-line-only
+ * ones and those whose `askWhen` says no given the answers so far.
+ */
+export function argsToAsk(def: CommandDefinition<any>, skip: readonly string[] = [], values: Record<string, unknown> = {}): readonly ArgSpec[] {
+  return (def.args ?? []).filter((a) => a.inPalette !== false && !skip.includes(a.name) && (!a.askWhen || a.askWhen(values)));
+}
+
+/** What a preset row leaves to ask: the required arguments it does not give (a preset time range asks nothing more). */
+export function presetSkip(def: CommandDefinition<any>, preset: Record<string, unknown>): string[] {
+  return (def.args ?? []).filter((a) => a.name in preset || a.optional).map((a) => a.name);
 }

@@ -1,16 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
+import type { ArgSpec, CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
+import { PaletteRow } from './palette-row';
 import { offersPrintApi } from '../../../commands/print-api';
-import { middleEllipsis } from '../../lib/format';
 import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor, searchEntityKinds } from './entities';
 import { EntityIndex } from './entity-index';
-import { aliasItems, argsToAsk, commandItems, entityItems, optionItems, recentItems, withRecency, type PaletteItem } from './palette-items';
+import { aliasItems, argsToAsk, commandItems, entityItems, hostScores, optionItems, presetItems, presetSkip, recentItems, withRecency, type PaletteItem } from './palette-items';
+import { contextEntities } from './context-entities';
+import { LatestOnly } from './latest-only';
 import type { AliasDef } from '../../../commands/aliases';
 import type { Recents } from '../../lib/recents';
 import type { Entity } from './entities';
@@ -30,31 +32,6 @@ export const SEARCH_DEBOUNCE_MS = 0;
 /** Of each kind per search: a screenful to choose from; typing on narrows it and the index keeps what came. */
 const SEARCH_LIMIT = 25;
 
-/**
- * Runs one job at a time; what is asked meanwhile waits, and only the newest of it runs next.
- * (An abort would not help: the server finishes a request the browser gave up on.)
- */
-export class LatestOnly<T> {
-  private busy = false;
-  private next: { value: T } | null = null;
-  constructor(private readonly job: (value: T) => Promise<void>) {}
-  ask(value: T): void {
-    if (this.busy) {
-      this.next = { value };
-      return;
-    }
-    this.busy = true;
-    void this.job(value)
-      .catch(() => undefined)
-      .finally(() => {
-        this.busy = false;
-        const next = this.next;
-        this.next = null;
-        if (next) this.ask(next.value);
-      });
-  }
-}
-
 interface Asking {
   def: CommandDefinition<any>;
   step: number;
@@ -71,12 +48,21 @@ interface Asking {
   labels: Record<string, string>;
 }
 
+/** What the open screen is about, loaded for an entity argument: its first choices. */
+interface OnScreen {
+  step: Asking;
+  items: PaletteItem[] | null;
+}
+
 /** Choices loaded for an argument whose options depend on earlier answers. */
 interface Loaded {
   step: Asking;
   options: readonly { value: string; label: string }[] | null;
   error?: string;
 }
+
+/** What the palette says under a free-text step: the argument's own label, and that Enter skips an optional one. */
+export const typeHint = (arg: ArgSpec) => (arg.optional ? `${arg.label} (optional): type it and press Enter, or press Enter to skip` : `${arg.label}: type it and press Enter`);
 
 /** Commands that may change something (view-only ones stay out of the history): they offer "Copy as curl". */
 /** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
@@ -100,18 +86,20 @@ export interface PaletteProps {
   /** The bench passes its own index and turns API search off. */
   index?: EntityIndex;
   fetchEntities?: boolean;
+  /** Open on this command, its given arguments filled in (a screen's button that needs a note). */
+  startWith?: { command: string; values: Record<string, unknown> };
 }
 
-export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true }: PaletteProps) {
+export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true, startWith }: PaletteProps) {
   const [query, setQuery] = useState('');
   const [asking, setAsking] = useState<Asking | null>(null);
   const [revision, setRevision] = useState(index.revision);
   /** The text whose API matches were last merged (data-entities-for: the palette bench waits on it). */
-  const [fetchedFor, setFetchedFor] = useState<string | null>(null);
+  const [fetchedFor, setFetchedFor] = useState<{ text: string; kind: EntityKind | undefined } | null>(null);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
-  const arg = asking ? argsToAsk(asking.def, asking.skip)[asking.step] : undefined;
+  const arg = asking ? argsToAsk(asking.def, asking.skip, asking.values)[asking.step] : undefined;
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   useEffect(() => {
     if (!asking || !arg?.choices) return;
@@ -126,6 +114,21 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     };
   }, [asking, arg, ctx]);
   const choices = arg?.choices && loaded?.step === asking ? loaded : null;
+
+  // The alert of the open drawer, the server of the open detail: first among an entity argument's choices.
+  const [onScreen, setOnScreen] = useState<OnScreen | null>(null);
+  useEffect(() => {
+    if (!asking || arg?.kind !== 'entity' || !fetchEntities) return;
+    let stale = false;
+    setOnScreen({ step: asking, items: null });
+    void contextEntities(ctx, arg.entity).then((found) => {
+      if (!stale) setOnScreen({ step: asking, items: entityItems(found).map((item) => ({ ...item, context: true })) });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [asking, arg, ctx, fetchEntities]);
+  const here = onScreen?.step === asking ? onScreen.items : null;
 
   // Ask the API for entities matching the text; results join the local index. One search at a
   // time: keys typed while it runs are folded into the next, so the server never works through a
@@ -157,7 +160,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
               }),
           ),
         );
-        setFetchedFor(text);
+        setFetchedFor({ text, kind });
       }),
     [],
   );
@@ -177,9 +180,10 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     }
   }, [recents, index]);
   const scores = useMemo(() => recents?.scores() ?? new Map<string, number>(), [recents]);
-  const commands = useMemo(() => withRecency([...commandItems(registry, ctx), ...aliasItems(aliases, registry, ctx)], scores), [registry, ctx, aliases, scores]);
+  const hosts = useMemo(() => (recents ? hostScores(recents.top(50), scores) : new Map<string, number>()), [recents, scores]);
+  const commands = useMemo(() => withRecency([...commandItems(registry, ctx), ...presetItems(registry, ctx), ...aliasItems(aliases, registry, ctx)], scores), [registry, ctx, aliases, scores]);
   // Prepared once per index change, not per keystroke: 10,000 entities must rank in a frame.
-  const entities = useMemo(() => withRecency(entityItems(index.all()), scores), [index, revision, scores]);
+  const entities = useMemo(() => withRecency(entityItems(index.all()), scores, hosts), [index, revision, scores, hosts]);
   const empty = query.trim() === '';
   const recent = useMemo(() => {
     if (!recents || !empty) return [];
@@ -195,10 +199,18 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     }
     if (arg.choices) return choices?.options ? optionItems({ ...arg, options: choices.options }) : [];
     if (arg.kind === 'enum' || arg.kind === 'boolean') return optionItems(arg);
-    if (arg.kind === 'entity') return entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
+    if (arg.kind === 'entity') {
+      const of = entities.filter((p) => p.kind === 'entity' && p.entity.kind === arg.entity);
+      if (!here?.length) return of;
+      const shown = new Set(here.map((h) => h.key));
+      return [...here, ...of.filter((p) => !shown.has(p.key))];
+    }
     return [];
-  }, [arg, commands, entities, recent, choices]);
-  const results = useMemo(() => rank(candidates, query, MAX_RESULTS), [candidates, query]);
+  }, [arg, commands, entities, recent, choices, here]);
+  // The thing on screen is first while nothing is typed (Enter takes it); once typing, it ranks like
+  // the rest, ahead only on equal matches: "web-1" still finds web-1 on web-10's detail.
+  const ranked = useMemo(() => (empty && here?.length ? candidates.map((c) => (c.kind === 'entity' && c.context ? { ...c, boost: 500 } : c)) : candidates), [candidates, empty, here]);
+  const results = useMemo(() => rank(ranked, query, MAX_RESULTS), [ranked, query]);
 
   useEffect(() => setActive(0), [query, asking]);
   // Give focus back to where the person was (a button, a table row) when the palette closes.
@@ -223,9 +235,26 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
     setQuery('');
-    if (argsToAsk(def, skip).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {} });
+    if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {} });
     else finish(preset, def, alias, copy);
   }
+
+  function startPreset(def: CommandDefinition<any>, preset: Record<string, unknown>) {
+    setQuery('');
+    const skip = presetSkip(def, preset);
+    if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, labels: {} });
+    else finish(preset, def);
+  }
+
+  // Opened by a screen's button on one command: start asking for what its values leave out.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || !startWith) return;
+    started.current = true;
+    const def = registry.get(startWith.command);
+    if (def) start(def, startWith.values);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [startWith, registry]);
 
   /** Alt+C: "Copy as curl" on the highlighted command (or the one being asked for). */
   function copyAsCurl() {
@@ -242,7 +271,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     const values = given ? { ...asking.values, [arg.name]: value } : asking.values;
     const labels = given && label ? { ...asking.labels, [arg.name]: label } : asking.labels;
     setQuery('');
-    if (asking.step + 1 >= argsToAsk(asking.def, asking.skip).length) finish(values, asking.def, asking.alias, asking.copy);
+    if (asking.step + 1 >= argsToAsk(asking.def, asking.skip, values).length) finish(values, asking.def, asking.alias, asking.copy);
     else setAsking({ ...asking, step: asking.step + 1, values, labels });
   }
 
@@ -264,6 +293,11 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
       return show ? onRun(show.id, { [show.arg]: item.entity.value }) : undefined;
     }
     if (item.kind === 'alias' && item.allowed === true && item.def) return start(item.def, item.preset, item.alias.name);
+    if (item.kind === 'preset') {
+      recents?.record(item.key);
+      // A screen's control: what it names is given; only required arguments still missing are asked.
+      return startPreset(item.def, item.preset);
+    }
     if (item.kind !== 'command' || item.allowed !== true) return;
     start(item.def, {});
   }
@@ -294,6 +328,9 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     }
   }
 
+  const searching = fetchEntities && !!ctx.user && (!arg || arg.kind === 'entity');
+  const settled =
+    (!searching || (fetchedFor?.text === query && fetchedFor.kind === wantedKind)) && (!arg?.choices || !!choices?.options) && (arg?.kind !== 'entity' || !fetchEntities || here !== null);
   const selected = results[active]?.key ?? '';
   const highlighted = results[active];
   const curlable = !!onCopyApi && (asking ? offersCurl(asking.def) && !asking.copy && !asking.marked : (highlighted?.kind === 'command' || highlighted?.kind === 'alias') && highlighted.allowed === true && !!highlighted.def && offersCurl(highlighted.def));
@@ -314,7 +351,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             {asking.alias && <span className="font-mono">({asking.alias})</span>}
             {asking.copy && <span className="rounded bg-amber-100 px-1.5 text-amber-900 dark:bg-amber-900 dark:text-amber-100">Copy as curl</span>}
             {asking.marked && marked && <span className="rounded bg-blue-600 px-1.5 text-white">{markedNoun(marked.kind, marked.items.length)} marked</span>}
-            {argsToAsk(asking.def, asking.skip).map((a, i) => (
+            {argsToAsk(asking.def, asking.skip, asking.values).map((a, i) => (
               <span key={a.name} className={i === asking.step ? 'rounded bg-blue-100 px-1.5 text-blue-800 dark:bg-blue-900 dark:text-blue-100' : ''}>
                 {a.label}
                 {i < asking.step && asking.values[a.name] !== undefined && `: ${a.kind === 'password' ? '••••' : (asking.labels[a.name] ?? String(asking.values[a.name]))}`}
@@ -344,15 +381,23 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
             className="w-full border-b border-slate-200 bg-transparent px-4 py-3 text-base outline-none dark:border-slate-700"
           />
         )}
-        <Command.List ref={listRef} className="max-h-[min(60vh,440px)] overflow-y-auto" data-testid="palette-results" data-count={results.length} data-entities-for={fetchedFor ?? undefined}>
+        <Command.List
+          ref={listRef}
+          className="max-h-[min(60vh,440px)] overflow-y-auto"
+          data-testid="palette-results"
+          data-count={results.length}
+          data-entities-for={fetchedFor?.text}
+          // Whether the rows are all there is to come for this text (the API's matches, the screen's choices, loaded options): what scripts wait on.
+          data-settled={settled}
+        >
           {results.length === 0 && (
             <div className="px-4 py-6 text-center text-sm text-slate-500 dark:text-slate-400">
               {arg?.choices && !choices?.options
                 ? `Loading the choices for ${arg.label}…`
                 : choices?.error
-                  ? `${choices.error} Type the ${arg!.label.toLowerCase()} and press Enter`
+                  ? `${choices.error} ${typeHint(arg!)}`
                   : arg && !(arg.kind === 'enum' || arg.kind === 'boolean' || arg.kind === 'entity' || arg.choices)
-                    ? `Type the ${arg.label.toLowerCase()} and press Enter`
+                    ? typeHint(arg)
                     : arg
                       ? 'No match: Enter uses what you typed'
                       : 'No results'}
@@ -392,66 +437,4 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
       </Command>
     </div>
   );
-}
-
-/** The row's first column: "Recent" for the empty palette's recents, else what the item is. */
-function Kind({ item, children }: { item: PaletteItem; children: string }) {
-  return item.recent ? <span className="w-20 shrink-0 text-xs font-medium text-blue-700 dark:text-blue-300">Recent</span> : <span className="w-20 shrink-0 text-xs text-slate-600 dark:text-slate-400">{children}</span>;
-}
-
-function PaletteRow({ item, marked }: { item: PaletteItem; marked?: MarkedTargets }) {
-  if (item.kind === 'alias') {
-    return (
-      <>
-        <Kind item={item}>Alias</Kind>
-        <span className="min-w-0 flex-1 truncate">
-          <span className="font-mono">{item.label}</span>
-          {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
-        </span>
-        <span className="truncate font-mono text-xs text-slate-500 dark:text-slate-400">{item.alias.line}</span>
-      </>
-    );
-  }
-  if (item.kind === 'command') {
-    const onMarked = marked?.items.length && markedArg(item.def, marked.kind) ? markedNoun(marked.kind, marked.items.length) : undefined;
-    // Its global key, or the keys a screen binds to it (with where, on hover), as the "?" overview lists them.
-    const keys = item.def.shortcut ?? item.def.screenKeys?.keys;
-    return (
-      <>
-        <Kind item={item}>{item.def.category}</Kind>
-        <span className="min-w-0 flex-1 truncate">
-          {item.label}
-          {item.allowed !== true && <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">— {item.allowed}</span>}
-          {item.allowed === true && onMarked && <span className="ml-2 text-xs text-blue-700 dark:text-blue-300">→ {onMarked} marked</span>}
-        </span>
-        {keys && (
-          <kbd title={item.def.shortcut ? undefined : item.def.screenKeys?.where} className="rounded border border-slate-300 px-1.5 font-mono text-xs text-slate-500 dark:border-slate-600 dark:text-slate-400">
-            {shortcutLabel(keys)}
-          </kbd>
-        )}
-      </>
-    );
-  }
-  if (item.kind === 'entity') {
-    const { host, kind, subtitle } = item.entity;
-    // The host is shortened in its middle, never cut at its end: similar hosts stay told apart.
-    const rest = host && item.label.endsWith(host) ? item.label.slice(0, item.label.length - host.length) : null;
-    return (
-      <>
-        <Kind item={item}>{kind.charAt(0).toUpperCase() + kind.slice(1)}</Kind>
-        {host && rest !== null ? (
-          <span className="flex min-w-0 flex-1 items-baseline" title={item.label}>
-            {rest && <span className="min-w-0 truncate whitespace-pre">{rest}</span>}
-            <span className="shrink-0 whitespace-nowrap" data-host={host}>
-              {middleEllipsis(host, rest ? 28 : 40)}
-            </span>
-          </span>
-        ) : (
-          <span className="min-w-0 flex-1 truncate">{item.label}</span>
-        )}
-        {subtitle && <span className="max-w-[40%] truncate text-xs text-slate-600 dark:text-slate-400">{subtitle}</span>}
-      </>
-    );
-  }
-  return <span className="flex-1">{item.label}</span>;
 }

@@ -4,7 +4,7 @@ import type { ChartData } from '../../../server/contract/servers';
 import { chartQueryOptions } from '../../api/servers';
 import { Button } from '../ui/button';
 import { cx } from '../ui/cx';
-import { BarGauge, Gauge, toneText } from '../ui/gauge';
+import { BarGauge, Gauge, MeterBar, toneText } from '../ui/gauge';
 import { Skeleton } from '../ui/skeleton';
 import { TimeSeriesChart } from '../ui/time-series-chart';
 import { asPercent, axisIncrements, formatAxisTicks, formatChartTime, formatChartValue, gaugeTone, isPercentUnit, lastValue } from '../../lib/chart-format';
@@ -35,6 +35,12 @@ export interface ChartPanelProps {
   actions?: ReactNode;
   /** Extra classes of the title row (a grid's drag handle). */
   headerClassName?: string;
+  /**
+   * A one-line tile (a server tab's row of stats and gauges): the title and the figure side by
+   * side, a gauge as a thin bar. The header's Server Utilization already draws the arcs, and a
+   * row of 200 px tiles pushed the tab's first chart below the fold.
+   */
+  compact?: boolean;
 }
 
 /**
@@ -44,7 +50,7 @@ export interface ChartPanelProps {
  * stay; a failed refresh keeps them and says so. Shared by the server detail's tabs and the
  * pinned widgets.
  */
-export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, subtitle, height: fixedHeight, actions, headerClassName }: ChartPanelProps) {
+export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, subtitle, height: fixedHeight, actions, headerClassName, compact = false }: ChartPanelProps) {
   const query = useQuery({
     ...chartQueryOptions(serverId, panel.id, window.from, window.to),
     placeholderData: keepPreviousData,
@@ -75,6 +81,36 @@ export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, s
     body = <PanelBody data={data} height={bodyHeight} tz={tz} os={os} compact={fixedHeight !== undefined && bodyHeight < COMPACT_BELOW} />;
   }
 
+  if (compact && panel.kind !== 'timeseries' && panel.kind !== 'bargauge') {
+    const figure = query.isPending ? (
+      <Skeleton className="h-7 w-20" />
+    ) : query.isError && !data ? (
+      <span role="alert" className="flex items-center gap-1 text-xs text-red-700 dark:text-red-300">
+        Could not load. {query.error.message}
+        <Button size="sm" variant="ghost" className="h-6 px-1.5 text-xs" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
+          Retry
+        </Button>
+      </span>
+    ) : !data || !hasData(data) ? (
+      <span className="text-sm text-slate-500 dark:text-slate-400">{NO_DATA}</span>
+    ) : (
+      <CompactFigure data={data} />
+    );
+    return (
+      <section
+        aria-label={title}
+        data-panel={panel.id}
+        data-compact
+        aria-busy={query.isFetching || undefined}
+        className="flex min-h-16 items-center gap-3 rounded-lg border border-slate-200 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+      >
+        <h3 className="mr-auto min-w-0 truncate text-sm font-semibold">{title}</h3>
+        {figure}
+        {actions}
+      </section>
+    );
+  }
+
   return (
     <section
       aria-label={title}
@@ -102,6 +138,31 @@ export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, s
         {body}
       </div>
     </section>
+  );
+}
+
+/** A tile's figure on one line: a percentage gauge as a bar meter, stats as their newest values. */
+function CompactFigure({ data }: { data: ChartData }) {
+  const { unit, kind, title } = data.panel;
+  if (kind === 'gauge' && isPercentUnit(unit) && data.series.length === 1) {
+    const v = lastValue(data.series[0]!.values);
+    const pct = asPercent(v, unit);
+    return <MeterBar label={title} value={pct} display={formatChartValue(v, unit)} tone={gaugeTone(pct)} />;
+  }
+  const single = data.series.length === 1;
+  return (
+    <dl className="flex flex-wrap items-baseline justify-end gap-x-4">
+      {data.series.map((s) => {
+        const v = lastValue(s.values);
+        const pct = isPercentUnit(unit) ? asPercent(v, unit) : null;
+        return (
+          <div key={s.label} className="flex items-baseline gap-1.5">
+            <dt className={cx('text-xs text-slate-500 dark:text-slate-400', single && 'sr-only')}>{s.label}</dt>
+            <dd className={cx('text-xl font-semibold tabular-nums', pct !== null ? toneText[gaugeTone(pct)] : 'text-slate-800 dark:text-slate-100')}>{formatChartValue(v, unit)}</dd>
+          </div>
+        );
+      })}
+    </dl>
   );
 }
 

@@ -28,7 +28,7 @@ export function Button({ variant = 'secondary', size = 'md', round, className, d
         {...props}
         isDisabled={disabled}
         className={cx(
-          'inline-flex items-center justify-center gap-1.5 font-medium outline-none transition-colors focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50 dark:focus-visible:ring-offset-slate-900',
+          'inline-flex items-center justify-center gap-1.5 font-medium whitespace-nowrap outline-none transition-colors focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50 dark:focus-visible:ring-offset-slate-900',
           round ? 'rounded-full' : 'rounded-md',
           size === 'sm' ? 'h-8 px-2.5 text-sm' : 'h-9 px-3.5 text-sm',
           round && (size === 'sm' ? 'w-8 px-0' : 'w-9 px-0'),

@@ -1,6 +1,7 @@
 import { Button, ComboBox as AriaComboBox, Input, Label, ListBox, ListBoxItem, Popover } from 'react-aria-components';
 import { inputClass } from './text-field';
 import { cx } from './cx';
+import { Icon } from './icons';
 
 export interface ComboBoxItem {
   id: string;
@@ -44,7 +45,7 @@ export function ComboBox({ label, placeholder, inputValue, onInputChange, items,
       <div className="relative">
         <Input placeholder={placeholder} className={cx(inputClass, 'pr-8')} />
         <Button aria-label="Show options" className="absolute inset-y-0 right-0 flex w-8 items-center justify-center text-slate-400 outline-none">
-          <span aria-hidden>▾</span>
+          <Icon name="chevronDown" />
         </Button>
       </div>
       <Popover className="max-h-72 min-w-(--trigger-width) overflow-y-auto rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">

@@ -23,13 +23,20 @@ export interface DataTableProps<TFeatures extends TableFeatures, TData extends R
    * Escape clears, Enter opens. `kind` is the entity the rows are, `label` names one in previews.
    */
   marks?: { kind: string; label: (row: TData) => string };
+  /**
+   * On a phone (below 640 px) each row becomes a block of "label value" lines instead of a
+   * table that scrolls sideways: the labels are the columns' string headers, or these (by
+   * column id) where a header is a control; a column without one (a name, the actions) spans
+   * the row. styles.css `.stack-sm`.
+   */
+  stackOnPhone?: boolean | Record<string, string>;
 }
 
 /**
  * A list page's table (servers, users, notification groups, alerts): TanStack Table's headers
  * and cells, skeleton rows while loading, the empty state, and optional click-through rows.
  */
-export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({ table, label, loading, sort, onRowClick, empty, rowClassName, marks }: DataTableProps<TFeatures, TData>) {
+export function DataTable<TFeatures extends TableFeatures, TData extends RowData>({ table, label, loading, sort, onRowClick, empty, rowClassName, marks, stackOnPhone }: DataTableProps<TFeatures, TData>) {
   const columnCount = table.getAllLeafColumns().length;
   const openRow = (e: MouseEvent, row: TData) => {
     if ((e.target as HTMLElement).closest('a,button,input,[role="button"],[role="switch"]')) return;
@@ -41,15 +48,20 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
   const byId = useMemo(() => new Map(rows.map((r) => [r.id, r.original])), [rows]);
   const open = useMemo(() => (onRowClick ? (id: string) => byId.has(id) && onRowClick(byId.get(id)!) : undefined), [onRowClick, byId]);
   const rowProps = useMarkableRows(marks?.kind ?? '', ordered, { open });
+  const stack = !!stackOnPhone;
+  const phoneLabel = (columnId: string, header: unknown) => (typeof stackOnPhone === 'object' && stackOnPhone[columnId]) || (typeof header === 'string' ? header : undefined);
+  // Explicit roles keep the table a table for assistive technology when CSS makes its rows blocks.
+  const role = (r: string) => (stack ? r : undefined);
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
-      <table className="w-full text-left text-sm" aria-label={label} aria-busy={loading || undefined}>
-        <thead className="bg-slate-50 align-top dark:bg-slate-900">
+      <table className={cx('w-full text-left text-sm', stack && 'stack-sm')} role={role('table')} aria-label={label} aria-busy={loading || undefined}>
+        <thead className="bg-slate-50 align-top dark:bg-slate-900" role={role('rowgroup')}>
           {table.getHeaderGroups().map((hg) => (
-            <tr key={hg.id}>
+            <tr key={hg.id} role={role('row')}>
               {hg.headers.map((h) => (
                 <th
                   key={h.id}
+                  role={role('columnheader')}
                   scope="col"
                   className="px-1.5 py-2 font-semibold first:pl-3"
                   aria-sort={sort && h.column.id === sort.by ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
@@ -60,7 +72,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
             </tr>
           ))}
         </thead>
-        <tbody>
+        <tbody role={role('rowgroup')}>
           {loading
             ? Array.from({ length: 5 }, (_, i) => (
                 <tr key={i} aria-hidden className="border-t border-slate-100 dark:border-slate-800">
@@ -76,6 +88,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
                 return (
                   <tr
                     key={row.id}
+                    role={role('row')}
                     {...mark}
                     onClick={onRowClick ? (e) => openRow(e, row.original) : undefined}
                     className={cx(
@@ -86,7 +99,7 @@ export function DataTable<TFeatures extends TableFeatures, TData extends RowData
                     )}
                   >
                     {row.getAllCells().map((cell) => (
-                      <td key={cell.id} className="px-1.5 py-2 first:pl-3">
+                      <td key={cell.id} role={role('cell')} data-label={stack ? phoneLabel(cell.column.id, cell.column.columnDef.header) : undefined} className="px-1.5 py-2 first:pl-3">
                         <FlexRender cell={cell} />
                       </td>
                     ))}

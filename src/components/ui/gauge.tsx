@@ -80,6 +80,22 @@ export function Gauge({ label, value, min = 0, max = 100, display, tone, caption
   );
 }
 
+/**
+ * A thin bar meter with its figure, for a one-line tile (a server tab's stat row): the same
+ * meter semantics as the arc, in the height of a line of text.
+ */
+export function MeterBar({ label, value, min = 0, max = 100, display, tone, className }: Omit<GaugeProps, 'caption'>) {
+  const share = value === null ? 0 : Math.min(1, Math.max(0, (value - min) / (max - min || 1)));
+  return (
+    <div className={cx('flex min-w-0 flex-col items-end gap-1', className)}>
+      <span className={cx('text-xl leading-tight font-semibold tabular-nums', toneText[tone])}>{display}</span>
+      <div {...meterAria(label, value, min, max, display)} data-tone={tone} className="h-1.5 w-24 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-700">
+        <div className={cx('h-full rounded-full', toneFill[tone])} style={{ width: `${share * 100}%` }} />
+      </div>
+    </div>
+  );
+}
+
 export interface BarGaugeItem {
   label: string;
   /** 0–100 (or min–max), null when unknown. */

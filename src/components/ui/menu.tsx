@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Menu as AriaMenu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { Button } from './button';
+import { Icon } from './icons';
 
 export interface MenuAction {
   id: string;
@@ -10,7 +11,7 @@ export interface MenuAction {
   danger?: boolean;
 }
 
-export function Menu({ label, trigger = '⋯', actions }: { label: string; trigger?: ReactNode; actions: MenuAction[] }) {
+export function Menu({ label, trigger = <Icon name="more" />, actions }: { label: string; trigger?: ReactNode; actions: MenuAction[] }) {
   return (
     <MenuTrigger>
       <Button variant="ghost" size="sm" aria-label={label}>

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Dialog, Heading, Modal as AriaModal, ModalOverlay } from 'react-aria-components';
 import { Button } from './button';
 import { cx } from './cx';
+import { Icon } from './icons';
 
 export interface ModalProps {
   title: string;
@@ -30,7 +31,7 @@ export function Modal({ title, isOpen, onOpenChange, children, footer, width = 5
             </Heading>
             {role === 'dialog' && (
               <Button variant="ghost" size="sm" round aria-label="Close" onPress={() => onOpenChange(false)}>
-                ✕
+                <Icon name="close" />
               </Button>
             )}
           </div>

@@ -1,5 +1,6 @@
 import { Button, FieldError, Label, ListBox, ListBoxItem, Popover, Select as AriaSelect, SelectValue } from 'react-aria-components';
 import { cx } from './cx';
+import { Icon } from './icons';
 
 export interface SelectProps<T extends string> {
   label?: string;
@@ -27,7 +28,7 @@ export function Select<T extends string>({ label, placeholder, options, value, o
       {label && <Label className="text-sm font-medium text-slate-700 dark:text-slate-300">{label}</Label>}
       <Button className="flex h-9 items-center justify-between rounded-md border border-slate-300 bg-white px-3 text-left text-sm outline-none focus-visible:ring-2 focus-visible:ring-blue-500 dark:border-slate-600 dark:bg-slate-900">
         <SelectValue className="truncate data-[placeholder]:text-slate-500 dark:data-[placeholder]:text-slate-400" />
-        <span aria-hidden className="ml-2 text-slate-400">▾</span>
+        <Icon name="chevronDown" className="ml-2 text-slate-400" />
       </Button>
       <FieldError className="text-xs text-red-600 dark:text-red-400">{errorMessage}</FieldError>
       <Popover className="min-w-(--trigger-width) rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">

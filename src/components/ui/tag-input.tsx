@@ -2,6 +2,7 @@ import { FieldError, Input, Label, TextField as AriaTextField } from 'react-aria
 import { Button } from './button';
 import { cx } from './cx';
 import { inputClass } from './text-field';
+import { Icon } from './icons';
 
 export interface TagInputProps {
   label: string;
@@ -62,7 +63,7 @@ export function TagInput({ label, tags, inputValue, onInputChange, onAdd, onRemo
             >
               <span>{tag}</span>
               <Button variant="ghost" size="sm" round aria-label={`Remove ${tag}`} isDisabled={isDisabled} onPress={() => onRemove(tag)} className="!h-5 !w-5 text-xs">
-                ✕
+                <Icon name="close" />
               </Button>
             </li>
           ))}

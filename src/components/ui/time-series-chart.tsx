@@ -37,6 +37,61 @@ export interface TimeSeriesChartProps {
 /** Distinct in light and dark. */
 export const SERIES_COLORS = ['#3b82f6', '#22c55e', '#f59e0b', '#ef4444', '#a855f7', '#06b6d4', '#ec4899', '#84cc16', '#f97316', '#64748b'];
 
+/**
+ * The CPU modes' colours, the same on every chart that shows one (CPU Basic, CPU Load and CPU
+ * Usage list them in different orders and subsets): `user` is never green on one chart and
+ * purple on the next.
+ */
+const NAMED_COLORS: Record<string, string> = {
+  user: SERIES_COLORS[0]!,
+  system: SERIES_COLORS[3]!,
+  privileged: SERIES_COLORS[3]!,
+  idle: SERIES_COLORS[1]!,
+  iowait: SERIES_COLORS[2]!,
+  interrupt: SERIES_COLORS[4]!,
+  irqs: SERIES_COLORS[4]!,
+  dpc: SERIES_COLORS[5]!,
+  other: SERIES_COLORS[9]!,
+  steal: SERIES_COLORS[6]!,
+};
+
+const hash = (text: string) => [...text].reduce((h, c) => (h * 31 + c.codePointAt(0)!) >>> 0, 7);
+
+/**
+ * Each series' colour from its name, not its place: a named one (CPU modes) has its own; any
+ * other starts at a colour its label hashes to and takes the next free one, so a series keeps
+ * its colour from chart to chart unless two on one chart would share it.
+ */
+export function seriesColors(labels: readonly string[]): string[] {
+  const used = new Set<string>();
+  const out: (string | undefined)[] = labels.map((label) => {
+    const named = NAMED_COLORS[label.trim().toLowerCase()];
+    if (!named || used.has(named)) return undefined;
+    used.add(named);
+    return named;
+  });
+  return out.map((color, i) => {
+    if (color) return color;
+    // Grey is kept for `other`: a chart's only series should not be the dullest colour.
+    let k = hash(labels[i]!.trim().toLowerCase()) % (SERIES_COLORS.length - 1);
+    for (let n = 0; n < SERIES_COLORS.length && used.has(SERIES_COLORS[k]!); n++) k = (k + 1) % SERIES_COLORS.length;
+    const chosen = SERIES_COLORS[k]!;
+    used.add(chosen);
+    return chosen;
+  });
+}
+
+/**
+ * Points where a value stands alone (no value on either side): a line needs two, so without a
+ * dot a single result — a check's first, a series after a gap — would not show at all.
+ */
+export function isolatedPoints(values: readonly (number | null | undefined)[]): number[] {
+  const alone: number[] = [];
+  const has = (i: number) => i >= 0 && i < values.length && values[i] !== null && values[i] !== undefined && Number.isFinite(values[i]);
+  for (let i = 0; i < values.length; i++) if (has(i) && !has(i - 1) && !has(i + 1)) alone.push(i);
+  return alone;
+}
+
 const THEMES = {
   light: { axis: '#475569', grid: 'rgba(148, 163, 184, 0.35)' },
   dark: { axis: '#94a3b8', grid: 'rgba(71, 85, 105, 0.55)' },
@@ -78,6 +133,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
     const el = host.current;
     if (!el || !ready) return;
     const theme = dark ? THEMES.dark : THEMES.light;
+    const colors = seriesColors(series.map((s) => s.label));
     const axis = (extra: Partial<uPlot.Axis> = {}): uPlot.Axis => ({ stroke: theme.axis, grid: { stroke: theme.grid, width: 1 }, ticks: { stroke: theme.grid, width: 1 }, ...extra });
     const opts: uPlot.Options = {
       width,
@@ -88,9 +144,10 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
         { value: (_u, v) => (v === null || v === undefined ? '--' : fmt.current.formatTime(v)) },
         ...series.map((s, i) => ({
           label: s.label,
-          stroke: SERIES_COLORS[i % SERIES_COLORS.length],
+          stroke: colors[i],
           width: 1.5,
-          points: { show: false },
+          // Dots only where a value stands alone; uPlot's own choice when the line is sparse.
+          points: { filter: (u: uPlot, sidx: number, show: boolean) => (show ? null : nonEmpty(isolatedPoints(u.data[sidx] as (number | null)[]))) },
           // Away from the plot (no cursor index) the legend shows each series' newest value.
           value: (u: uPlot, v: number | null, sidx: number, idx: number | null) => {
             const shown = idx === null || idx === undefined ? newest(u.data[sidx] as (number | null)[] | undefined) : v;
@@ -152,6 +209,8 @@ function textWidth(text: string): number {
   }
   return measurer ? measurer.measureText(text).width : text.length * 7.5;
 }
+
+const nonEmpty = (list: number[]) => (list.length ? list : null);
 
 function newest(values: readonly (number | null)[] | undefined): number | null {
   if (!values) return null;

@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { cx } from './cx';
+import { ToastPortal } from './toast-region';
 
 export interface Toast {
   id: number;
@@ -32,20 +33,22 @@ export function Toaster() {
     () => toasts,
   );
   return (
-    <div role="status" aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-[60] flex w-80 flex-col gap-2">
-      {list.map((t) => (
-        <div
-          key={t.id}
-          className={cx(
-            'pointer-events-auto rounded-md border px-3 py-2 text-sm shadow-md',
-            t.kind === 'error' && 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
-            t.kind === 'success' && 'border-green-300 bg-green-50 text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-200',
-            t.kind === 'info' && 'border-slate-300 bg-white text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
-          )}
-        >
-          {t.text}
-        </div>
-      ))}
-    </div>
+    <ToastPortal>
+      <div role="status" aria-live="polite" className="flex flex-col-reverse gap-2">
+        {list.map((t) => (
+          <div
+            key={t.id}
+            className={cx(
+              'pointer-events-auto rounded-md border px-3 py-2 text-sm shadow-md',
+              t.kind === 'error' && 'border-red-300 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200',
+              t.kind === 'success' && 'border-green-300 bg-green-50 text-green-800 dark:border-green-800 dark:bg-green-950 dark:text-green-200',
+              t.kind === 'info' && 'border-slate-300 bg-white text-slate-800 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200',
+            )}
+          >
+            {t.text}
+          </div>
+        ))}
+      </div>
+    </ToastPortal>
   );
 }

@@ -13,6 +13,7 @@ import type { ServerView } from '../../lib/server-view';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { RulesTable, type RuleActions } from './rules-table';
 import { useRuleDraft } from './use-rule-draft';
+import { Icon } from '../../components/ui/icons';
 
 /** SPEC §9: the rules table shows 10 rows, with 10/20/30 to choose from. */
 const PAGE_SIZES = [10, 20, 30] as const;
@@ -81,9 +82,7 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
           </span>
         )}
         <CommandButton command="rules.refresh" input={{ server: serverRef }} size="sm" aria-label="Refresh alert rules" isDisabled={query.isFetching}>
-          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-            ⟳
-          </span>
+          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
           Refresh
         </CommandButton>
         {writable && dirty && (

@@ -79,6 +79,15 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
   };
   const uptime = useQuery({ ...checkUptimeQueryOptions(check._id), refetchInterval: 60_000 });
   const results = useQuery({ ...checkResultsQueryOptions(check._id), refetchInterval: REFETCH_MS });
+  // A new result (the check's own figures moved on) refreshes the lists beside them at once:
+  // the header must never say "Up, 12 ms" over a results table that still says "No results yet".
+  const refetchResults = results.refetch;
+  const refetchUptime = uptime.refetch;
+  useEffect(() => {
+    if (!check.lastCheckedAt) return;
+    void refetchResults();
+    void refetchUptime();
+  }, [check.lastCheckedAt, refetchResults, refetchUptime]);
   const groups = useQuery(notificationGroupOptionsQueryOptions(''));
   const groupName = (gid: string | null) => (gid ? (groups.data?.result.data.find((g) => g._id === gid)?.name ?? '…') : 'None');
   const u = uptime.data?.result;
@@ -153,12 +162,13 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
 
       <LatencyChart check={check} range={range} onRange={onRange} />
 
-      <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
+      {/* Side by side only where the rules table has the room for its seven columns. */}
+      <div className="grid grid-cols-1 gap-4 2xl:grid-cols-2">
         <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
           <h2 className="mb-3 text-base font-semibold">Last results</h2>
           <table className="w-full text-sm" aria-label="Last results">
             <thead className="text-left text-xs text-slate-500 dark:text-slate-400">
-              <tr>
+              <tr className="[&>th]:pr-4 [&>th:last-child]:pr-0">
                 <th className="py-1 font-semibold">Time</th>
                 <th className="font-semibold">Result</th>
                 <th className="font-semibold">Response time</th>
@@ -167,7 +177,7 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
             </thead>
             <tbody>
               {(results.data?.result ?? []).map((r) => (
-                <tr key={r.at} className="border-t border-slate-100 dark:border-slate-800">
+                <tr key={r.at} className="border-t border-slate-100 dark:border-slate-800 [&>td]:pr-4 [&>td:last-child]:pr-0">
                   <td className="py-1 whitespace-nowrap">{new Date(r.at).toLocaleTimeString()}</td>
                   <td className={r.up ? 'text-green-700 dark:text-green-400' : 'text-red-600 dark:text-red-400'}>{r.up ? 'Up' : 'Down'}</td>
                   <td className="tabular-nums">{formatLatency(r.latencyMs)}</td>
@@ -178,14 +188,16 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
               ))}
             </tbody>
           </table>
-          {results.data && !results.data.result.length && <p className="text-sm text-slate-500 dark:text-slate-400">No results yet.</p>}
+          {/* A check that has run has a result: while the list catches up with the state above, it says so rather than "none". */}
+          {results.data && !results.data.result.length && <p className="text-sm text-slate-500 dark:text-slate-400">{check.lastCheckedAt ? 'Loading the latest results…' : 'No results yet.'}</p>}
         </section>
         <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
           <h2 className="mb-3 text-base font-semibold">Alert rules</h2>
+          <div className="overflow-x-auto">
           <table className="w-full text-sm" aria-label="Alert rules">
             <thead className="text-left text-xs text-slate-500 dark:text-slate-400">
-              <tr>
-                <th className="py-1 font-semibold">Name</th>
+              <tr className="[&>th]:py-1 [&>th]:pr-4 [&>th]:align-bottom [&>th:last-child]:pr-0">
+                <th className="font-semibold">Name</th>
                 <th className="font-semibold">Type</th>
                 <th className="font-semibold">Threshold</th>
                 <th className="font-semibold">Grace Period</th>
@@ -196,11 +208,11 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
             </thead>
             <tbody>
               {check.rules.map((r) => (
-                <tr key={r._id} className="border-t border-slate-100 dark:border-slate-800">
-                  <td className="py-1">{checkRuleLabels[r.kind]}</td>
+                <tr key={r._id} className="border-t border-slate-100 align-top dark:border-slate-800 [&>td]:py-1 [&>td]:pr-4 [&>td:last-child]:pr-0">
+                  <td>{checkRuleLabels[r.kind]}</td>
                   <td>{alertTypeLabel('website_alert')}</td>
-                  <td>{r.kind === 'latency' ? `> ${r.threshold} ms` : r.kind === 'cert_expiry' ? `< ${r.threshold} days` : '—'}</td>
-                  <td>{r.timeLimit ? `${r.timeLimit} s` : 'none'}</td>
+                  <td className="whitespace-nowrap">{r.kind === 'latency' ? `> ${r.threshold} ms` : r.kind === 'cert_expiry' ? `< ${r.threshold} days` : '—'}</td>
+                  <td className="whitespace-nowrap">{r.timeLimit ? `${r.timeLimit} s` : 'none'}</td>
                   <td>{r.severity}</td>
                   <td>{groupName(r.notificationGroup)}</td>
                   <td>{r.enabled ? 'Yes' : 'No'}</td>
@@ -208,7 +220,10 @@ function CheckDetail({ check, range, onRange, runner }: { check: Check; range: C
               ))}
             </tbody>
           </table>
-          <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Change them with Edit (or `check.edit` on the command line).</p>
+          </div>
+          <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+            Change them with Edit (or <code className="rounded bg-slate-100 px-1 font-mono text-slate-800 dark:bg-slate-800 dark:text-slate-200">check.edit</code> on the command line).
+          </p>
         </section>
       </div>
     </div>
@@ -227,6 +242,11 @@ function LatencyChart({ check, range, onRange }: { check: Check; range: CheckRan
   const from = to - span;
   const history = useQuery({ ...checkHistoryQueryOptions(check._id, from, to), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
   const data = history.data?.result;
+  // A new result is drawn when it comes, not at the next 10 s refetch.
+  const refetchHistory = history.refetch;
+  useEffect(() => {
+    if (check.lastCheckedAt) void refetchHistory();
+  }, [check.lastCheckedAt, refetchHistory]);
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900" aria-label="Response time">
       <div className="mb-3 flex flex-wrap items-center gap-2">

@@ -7,6 +7,7 @@ import { severities } from '../../../server/contract/alerts';
 import { checkKindLabels, checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckKind } from '../../../server/contract/checks';
 import { checkQueryOptions } from '../../api/checks';
 import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
+import { defaultGroupQueryOptions } from '../../api/alert-reach';
 import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
@@ -76,7 +77,8 @@ const blank: Values = {
   certOn: true,
   certDays: '14',
   certSeverity: 'warning',
-  group: 'none',
+  // A new check's rules notify the default group unless another is chosen (issue 24 §6).
+  group: 'default',
 };
 
 function fromCheck(c: Check): Values {
@@ -163,7 +165,7 @@ function toFields(v: Values, before: Values | null): { fields: CheckFields & { n
     else f.certDays = n;
   }
   if (changed('certSeverity')) f.certSeverity = v.certSeverity;
-  if (changed('group')) f.group = v.group;
+  if (changed('group') && v.group !== 'default') f.group = v.group;
   return { fields: f as CheckFields & { name?: string }, errors };
 }
 
@@ -281,7 +283,12 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
     }
   };
 
-  const groupOptions = [{ value: 'none', label: 'None' }, ...(groups.data?.result.data ?? []).map((g) => ({ value: g._id, label: g.name }))];
+  const dflt = useQuery({ ...defaultGroupQueryOptions(), enabled: mode === 'create' }).data?.result.group;
+  const groupOptions = [
+    ...(mode === 'create' ? [{ value: 'default', label: dflt ? `Default group (${dflt.name})` : 'Default group (none is set)' }] : []),
+    { value: 'none', label: 'None' },
+    ...(groups.data?.result.data ?? []).map((g) => ({ value: g._id, label: g.name })),
+  ];
   const severityOptions = severities.map((s) => ({ value: s, label: s }));
   const v = values;
   return (
@@ -347,9 +354,12 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
               <TextField label="Down for (seconds) before alerting" inputMode="numeric" value={v.downGrace} onChange={set('downGrace')} errorMessage={errors.downGrace} />
               <Select label="Severity when down" options={severityOptions} value={v.downSeverity} onChange={set('downSeverity')} />
             </div>
-            <Switch isSelected={v.latencyOn} onChange={set('latencyOn')}>
-              Alert on slow responses
-            </Switch>
+            {/* Each switch on a line of its own: side by side, one label ran into the next. */}
+            <div>
+              <Switch isSelected={v.latencyOn} onChange={set('latencyOn')}>
+                Alert on slow responses
+              </Switch>
+            </div>
             {v.latencyOn && (
               <div className="grid grid-cols-2 gap-3">
                 <TextField label="Slower than (ms)" inputMode="numeric" value={v.latencyMs} onChange={set('latencyMs')} errorMessage={errors.latencyMs} />
@@ -358,9 +368,11 @@ function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' 
             )}
             {(v.kind === 'http' || v.kind === 'tls') && (
               <>
-                <Switch isSelected={v.certOn} onChange={set('certOn')}>
-                  Alert when the certificate expires soon
-                </Switch>
+                <div>
+                  <Switch isSelected={v.certOn} onChange={set('certOn')}>
+                    Alert when the certificate expires soon
+                  </Switch>
+                </div>
                 {v.certOn && (
                   <div className="grid grid-cols-2 gap-3">
                     <TextField label="Within (days)" inputMode="numeric" value={v.certDays} onChange={set('certDays')} errorMessage={errors.certDays} />

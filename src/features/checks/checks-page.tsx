@@ -16,6 +16,7 @@ import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { CheckStateBadge, UptimeText } from './check-display';
 import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/checks');
 const features = tableFeatures({});
@@ -72,7 +73,7 @@ export function ChecksPage() {
     <button type="button" className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500" onClick={() => sortBy(by)} aria-label={`Sort by ${label}`}>
       {label}
       <span aria-hidden className="text-xs text-slate-400">
-        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
       </span>
     </button>
   );
@@ -169,9 +170,7 @@ export function ChecksPage() {
           onChange={(v) => void runner.run('list.filter', { field: 'state', ...(v === 'all' ? {} : { value: v }) })}
         />
         <CommandButton command="check.refresh" input={{}} isDisabled={query.isPending} aria-label="Refresh">
-          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-            ⟳
-          </span>
+          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
           Refresh
         </CommandButton>
         <span title={canWrite === true ? undefined : canWrite}>
@@ -198,6 +197,7 @@ export function ChecksPage() {
         onRowClick={(c) => void goTo({ to: '/checks/show/$id', params: { id: c._id } })}
         empty={empty}
         marks={checkMarks}
+        stackOnPhone={{ kind: 'Kind', state: 'State', latency: 'Response time', uptime: 'Uptime (24 h)', checked: 'Last checked', cert: 'Certificate' }}
       />
       <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void runner.run('list.page-size', { size: pageSize as ChecksSearch['pageSize'] }) : setSearch({ page }, false))} />
       <Outlet />

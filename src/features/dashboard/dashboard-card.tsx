@@ -4,6 +4,7 @@ import { cx } from '../../components/ui/cx';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { thresholdOptions, type ThresholdValue } from '../../lib/dashboard-view';
+import { Icon } from '../../components/ui/icons';
 
 /**
  * SPEC §2: card widths on the 24-column grid (from md up); phones stack them in one column,
@@ -50,9 +51,7 @@ export function DashboardCard({ title, span, busy, onRefresh, threshold, childre
             />
           )}
           <Button round size="sm" aria-label={`Refresh ${title}`} isDisabled={busy} onPress={onRefresh}>
-            <span aria-hidden className={cx('inline-block', busy && 'animate-spin')}>
-              ↻
-            </span>
+            <Icon name="refresh" className={cx(busy && 'animate-spin')} />
           </Button>
         </div>
       </header>

@@ -9,6 +9,7 @@ import { useDebouncedText } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../lib/run-command';
 import { cx } from '../../components/ui/cx';
 import { markedRowClass, useMarkableRows } from '../../lib/marks';
+import { Icon } from '../../components/ui/icons';
 
 type MarkRowProps = ReturnType<ReturnType<typeof useMarkableRows>>;
 
@@ -158,7 +159,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
             Incident report
           </Button>
           <Button variant="ghost" size="sm" round aria-label="Close" onPress={onClose}>
-            ✕
+            <Icon name="close" />
           </Button>
         </div>
       </header>
@@ -201,7 +202,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
 function UndoOf({ entry }: { entry: CommandHistoryEntry | undefined }) {
   return (
     <span className="ml-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-900 dark:text-violet-100">
-      ↶ undo of {entry ? `${entry.command} at ${new Date(entry.createdAt).toLocaleTimeString()}` : 'an earlier run'}
+      <Icon name="undo" className="mr-1 align-[-2px]" />undo of {entry ? `${entry.command} at ${new Date(entry.createdAt).toLocaleTimeString()}` : 'an earlier run'}
     </span>
   );
 }

@@ -66,6 +66,7 @@ export function IncidentReportPage() {
           <Segmented
             aria-label="Window"
             size="sm"
+            fillOnPhone
             options={reportPresets.map((p) => ({ value: p.value, label: p.label }))}
             value={preset}
             onChange={(p) => {

@@ -17,6 +17,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { EmailAvatars } from './email-avatars';
 import { MonitoringAlertGroups } from './monitoring-alert-groups';
 import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/notification-groups');
 const features = tableFeatures({});
@@ -72,7 +73,7 @@ export function GroupsPage() {
     >
       {label}
       <span aria-hidden className="text-xs text-slate-400">
-        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
       </span>
     </button>
   );
@@ -160,9 +161,7 @@ export function GroupsPage() {
         <h1 className="mr-auto text-2xl font-semibold">Notification Groups</h1>
         <SearchField aria-label="Search by name" placeholder="Search by name" value={search.name ?? ''} onChange={setName} className="w-56" />
         <CommandButton command="group.refresh" input={{}} isDisabled={loading} aria-label="Refresh">
-          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-            ⟳
-          </span>
+          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
           Refresh
         </CommandButton>
         <span title={canCreate === true ? undefined : canCreate}>

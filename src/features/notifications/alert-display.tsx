@@ -2,6 +2,7 @@ import type { Acknowledgement, AlertStatus } from '../../../server/contract/aler
 import type { Mute } from '../../../server/contract/routing';
 import { cx } from '../../components/ui/cx';
 import { DateTime } from '../../lib/alert-display';
+import { Icon } from '../../components/ui/icons';
 
 /**
  * Issue 14: who acknowledged an open alert and until when ("Acknowledged by ann · until 14:00").
@@ -12,7 +13,7 @@ export function AckLine({ ack, withNote = false }: { ack: Acknowledgement | null
   return (
     <span className="flex flex-col gap-0.5 text-sm text-violet-700 dark:text-violet-300" data-testid="ack-line">
       <span className="inline-flex flex-wrap items-center gap-x-1">
-        <span aria-hidden>✓</span>
+        <Icon name="done" />
         <span>
           Acknowledged by <strong className="font-semibold">{ack.by.username}</strong>
         </span>
@@ -39,7 +40,7 @@ export function MuteLine({ mute, status }: { mute: Mute | null; status: AlertSta
   if (!mute || status === 'resolved') return null;
   return (
     <span className={cx('inline-flex items-center gap-1 text-sm', muteTone[mute.reason])} data-testid="mute-line">
-      <span aria-hidden>🔕</span>
+      <Icon name="muted" />
       {mute.label}
     </span>
   );

@@ -13,6 +13,8 @@ import { EMPTY } from '../../lib/format';
 import { AlertText } from '../../lib/alert-text';
 import { SafeMarkdown } from '../../lib/markdown';
 import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../lib/command-button';
+import { CommandPromptButton } from '../../lib/command-prompt-button';
 import { AlertActionForm } from './alert-action-form';
 import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/alert-display';
 import { AckLine, MuteLine } from './alert-display';
@@ -73,15 +75,18 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
       ariaLabel={alert ? `Alert ${alertName(alert.alertname)} on ${alert.hostname}` : 'Alert'}
       isOpen
       onOpenChange={(open) => !open && onClose()}
+      actions={alert && <AlertCommands alert={alert} />}
       footer={
         alert && (
           <>
             <span className="text-sm text-slate-600 dark:text-slate-400">
               Triggered at <DateTime value={alert.createdAt} />
             </span>
-            <Button variant="danger" disabledReason={canDelete === true ? false : canDelete} onPress={() => void remove()}>
-              Delete Alert
-            </Button>
+            <div className="ml-auto">
+              <Button variant="danger" disabledReason={canDelete === true ? false : canDelete} onPress={() => void remove()}>
+                Delete Alert
+              </Button>
+            </div>
           </>
         )
       }
@@ -109,6 +114,31 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
         </Tabs>
       )}
     </Drawer>
+  );
+}
+
+/**
+ * The drawer's triage commands in its header (SPEC's tabs and footer stay as they are): each
+ * button runs its command through the gate. Acknowledge needs nothing more; Resolve and Snooze
+ * need a note (SPEC §5 'Add Notes'), so they open a small form beside the button that asks for
+ * the note (and a snooze's length) and runs the command with this alert given.
+ */
+function AlertCommands({ alert }: { alert: AlertDetail }) {
+  const open = alert.status !== 'resolved';
+  const closed = open ? false : 'The alert is resolved';
+  const owned = alert.acknowledgement ? `Acknowledged by ${alert.acknowledgement.by.username}` : false;
+  return (
+    <>
+      <CommandButton command="alert.ack" input={{ alert: alert._id }} size="sm" disabledReason={closed || owned}>
+        Acknowledge
+      </CommandButton>
+      <CommandPromptButton command="alert.resolve" given={{ alert: alert._id }} size="sm" disabledReason={closed}>
+        Resolve
+      </CommandPromptButton>
+      <CommandPromptButton command="alert.snooze" given={{ alert: alert._id }} size="sm" disabledReason={closed}>
+        Snooze
+      </CommandPromptButton>
+    </>
   );
 }
 

@@ -5,6 +5,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { inputClass } from '../../components/ui/text-field';
 import { statusFilterOptions, type AlertListFilters, type StatusFilter } from './notifications-search';
+import { Icon } from '../../components/ui/icons';
 
 export interface AlertFiltersProps {
   filters: Pick<AlertListFilters, 'hostname' | 'status' | 'from' | 'to'>;
@@ -38,9 +39,7 @@ export function AlertFilters({ filters, onChange, onRefresh, refreshing }: Alert
       <Segmented<StatusFilter> aria-label="Status" options={statusFilterOptions} value={filters.status} onChange={(status) => onChange({ status })} />
       <SearchField aria-label="Search by Hostname" placeholder="Search by Hostname" value={filters.hostname ?? ''} onChange={(hostname) => onChange({ hostname: hostname || undefined })} className="w-56" />
       <Button onPress={onRefresh} isDisabled={refreshing} aria-label="Refresh">
-        <span aria-hidden className={cx(refreshing && 'animate-spin')}>
-          ⟳
-        </span>
+        <Icon name="refresh" className={cx(refreshing && 'animate-spin')} />
         Refresh
       </Button>
     </div>

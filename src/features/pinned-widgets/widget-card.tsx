@@ -12,6 +12,7 @@ import { grafanaPanelUrl } from '../../lib/grafana-embed';
 import { refreshLabel, widgetTypeLabels, type PinnedWidget } from '../../lib/pinned-widgets';
 import { panelInfo } from '../../lib/server-panels';
 import { useWidgetWindow } from './use-widget-window';
+import { Icon } from '../../components/ui/icons';
 
 /** The grid drags a widget by its title row only, so the chart underneath keeps its own mouse (uPlot zoom). */
 export const DRAG_HANDLE_CLASS = 'widget-drag-handle';
@@ -52,7 +53,7 @@ export function WidgetCard({ widget, onRemove, onOpen, onEdit, initialHeight }: 
         />
       )}
       <Button variant="danger-ghost" size="sm" aria-label={`Remove widget ${widget.title}`} onPress={onRemove}>
-        ✕
+        <Icon name="close" />
       </Button>
     </>
   );

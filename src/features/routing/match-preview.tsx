@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { MatchPreview as Preview } from '../../../server/contract/routing';
 import { ApiError } from '../../api/client';
+import { Icon } from '../../components/ui/icons';
 
 /**
  * Before saving: what a silence or window matches now (issue 14 §2, §3). `load` is asked again
@@ -35,7 +36,8 @@ export function MatchPreview({ queryKey, load, enabled, what }: { queryKey: read
           </p>
           {p.warning && (
             <p role="alert" className="rounded bg-amber-50 p-2 text-amber-800 dark:bg-amber-900/40 dark:text-amber-200">
-              ⚠ {p.warning}
+              <Icon name="warning" className="mr-1 align-[-2px]" />
+              {p.warning}
             </p>
           )}
           {p.alerts.length > 0 && (

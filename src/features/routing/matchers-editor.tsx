@@ -2,6 +2,7 @@ import { matcherFields, matcherOpLabels, matcherOps, type Matcher, type MatcherO
 import { Button } from '../../components/ui/button';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
+import { Icon } from '../../components/ui/icons';
 
 const names = [...matcherFields.map((f) => ({ value: f as string, label: f as string })), { value: 'label', label: 'server label…' }];
 
@@ -24,7 +25,7 @@ export function MatchersEditor({ value, onChange, errors = {} }: { value: Matche
             <Select<MatcherOp> aria-label={`Matcher ${i + 1} operator`} className="w-44" options={matcherOps.map((o) => ({ value: o, label: `${o}  ${matcherOpLabels[o]}` }))} value={m.op} onChange={(op) => set(i, { op })} />
             <TextField aria-label={`Matcher ${i + 1} value`} placeholder={m.op.includes('~') ? 'regex, e.g. web-.*' : 'value'} className="min-w-40 flex-1" value={m.value} onChange={(v) => set(i, { value: v })} errorMessage={errors[i]} />
             <Button variant="ghost" size="sm" aria-label={`Remove matcher ${i + 1}`} isDisabled={value.length === 1} onPress={() => onChange(value.filter((_, j) => j !== i))}>
-              ✕
+              <Icon name="close" />
             </Button>
           </div>
         );

@@ -29,10 +29,23 @@ export function SilencesPage() {
   const columns = useMemo<ColumnDef<typeof features, Silence>[]>(
     () => [
       { id: 'state', header: 'State', cell: ({ row }) => <span className="whitespace-nowrap">{silenceStateLabels[row.original.state]}</span> },
-      { id: 'matchers', header: 'Matchers', cell: ({ row }) => <code className="text-xs break-all">{row.original.matchers.map(matcherText).join(', ')}</code> },
+      {
+        id: 'matchers',
+        header: 'Matchers',
+        // One matcher a line, broken only where a line cannot hold it (never a letter at a time).
+        cell: ({ row }) => (
+          <ul className="space-y-0.5">
+            {row.original.matchers.map((m, i) => (
+              <li key={i}>
+                <code className="text-xs break-words">{matcherText(m)}</code>
+              </li>
+            ))}
+          </ul>
+        ),
+      },
       { id: 'startsAt', header: 'Starts', cell: ({ row }) => <DateTime value={row.original.startsAt} stacked /> },
       { id: 'endsAt', header: 'Ends', cell: ({ row }) => <DateTime value={row.original.endsAt} stacked /> },
-      { id: 'createdBy', header: 'Created by', cell: ({ row }) => row.original.createdBy.username },
+      { id: 'createdBy', header: 'Created by', cell: ({ row }) => <span className="whitespace-nowrap">{row.original.createdBy.username}</span> },
       { id: 'comment', header: 'Comment', cell: ({ row }) => <span className="line-clamp-2 max-w-xs">{row.original.comment}</span> },
       {
         id: 'actions',
@@ -90,6 +103,7 @@ export function SilencesPage() {
         table={table}
         label="Silences"
         loading={query.isPending}
+        stackOnPhone
         empty={<p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">{state === 'expired' ? 'No expired silences.' : 'No active or pending silences. Silence alerts that match for a while with New silence.'}</p>}
       />
       {search.edit && <SilenceDrawer id={search.edit === 'new' ? null : search.edit} onClose={() => open(undefined)} />}

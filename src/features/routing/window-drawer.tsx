@@ -14,6 +14,7 @@ import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
 import { completeMatchers, MatchersEditor } from './matchers-editor';
 import { MatchPreview } from './match-preview';
+import { Icon } from '../../components/ui/icons';
 
 const lengths = [
   { value: '1800', label: '30 minutes' },
@@ -127,7 +128,7 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
                 <li key={s.id} className="inline-flex items-center gap-1 rounded bg-slate-100 px-2 py-0.5 text-sm dark:bg-slate-800">
                   {s.hostname}
                   <Button variant="ghost" size="sm" aria-label={`Remove ${s.hostname}`} onPress={() => setServers((list) => list.filter((x) => x.id !== s.id))}>
-                    ✕
+                    <Icon name="close" />
                   </Button>
                 </li>
               ))}

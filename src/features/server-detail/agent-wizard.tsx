@@ -8,6 +8,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { Icon } from '../../components/ui/icons';
 
 /** SPEC §2 Configure Agent: the four steps of the wizard. */
 export const STEPS = ['Generate Credentials', 'Install Agent', 'Check Port Status', 'Finish'] as const;
@@ -122,7 +123,7 @@ export function AgentWizard({ server }: { server: Server }) {
             )}
           >
             <span aria-hidden className={cx('flex h-5 w-5 items-center justify-center rounded-full text-xs', i < step ? 'bg-green-700 text-white' : i === step ? 'bg-blue-600 text-white' : 'bg-slate-200 dark:bg-slate-700')}>
-              {i < step ? '✓' : i + 1}
+              {i < step ? <Icon name="done" /> : i + 1}
             </span>
             {name}
             {i < step && <span className="sr-only">(done)</span>}
@@ -214,7 +215,7 @@ export function AgentWizard({ server }: { server: Server }) {
           {finish.state === 'done' && (
             <div role="status" className="flex flex-col items-center gap-1 py-4 text-center">
               <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-700 dark:bg-green-950 dark:text-green-300">
-                ✓
+                <Icon name="done" />
               </span>
               <p className="text-lg font-semibold">{AGENT_TEXTS.configured}</p>
               <p className="text-sm text-slate-600 dark:text-slate-400">{AGENT_TEXTS.reloading}</p>

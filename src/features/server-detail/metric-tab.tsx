@@ -17,7 +17,7 @@ import { TimeRangeBar } from './time-range-bar';
 
 /**
  * One metric tab: the time-range bar, then its panels (ids from SPEC §2). Tiles (stats,
- * gauges, bar gauges) share a row; time series take the full width. With a Grafana URL set the
+ * gauges, bar gauges) share a row, stats and gauges one line high; time series take the full width. With a Grafana URL set the
  * panels are Grafana frames, otherwise the console draws them from the chart API.
  */
 export function MetricTab({ server, tab, view, config }: { server: Server; tab: ServerTab; view: ServerView; config: MonitoringConfig | undefined }) {
@@ -27,24 +27,25 @@ export function MetricTab({ server, tab, view, config }: { server: Server; tab: 
   const series = panels.filter((p) => p.kind === 'timeseries');
   const grafanaUrl = config?.grafanaUrl ?? null;
 
-  const render = (p: PanelInfo) =>
+  const render = (p: PanelInfo, compact = false) =>
     // Until the settings say built-in or Grafana, a placeholder of the panel's size: no flash of the wrong kind.
     !config ? (
-      <div key={p.id} aria-hidden className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" style={{ height: panelHeight(p.kind, p.tall) }}>
+      <div key={p.id} aria-hidden className="rounded-lg border border-slate-200 p-3 dark:border-slate-700" style={{ height: compact && p.kind !== 'bargauge' ? 64 : panelHeight(p.kind, p.tall) }}>
         <Skeleton className="h-full w-full" />
       </div>
     ) : grafanaUrl ? (
       <GrafanaPanel key={p.id} config={config} grafanaUrl={grafanaUrl} server={server} panel={p} view={view} window={window} />
     ) : (
-      <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} actions={<PinButton server={server} panel={p} />} />
+      <ChartPanel key={p.id} serverId={server._id} os={server.operating_system} panel={p} window={window} tz={view.tz} actions={<PinButton server={server} panel={p} />} compact={compact} />
     );
 
   return (
     <div className="space-y-4">
       <TimeRangeBar view={view} window={window} />
       {(tab === 'disk' || tab === 'memory') && <ForecastNote serverId={server._id} metric={tab} />}
-      {tiles.length > 0 && <div className={cx('grid grid-cols-1 gap-4 sm:grid-cols-2', tiles.length >= 4 ? 'xl:grid-cols-4' : tiles.length === 3 ? 'lg:grid-cols-3' : '')}>{tiles.map(render)}</div>}
-      {series.length > 0 && <div className="grid grid-cols-1 gap-4">{series.map(render)}</div>}
+      {/* Stats and gauges as one-line tiles (the header draws the arcs), so the first chart is in view. */}
+      {tiles.length > 0 && <div className={cx('grid grid-cols-1 gap-3 sm:grid-cols-2', tiles.length >= 4 ? 'xl:grid-cols-4' : tiles.length === 3 ? 'lg:grid-cols-3' : '')}>{tiles.map((p) => render(p, !grafanaUrl))}</div>}
+      {series.length > 0 && <div className="grid grid-cols-1 gap-4">{series.map((p) => render(p))}</div>}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { AgentSetup } from './agent-setup';
 import { ServerDashboards } from './server-dashboards';
 import { ServerHeader } from './server-header';
 import { ErrorBox } from './states';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/servers/show/$id');
 
@@ -52,7 +53,7 @@ export function ServerDetailPage() {
       {suspended ? (
         <div role="alert" className="flex flex-col items-center gap-2 rounded-lg border border-red-200 bg-white p-10 text-center dark:border-red-900 dark:bg-slate-900">
           <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-red-100 text-2xl text-red-600 dark:bg-red-950 dark:text-red-400">
-            ✕
+            <Icon name="close" />
           </span>
           <h2 className="text-xl font-semibold">Server Suspended</h2>
           <p className="text-sm text-slate-600 dark:text-slate-400">This server has been suspended. Please contact your administrator.</p>

@@ -13,6 +13,7 @@ import type { ServerView, ServicePageSize, ServiceStatusFilter } from '../../lib
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { Card, ErrorBox } from './states';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/servers/show/$id');
 
@@ -68,9 +69,7 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
           <SearchField aria-label="Search by name" placeholder="Search by name" value={view.q} onChange={searchName} className="w-56" />
           <Segmented<ServiceStatusFilter> aria-label="Status" size="sm" options={statusOptions} value={view.status} onChange={(status) => void run('server.services-filter', { status })} />
           <CommandButton command="server.refresh-view" input={{}} size="sm" aria-label="Refresh services" isDisabled={query.isFetching}>
-            <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-              ⟳
-            </span>
+            <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
             Refresh
           </CommandButton>
         </>

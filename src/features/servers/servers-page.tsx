@@ -15,6 +15,7 @@ import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServersTable } from './servers-table';
 import { serversListQuery, type ServerSortField, type ServersSearch } from './servers-search';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/servers');
 /** SPEC §2: the card/table switch is hidden on extra-small screens, which always get cards. */
@@ -149,9 +150,7 @@ export function ServersPage() {
         )}
         {/* Disabled only while a refresh someone asked for runs: the background refetch must not make the button flicker. */}
         <Button onPress={refresh} isDisabled={refreshing || loading} aria-label="Refresh">
-          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-            ⟳
-          </span>
+          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
           Refresh
         </Button>
         <span title={canWrite === true ? undefined : canWrite}>

@@ -11,6 +11,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { formatByteRate } from '../../lib/format';
 import { StateBadge, UsageText } from './server-display';
 import type { ServerSortField, ServersSearch } from './servers-search';
+import { Icon } from '../../components/ui/icons';
 
 const features = tableFeatures({});
 
@@ -49,7 +50,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
       >
         {label}
         <span aria-hidden className="text-xs text-slate-400">
-          {active ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+          <Icon name={active ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
         </span>
       </button>
     );

@@ -16,6 +16,7 @@ import { TextField } from '../../components/ui/text-field';
 import { formatRelativeTime } from '../../lib/format';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/status-pages');
 const features = tableFeatures({});
@@ -210,9 +211,7 @@ export function StatusPagesPage() {
           className="w-60"
         />
         <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
-          <span aria-hidden className={cx(query.isFetching && 'animate-spin')}>
-            ⟳
-          </span>
+          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
           Refresh
         </Button>
         <span title={canWrite === true ? undefined : canWrite}>

@@ -13,6 +13,7 @@ import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
+import { Icon } from '../../components/ui/icons';
 
 const showRoute = getRouteApi('/app/users/show/$id');
 
@@ -77,7 +78,7 @@ export function UserDrawerRoute() {
       {user.username}
       {canEdit('username') && (
         <Button size="sm" variant="ghost" aria-label="Edit User name" onPress={() => start('username')}>
-          ✎
+          <Icon name="edit" />
         </Button>
       )}
     </span>

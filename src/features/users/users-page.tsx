@@ -16,6 +16,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { markedRowClass, useMarkableRows } from '../../lib/marks';
 import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
+import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/users');
 const features = tableFeatures({});
@@ -64,7 +65,7 @@ export function UsersPage() {
     >
       {label}
       <span aria-hidden className="text-xs text-slate-400">
-        {search.sortBy === by ? (search.sortDir === 'asc' ? '▲' : '▼') : '↕'}
+        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
       </span>
     </button>
   );
@@ -159,7 +160,8 @@ export function UsersPage() {
           </div>
         )}
         <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
-          ⟳ Refresh
+          <Icon name="refresh" className="mr-1" />
+          Refresh
         </Button>
         <span title={canCreate === true ? undefined : canCreate}>
           <Link
