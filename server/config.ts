@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { BackendAuth } from './monitoring/prometheus-client';
 import { parseTrustProxy, type TrustProxy } from './http/trust-proxy';
 import { parseNetworks, type OutboundRules } from './outbound/policy';
+import { parseResolver } from './contract/checks';
 import { paths } from './paths';
 
 const bool = z
@@ -42,7 +43,8 @@ export const configSchema = z.object({
   OUTBOUND_RESOLVER: z
     .string()
     .optional()
-    .refine((v) => !v || v.split(',').every((s) => !s.trim() || /^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/.test(s.trim())), 'OUTBOUND_RESOLVER must be IP addresses (optionally with :port) separated by commas'),
+    // Read as a DNS check's resolver is: Node aborts on port 0 and wraps a port past 65535.
+    .refine((v) => !v || v.split(',').every((s) => !s.trim() || parseResolver(s.trim()) !== null), 'OUTBOUND_RESOLVER must be IP addresses (optionally with a port from 1 to 65535) separated by commas'),
   PROMETHEUS_URL: z.string().url().optional().or(z.literal('')),
   PROMETHEUS_SD_TOKEN: z.string().optional(),
   PROMETHEUS_BEARER_TOKEN: z.string().optional(),

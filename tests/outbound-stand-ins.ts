@@ -17,7 +17,7 @@ export const SECRET = 'SECRET-7f3a9c1e-do-not-echo';
 export const METADATA_ADDRESS = '127.0.0.169';
 
 export interface StandIns {
-  /** http://127.0.0.1:port — /secret, /bad-location, /hook/400, /hook/500, /tg/bot…/sendMessage, /slack/chat.postMessage. */
+  /** http://127.0.0.1:port — /secret, /bad-location, /redirect-scheme, /redirect-host, /hook/400, /hook/500, /tg/bot…/sendMessage, /slack/chat.postMessage. */
   secretUrl: string;
   secretPort: number;
   /** Requests per path on the secret page. */
@@ -49,6 +49,9 @@ export async function startStandIns(): Promise<StandIns> {
     if (path === '/secret') return res.writeHead(200, { 'content-type': 'text/plain' }).end(`token=${SECRET}\n`);
     // An invalid Location that carries the secret: a check must not repeat it.
     if (path === '/bad-location') return res.writeHead(302, { location: `http://[${SECRET}` }).end();
+    // Valid Locations that carry the secret where an error would name it: the scheme, the host.
+    if (path === '/redirect-scheme') return res.writeHead(302, { location: `${SECRET}:x` }).end();
+    if (path === '/redirect-host') return res.writeHead(302, { location: `http://${SECRET}.invalid/` }).end();
     if (path === '/hook/400') return res.writeHead(400, { 'content-type': 'text/plain' }).end(`bad request: ${SECRET}`);
     if (path === '/hook/500') return res.writeHead(500, { 'content-type': 'text/html' }).end(`<h1>${SECRET}</h1>`);
     if (path.startsWith('/tg/')) return res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error_code: 400, description: `Bad Request: ${SECRET}` }));

@@ -101,9 +101,9 @@ export async function postJson(
 }
 
 /**
- * Why nothing came back, in fixed words per cause. A connection's own error texts (Node's,
- * undici's) name no peer content; a parser's complaint about an answer that is not HTTP is
- * said as such, not quoted.
+ * Why nothing came back, in fixed words per cause, never an error's text: a parser's complaint
+ * about an answer that is not HTTP is said as such, not quoted, and undici's refusal of a header
+ * value quotes a character of it (a webhook's headers are secrets).
  */
 export function networkReason(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string; name?: string } };
@@ -115,6 +115,6 @@ export function networkReason(error: unknown, timeoutMs: number): string {
   if (cause?.code?.startsWith('HPE_') || cause?.code === 'UND_ERR_INFO') return 'the answer is not HTTP';
   if (cause?.code === 'UND_ERR_CONNECT_TIMEOUT') return `no connection within ${Math.round(timeoutMs / 1000)} s`;
   if (cause?.code) return `the connection failed (${cause.code})`;
-  const text = e?.message || String(error);
-  return text.replace(/\s+/g, ' ').trim().slice(0, 200);
+  // No cause: the request was never made (undici refusing a header value quotes a character of it).
+  return 'the request could not be made';
 }

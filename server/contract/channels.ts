@@ -45,6 +45,8 @@ const headersSchema = z
       if (!headerName.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid header name` });
       else if (RESERVED_HEADERS.has(name.toLowerCase())) ctx.addIssue({ code: 'custom', path: [name], message: `${name} is set by Opsdeck` });
       else if (/[\r\n\0]/.test(h[name]!)) ctx.addIssue({ code: 'custom', path: [name], message: 'A header value must be on one line' });
+      // What HTTP can carry (RFC 9110 field-value: bytes, no controls); anything else fails every send.
+      else if (/[^\t\x20-\x7e\x80-\xff]/.test(h[name]!)) ctx.addIssue({ code: 'custom', path: [name], message: 'A header value may hold only printable ASCII and Latin-1 characters' });
     }
   });
 

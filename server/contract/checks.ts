@@ -115,6 +115,21 @@ export function parseStatusList(text: string): [number, number][] | null {
 }
 
 /**
+ * A DNS check's resolver (`1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`, `::1`) as host and port (53
+ * when none is given), or null when it is not an IP address with a port from 1 to 65535: Node's
+ * resolver aborts the whole process on port 0 (a failed assertion, no exception to catch) and
+ * takes a port past 65535 modulo 65536, another port than the one the outbound policy decided on.
+ */
+export function parseResolver(text: string): { host: string; port: number } | null {
+  const match = /^\[([0-9a-fA-F:]+)\](?::(\d{1,5}))?$/.exec(text) ?? /^([\d.]+)(?::(\d{1,5}))?$/.exec(text) ?? /^([0-9a-fA-F]*:[0-9a-fA-F:]*)$/.exec(text);
+  if (!match) return null;
+  const host = match[1]!;
+  const port = match[2] === undefined ? 53 : Number(match[2]);
+  const isAddress = (host.includes(':') ? z.ipv6() : z.ipv4()).safeParse(host).success;
+  return isAddress && port >= 1 && port <= 65535 ? { host, port } : null;
+}
+
+/**
  * Headers that instance metadata services require to answer (GCP, Azure, AWS IMDSv2, Alibaba):
  * a check never sends them, so a target that is a metadata service in disguise gets nothing.
  */
@@ -178,6 +193,7 @@ const fields = {
     .trim()
     .max(100)
     .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$|^[0-9a-fA-F:]+$/, 'resolver must be an IP address, optionally with :port')
+    .refine((v) => parseResolver(v) !== null, 'resolver must be an IP address with a port from 1 to 65535 (1.1.1.1, 10.0.0.2:5353, [::1]:53)')
     .nullable(),
   intervalSeconds: z.number({ error: 'intervalSeconds must be a number' }).int('intervalSeconds must be a whole number').min(1, 'intervalSeconds must be positive').max(MAX_INTERVAL_S, 'intervalSeconds is at most 86400 (one day)'),
   timeoutSeconds: z.number({ error: 'timeoutSeconds must be a number' }).int('timeoutSeconds must be a whole number').min(1, 'timeoutSeconds must be at least 1').max(MAX_TIMEOUT_S, `timeoutSeconds is at most ${MAX_TIMEOUT_S}`),

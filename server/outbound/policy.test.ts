@@ -24,12 +24,19 @@ describe('addresses', () => {
   it('parses network lists, and names the setting and entry it cannot read', () => {
     expect(parseNetworks(' 10.0.0.0/8, 192.168.1.5 fd00::/8\n::ffff:10.1.2.3', 'OUTBOUND_ALLOW')).toEqual(['10.0.0.0/8', '192.168.1.5/32', 'fd00::/8', '10.1.2.3/32']);
     expect(parseNetworks(undefined, 'OUTBOUND_DENY')).toEqual([]);
+    // An IPv6 form of IPv4 addresses is the IPv4 network it carries: its prefix counts from bit 96.
+    expect(parseNetworks('::ffff:10.0.0.0/104, ::ffff:0:0/96, [::ffff:192.168.1.0]/120, 64:ff9b::a9fe:0/112', 'OUTBOUND_DENY')).toEqual(['10.0.0.0/8', '0.0.0.0/0', '192.168.1.0/24', '169.254.0.0/16']);
+    // A shorter prefix is no IPv4 network at all (it was read as 10.0.0.0/24).
+    expect(() => parseNetworks('::ffff:10.0.0.0/24', 'OUTBOUND_DENY')).toThrow('OUTBOUND_DENY: "::ffff:10.0.0.0/24" is an IPv6 form of IPv4 addresses, so its prefix is at least /96 (write ::ffff:10.0.0.0/104 or 10.0.0.0/8)');
     for (const bad of ['10.0.0.0/33', 'example.com', '10.0.0.0/8/8', 'fd00::/129', '10.0.0.0/x']) {
       expect(() => parseNetworks(bad, 'OUTBOUND_DENY'), bad).toThrow(`OUTBOUND_DENY: "${bad}" is not a network (write 10.0.0.0/8, 192.168.1.5 or fd00::/8)`);
     }
     expect(() => loadConfig({ OUTBOUND_ALLOW: '10.0.0.0/33' })).toThrow('OUTBOUND_ALLOW: "10.0.0.0/33" is not a network');
     expect(loadConfig({ OUTBOUND_ALLOW: '10.0.0.0/8', OUTBOUND_DENY: '10.9.0.0/16', OUTBOUND_RESOLVER: '10.0.0.2, [fd00::53]:5353' }).outbound).toEqual({ allow: ['10.0.0.0/8'], deny: ['10.9.0.0/16'], resolver: ['10.0.0.2', '[fd00::53]:5353'] });
     expect(() => loadConfig({ OUTBOUND_RESOLVER: 'dns.example' })).toThrow(/OUTBOUND_RESOLVER must be IP addresses/);
+    // Port 0 aborted the process at start inside Node's resolver, 999.1.1.1 failed with a stack
+    // trace, and a port past 65535 wrapped to another port.
+    for (const bad of ['10.0.0.2:0', '10.0.0.2, [fd00::53]:0', '999.1.1.1', '[::1]:99999']) expect(() => loadConfig({ OUTBOUND_RESOLVER: bad }), bad).toThrow(/OUTBOUND_RESOLVER must be IP addresses/);
   });
 });
 
@@ -43,6 +50,16 @@ describe('decisions', () => {
     expect(open.decide('168.63.129.16', 80, 'alertmanager')).toBe('Alertmanager may not reach 168.63.129.16: it is a cloud platform address (Azure)');
     expect(open.decide('0.0.0.0', 80, 'check')).toBe('a check may not reach 0.0.0.0: it is not an address to connect to');
     expect(open.decide('fe80::1', 80, 'check')).toBe('a check may not reach fe80::1: it is a link-local address');
+    // The IPv6 metadata services outside link-local and fd00:ec2::/32 (OCI's answers a check's
+    // "Authorization: Bearer Oracle" header; none is in the list of refused headers).
+    for (const [address, cloud] of [
+      ['fd20:ce::254', 'Google Cloud'],
+      ['fd00:c1::a9fe:a9fe', 'Oracle Cloud'],
+      ['fd00:a9fe:a9fe::1', 'Akamai / Linode'],
+      ['fd00:42::42', 'Scaleway'],
+      ['fd00:100::100:200', 'Alibaba Cloud'],
+    ]) expect(open.decide(address!, 80, 'check'), address).toBe(`a check may not reach ${address}: it is a cloud metadata address (${cloud})`);
+    expect(open.decide('fd20:ce::253', 80, 'check')).toBeNull();
     for (const ok of ['127.0.0.1', '127.0.10.3', '::1', '10.1.2.3', '192.168.0.9', 'fd12:3456::1', '8.8.8.8', '2001:db8::1']) expect(open.decide(ok, 9100, 'exporter'), ok).toBeNull();
   });
 

@@ -35,6 +35,12 @@ const BUILT_IN: { cidr: string; what: string }[] = [
   { cidr: '169.254.0.0/16', what: 'a link-local address (cloud instance metadata lives here)' },
   { cidr: 'fe80::/10', what: 'a link-local address' },
   { cidr: 'fd00:ec2::/32', what: 'a cloud metadata address (AWS)' },
+  // Where the others serve theirs over IPv6 (unique-local addresses, outside fe80::/10).
+  { cidr: 'fd20:ce::254/128', what: 'a cloud metadata address (Google Cloud)' },
+  { cidr: 'fd00:c1::a9fe:a9fe/128', what: 'a cloud metadata address (Oracle Cloud)' },
+  { cidr: 'fd00:a9fe:a9fe::1/128', what: 'a cloud metadata address (Akamai / Linode)' },
+  { cidr: 'fd00:42::42/128', what: 'a cloud metadata address (Scaleway)' },
+  { cidr: 'fd00:100::100:200/128', what: 'a cloud metadata address (Alibaba Cloud)' },
   { cidr: '100.100.100.200/32', what: 'a cloud metadata address (Alibaba Cloud)' },
   { cidr: '168.63.129.16/32', what: 'a cloud platform address (Azure)' },
   { cidr: '192.0.0.192/32', what: 'a cloud metadata address (Oracle Cloud)' },
@@ -75,6 +81,8 @@ const inNetwork = (addr: Address, network: [Address, number]) => addr.kind() ===
 
 /**
  * `10.0.0.0/8, 192.168.1.5, fd00::/8` → networks; an address alone is its own /32 or /128.
+ * An IPv6 form of IPv4 addresses (`::ffff:10.0.0.0/104`, `64:ff9b::/96`) is the IPv4 network it
+ * carries, as decisions read such addresses: its prefix counts from bit 96.
  * Throws a message naming the setting and the entry when one is not a network.
  */
 export function parseNetworks(text: string | undefined, setting: string): string[] {
@@ -84,9 +92,14 @@ export function parseNetworks(text: string | undefined, setting: string): string
     if (!entry) continue;
     const [addrText, bitsText, ...rest] = entry.split('/');
     const addr = canonicalAddress(addrText!);
-    const max = addr?.kind() === 'ipv4' ? 32 : 128;
-    const bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
+    const carried = addr?.kind() === 'ipv4' && addrText!.includes(':');
+    const max = addr?.kind() === 'ipv4' && !carried ? 32 : 128;
+    let bits = bitsText === undefined ? max : /^\d{1,3}$/.test(bitsText) ? Number(bitsText) : NaN;
     if (!addr || rest.length || !(bits >= 0 && bits <= max)) throw new Error(`${setting}: "${entry.slice(0, 60)}" is not a network (write 10.0.0.0/8, 192.168.1.5 or fd00::/8)`);
+    if (carried) {
+      if (bits < 96) throw new Error(`${setting}: "${entry.slice(0, 60)}" is an IPv6 form of IPv4 addresses, so its prefix is at least /96 (write ::ffff:10.0.0.0/104 or 10.0.0.0/8)`);
+      bits -= 96;
+    }
     out.push(`${addr.toString()}/${bits}`);
   }
   return out;

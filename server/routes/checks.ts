@@ -438,10 +438,11 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     auditTarget(request, { kind: 'check', id: row.id, name: row.name });
     // What a run answers says something about the target (a keyword is there or not): asking
     // again and again is limited per check (CHECK_RUN_NOW_PER_MINUTE).
-    const waitS = await runner.takeRunOnDemand(row.id);
-    if (waitS !== null) {
-      void reply.header('retry-after', String(waitS));
-      throw new HttpError(429, `"${row.name}" ran on request ${runner.runNowPerMinute} times in the last minute: try again in ${waitS} s`);
+    const refused = await runner.takeRunOnDemand(row.id);
+    if (refused) {
+      void reply.header('retry-after', String(refused.waitS));
+      const what = refused.acrossChecks ? `Checks ran on request ${runner.runNowAcrossChecksPerMinute} times` : `"${row.name}" ran on request ${runner.runNowPerMinute} times`;
+      throw new HttpError(429, `${what} in the last minute: try again in ${refused.waitS} s`);
     }
     const result = await runner.runNow(row.id);
     if (!result) throw notFound(`No check with id "${request.params.id}"`);

@@ -141,6 +141,9 @@ describe.each(await backends())('channel targets on $name', (backend) => {
       [{ type: 'ntfy', name: 'x', settings: { priority: 9 }, secrets: { topic: 'ok' } }, 400, 'settings.priority'],
       [{ type: 'webhook', name: 'x', secrets: { url: 'https://h.example/', headers: { 'Content-Type': 'text/plain' } } }, 400, 'secrets.headers.Content-Type'],
       [{ type: 'webhook', name: 'x', secrets: { url: 'https://h.example/', headers: { 'X-A': 'a\r\nX-B: b' } } }, 400, 'secrets.headers.X-A'],
+      // Never sendable (HTTP header values are bytes): each send failed naming a character of the secret.
+      [{ type: 'webhook', name: 'x', secrets: { url: 'https://h.example/', headers: { 'X-A': 'Bearer tok€n' } } }, 400, 'secrets.headers.X-A'],
+      [{ type: 'webhook', name: 'x', secrets: { url: 'https://h.example/', headers: { 'X-A': 'tok\u007fn' } } }, 400, 'secrets.headers.X-A'],
       [{ type: 'webhook', name: '', secrets: { url: 'https://h.example/' } }, 400, 'name'],
     ];
     for (const [body, status, field] of cases) {

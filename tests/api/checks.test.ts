@@ -114,6 +114,12 @@ describe.each(await backends())('checks API on $name', (backend) => {
       [{ kind: 'dns', recordType: 'A' }, 400, 'host'],
       [{ kind: 'dns', host: 'x.test', recordType: 'SRV' }, 400, 'recordType'],
       [{ kind: 'dns', host: 'x.test', resolver: 'dns.example.com' }, 400, 'resolver'],
+      // Port 0 aborted the whole process inside Node's resolver; past 65535 it wrapped to another port.
+      [{ kind: 'dns', host: 'x.test', resolver: '127.0.0.1:0' }, 400, 'resolver'],
+      [{ kind: 'dns', host: 'x.test', resolver: '[::1]:0' }, 400, 'resolver'],
+      [{ kind: 'dns', host: 'x.test', resolver: '127.0.0.1:65536' }, 400, 'resolver'],
+      [{ kind: 'dns', host: 'x.test', resolver: '999.0.0.1' }, 400, 'resolver'],
+      [{ kind: 'dns', host: 'x.test', resolver: '010.0.0.1' }, 400, 'resolver'],
       [{ kind: 'smtp', host: 'x' }, 400, 'kind'],
       [{ kind: 'http', url: 'https://example.com', extra: 1 }, 400, 'extra'],
       [{ kind: 'http', url: 'https://example.com', name: '' }, 400, 'name'],

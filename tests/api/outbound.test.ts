@@ -75,6 +75,8 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
       [{ kind: 'http', url: 'http://[64:ff9b::a9fe:a9fe]/' }, 'url', '169.254.169.254', LINK_LOCAL],
       [{ kind: 'http', url: 'http://[fd00:ec2::254]/latest/meta-data/' }, 'url', 'fd00:ec2::254', 'a cloud metadata address (AWS)'],
       [{ kind: 'http', url: 'http://[fe80::1]/' }, 'url', 'fe80::1', 'a link-local address'],
+      [{ kind: 'http', url: 'http://[fd20:ce::254]/computeMetadata/v1/' }, 'url', 'fd20:ce::254', 'a cloud metadata address (Google Cloud)'],
+      [{ kind: 'http', url: 'http://[fd00:c1::a9fe:a9fe]/opc/v2/instance/', headers: [{ name: 'Authorization', value: 'Bearer Oracle' }] }, 'url', 'fd00:c1::a9fe:a9fe', 'a cloud metadata address (Oracle Cloud)'],
       [{ kind: 'http', url: 'http://100.100.100.200/latest/meta-data/' }, 'url', '100.100.100.200', 'a cloud metadata address (Alibaba Cloud)'],
       [{ kind: 'http', url: 'http://0.0.0.0/' }, 'url', '0.0.0.0', 'not an address to connect to'],
       [{ kind: 'http', url: 'http://meta.test/computeMetadata/v1/' }, 'url', '169.254.169.254', LINK_LOCAL],
@@ -220,6 +222,17 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
     }
   });
 
+  it("a redirect's target is not repeated: neither the scheme nor the host of its Location", async () => {
+    const scheme = await created({ kind: 'http', url: `${s.secretUrl}/redirect-scheme` });
+    expect((await runNow(scheme._id)).body.run).toMatchObject({ up: false, statusCode: 302, error: 'A redirect to a URL that is not http or https is not followed' });
+    const host = await created({ kind: 'http', url: `${s.secretUrl}/redirect-host` });
+    const run = (await runNow(host._id)).body;
+    expect(run.run).toMatchObject({ up: false, statusCode: null, error: "The redirect's target does not resolve" });
+    // URLs are lower-cased by the parser: the secret would come back in lower case.
+    const everything = JSON.stringify([run, await q('select * from checks where id = any($1)', [[scheme._id, host._id]]), await q('select * from command_history')]).toLowerCase();
+    expect(everything).not.toContain(SECRET.toLowerCase());
+  });
+
   it("a channel test, History and the delivery log carry a receiver's status, never what it answered", async () => {
     const g = await group({ emailEnabled: true, emailList: ['ops@example.com'], slackEnabled: true, slackChannel: '#ops' });
     for (const body of [
@@ -261,5 +274,49 @@ describe.each(await backends())('outbound policy on $name', (backend) => {
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(`Port 9100 on 169.254.169.254 is not accessible: an exporter may not reach 169.254.169.254: it is ${LINK_LOCAL}. Check that the agent runs and that a firewall lets this console reach the port.`);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe.each(await backends())('runs on request across checks on $name', (backend) => {
+  // One run on request per check and minute: ten across the console.
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    const base = testConfig();
+    t = await startTestApp(backend, { monitoring: { ...base.monitoring, checks: { concurrency: 4, minIntervalS: 10, retentionHours: 48, runNowPerMinute: 1 } } });
+    const a = await t.addUser({ role: 'admin' });
+    admin = await t.signIn(a.email, a.password);
+  });
+  afterAll(async () => t.close());
+
+  it('a new check per guess is no way around the limit: runs on request are limited across checks too', async () => {
+    const path = `/guess-${backend.name}`;
+    const hits = () => s.secretHits.get(path) ?? 0;
+    const runner = t.app.monitoring.checks;
+    runner.start();
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await t.call('POST', '/api/checks', { cookie: admin, body: { name: `guess-${i}`, kind: 'http', url: `${s.secretUrl}${path}`, keyword: `token=SECRET-${i.toString(16)}`, intervalSeconds: 600, timeoutSeconds: 3 } });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        ids.push(res.body.result._id);
+      }
+      // Every new check is in the schedule (a reload under way when one was made may have missed it).
+      await runner.reload();
+      await runner.reload();
+      await expect.poll(hits, { timeout: 10_000 }).toBeGreaterThanOrEqual(10);
+      await new Promise((r) => setTimeout(r, 1500));
+      // Ten ran at once; the other two wait for their first turn.
+      expect(hits()).toBe(10);
+      const waiting = await t.database.query<{ id: string }>(`select id from checks where last_checked_at is null`);
+      expect(waiting).toHaveLength(2);
+      const refused = await t.call('POST', `/api/checks/run-now/${waiting[0]!.id}`, { cookie: admin });
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/^Checks ran on request 10 times in the last minute: try again in \d+ s$/);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(hits()).toBe(10);
+    } finally {
+      await runner.stop();
+    }
   });
 });

@@ -133,6 +133,11 @@ export class CheckRunner {
    * page holds a text), so asking it again and again must be slow. Per process, like sign-in limits.
    */
   private readonly onDemand: RateLimiterMemory;
+  /**
+   * And across checks: a new check runs at once too, so one check made per guess would otherwise
+   * ask as fast as the API takes creations. Ten checks' worth per minute, per process.
+   */
+  private readonly onDemandAll: RateLimiterMemory;
 
   constructor(
     private readonly database: Database,
@@ -142,25 +147,42 @@ export class CheckRunner {
   ) {
     this.store = new CheckStore(database);
     this.onDemand = new RateLimiterMemory({ keyPrefix: 'check-run-now', points: this.runNowPerMinute, duration: 60 });
+    this.onDemandAll = new RateLimiterMemory({ keyPrefix: 'check-run-now-all', points: this.runNowAcrossChecksPerMinute, duration: 60 });
   }
 
   get runNowPerMinute(): number {
     return this.settings.runNowPerMinute ?? 6;
   }
 
+  /** Runs on request of all checks together in any minute: ten times the per-check budget. */
+  get runNowAcrossChecksPerMinute(): number {
+    return this.runNowPerMinute * 10;
+  }
+
   /**
    * Takes one run on request of check `id`: null when it may run now, else the seconds until it
-   * may. Shared by run-now and the run at once after an edit, so editing a keyword over and over
-   * is limited as asking run-now is.
+   * may and whether the check's own budget or the one across checks is spent. Shared by run-now,
+   * the run at once after an edit and a new check's first run, so editing a keyword over and
+   * over, or making a check per guess, is limited as asking run-now is.
    */
-  async takeRunOnDemand(id: string): Promise<number | null> {
-    try {
-      await this.onDemand.consume(id);
-      return null;
-    } catch (rejected) {
+  async takeRunOnDemand(id: string): Promise<{ waitS: number; acrossChecks: boolean } | null> {
+    const waitS = (rejected: unknown) => {
       if (!(rejected instanceof RateLimiterRes)) throw rejected;
       return Math.max(1, Math.ceil(rejected.msBeforeNext / 1000));
+    };
+    try {
+      await this.onDemand.consume(id);
+    } catch (rejected) {
+      return { waitS: waitS(rejected), acrossChecks: false };
     }
+    try {
+      await this.onDemandAll.consume('all');
+    } catch (rejected) {
+      // Not run: the check's own budget keeps the point.
+      await this.onDemand.reward(id, 1);
+      return { waitS: waitS(rejected), acrossChecks: true };
+    }
+    return null;
   }
 
   start(): void {
@@ -227,7 +249,9 @@ export class CheckRunner {
             // Known before a restart: continue its rhythm; overdue ones spread over one interval.
             const last = new Date(r.last_checked_at).getTime();
             dueMs = last + intervalMs > now ? last + intervalMs : now + offsetMs(r.id, Math.min(intervalMs, 30_000));
-          } else dueMs = this.firstLoadDone ? now : now + offsetMs(r.id, Math.min(intervalMs, 5_000)); // new since the last read: now
+          } else if (!this.firstLoadDone) dueMs = now + offsetMs(r.id, Math.min(intervalMs, 5_000));
+          // New since the last read: now, from the budget of runs on request; past it at its first turn.
+          else dueMs = !this.started || (await this.takeRunOnDemand(r.id)) === null ? now : now + intervalMs;
           next.set(r.id, { id: r.id, name: r.name, settings: rowToSettings(r), paused: r.paused, version, dueMs });
         }
         for (const id of this.latest.keys()) if (!next.has(id)) this.latest.delete(id);

@@ -132,4 +132,11 @@ describe('TCP, TLS and DNS checks', () => {
     expect(await probe({ ...dns, host: 'svc.opsdeck.test', expectedAnswer: '10.9.9.9' })).toMatchObject({ up: false, error: 'svc.opsdeck.test A answered 10.1.2.3; expected 10.9.9.9' });
     expect(await probe({ ...dns, host: 'nope.opsdeck.test' })).toMatchObject({ up: false, error: 'nope.opsdeck.test does not exist (NXDOMAIN)' });
   });
+
+  it('DNS: a resolver stored with port 0, a port past 65535 or no address is down, never given to Node (port 0 aborted the process)', async () => {
+    const dns = { ...base, kind: 'dns' as const, host: 'svc.opsdeck.test', recordType: 'A' as const, timeoutSeconds: 2 };
+    for (const resolver of ['127.0.0.1:0', '[::1]:0', '127.0.0.1:65589', '999.0.0.1']) {
+      expect(await probe({ ...dns, resolver }), resolver).toMatchObject({ up: false, error: `The resolver ${resolver} is not an IP address with a port from 1 to 65535` });
+    }
+  });
 });

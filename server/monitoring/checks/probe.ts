@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
-import { MAX_BODY_BYTES, parseStatusList, type CheckSettings } from '../../contract/checks';
+import { MAX_BODY_BYTES, parseResolver, parseStatusList, type CheckSettings } from '../../contract/checks';
 import { OutboundPolicy, OutboundRefused } from '../../outbound/policy';
 
 /** What one run of a check found. */
@@ -52,24 +52,28 @@ const tlsProblem = (code: string | Error | null | undefined): string | null => {
 
 /**
  * A failure in words of our own: a fixed text per cause, never what the peer sent (a parser's
- * complaint about a non-HTTP answer is "not HTTP", not the bytes that came).
+ * complaint about a non-HTTP answer is "not HTTP", not the bytes that came). After a redirect
+ * the host is the target's own text (its Location header), so it is not named either: "the
+ * redirect's target", and a cause without words of ours is its code, not Node's message (which
+ * names the host).
  */
-function networkError(error: NodeJS.ErrnoException, host: string, port?: number): string {
-  const where = port ? `${host}:${port}` : host;
+function networkError(error: NodeJS.ErrnoException, host: string, port?: number, redirected = false): string {
+  const where = redirected ? "the redirect's target" : port ? `${host}:${port}` : host;
+  const name = redirected ? "The redirect's target" : `The name ${host}`;
   if (error instanceof OutboundRefused) return error.message;
   if (error.code?.startsWith('HPE_')) return `The answer from ${where} is not HTTP`;
   switch (error.code) {
     case 'ECONNREFUSED':
       return `Connection refused at ${where}`;
     case 'ENOTFOUND':
-      return `The name ${host} does not resolve`;
+      return `${name} does not resolve`;
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
-      return `${host} is unreachable`;
+      return `${redirected ? "The redirect's target" : host} is unreachable`;
     case 'ECONNRESET':
       return `The connection to ${where} was reset`;
     default:
-      return error.message;
+      return redirected ? `The connection to ${where} failed${error.code ? ` (${error.code})` : ''}` : error.message;
   }
 }
 
@@ -156,7 +160,7 @@ async function probeHttp(s: CheckSettings, options: ProbeOptions): Promise<Probe
         } catch (error) {
           const e = error as NodeJS.ErrnoException & { certProblem?: string; certExpiresAt?: Date | null };
           if (e.certProblem) return down(`TLS: ${e.certProblem}`, { certProblem: e.certProblem, certExpiresAt: e.certExpiresAt ?? null });
-          return down(networkError(e, host, port));
+          return down(networkError(e, host, port, hop > 0));
         }
         if (s.followRedirects && result.location && result.status >= 300 && result.status < 400 && result.status !== 304) {
           if (hop >= MAX_REDIRECTS) return down(`More than ${MAX_REDIRECTS} redirects`, { statusCode: result.status });
@@ -167,7 +171,8 @@ async function probeHttp(s: CheckSettings, options: ProbeOptions): Promise<Probe
             // The target's own text (its Location header) is not repeated.
             return down('The redirect does not name a valid URL', { statusCode: result.status });
           }
-          if (next.protocol !== 'http:' && next.protocol !== 'https:') return down(`A redirect to a ${next.protocol} URL is not followed`, { statusCode: result.status });
+          // Its scheme is the target's text too (any letters it likes before a colon).
+          if (next.protocol !== 'http:' && next.protocol !== 'https:') return down('A redirect to a URL that is not http or https is not followed', { statusCode: result.status });
           // As browsers do: 303 (and 301/302 after a POST) continue with GET.
           if (result.status === 303 || ((result.status === 301 || result.status === 302) && method === 'POST')) method = 'GET';
           url = next;
@@ -312,18 +317,17 @@ const normalize = (v: string) => v.trim().replace(/\.$/, '').toLowerCase();
 
 /** A DNS check's resolver field (`1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`, `::1`) as host and port. */
 export function resolverAddress(resolver: string): { host: string; port: number } {
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(resolver);
-  if (bracketed) return { host: bracketed[1]!, port: Number(bracketed[2] ?? 53) };
-  const v4 = /^([\d.]+)(?::(\d+))?$/.exec(resolver);
-  if (v4) return { host: v4[1]!, port: Number(v4[2] ?? 53) };
-  return { host: resolver, port: 53 };
+  return parseResolver(resolver) ?? { host: resolver, port: 53 };
 }
 
 async function probeDns(s: CheckSettings, options: ProbeOptions): Promise<ProbeResult> {
   const type = s.recordType ?? 'A';
   // The resolver is a server the check sends its questions to: the policy decides on it too.
   if (s.resolver) {
-    const { host, port } = resolverAddress(s.resolver);
+    // One stored before the contract refused it is never handed to Node (port 0 aborts the process).
+    const at = parseResolver(s.resolver);
+    if (!at) return down(`The resolver ${s.resolver} is not an IP address with a port from 1 to 65535`);
+    const { host, port } = at;
     const refused = (options.outbound ?? BUILT_IN_ONLY).decide(host, port, 'check');
     if (refused) return down(refused);
   }
