@@ -22,6 +22,9 @@ export interface ScrapeSettings {
   timeoutS: number;
   concurrency: number;
   retentionHours: number;
+  /** SCRAPE_SERIES_LIMIT and SCRAPE_LABEL_LIMIT (defaults when left out: 50,000 samples, 1,024 bytes). */
+  seriesLimit?: number;
+  labelLimit?: number;
 }
 
 export interface CollectorStats {
@@ -162,7 +165,14 @@ export class ScrapeCollector {
     this.lastTargets = '';
     client.post({
       type: 'settings',
-      settings: { intervalS: this.settings.intervalS, timeoutS: this.settings.timeoutS, concurrency: this.settings.concurrency, settleMs: ROUND_SETTLE_MS },
+      settings: {
+        intervalS: this.settings.intervalS,
+        timeoutS: this.settings.timeoutS,
+        concurrency: this.settings.concurrency,
+        settleMs: ROUND_SETTLE_MS,
+        seriesLimit: this.settings.seriesLimit ?? 50_000,
+        labelLimit: this.settings.labelLimit ?? 1024,
+      },
     });
     return client;
   }
@@ -273,6 +283,9 @@ export class ScrapeCollector {
       if (result.kind === 'down') {
         this.stats.failures++;
         await this.writer.queueDown(result.id, result.at, result.reason);
+      } else if (result.kind === 'limited') {
+        this.stats.failures++;
+        await this.writer.queueOverLimits(result.id, result.at, result.reason);
       } else if (result.kind === 'error') {
         this.stats.failures++;
         this.log.warn({ err: result.message, server: result.id }, 'Could not use a scrape');
