@@ -157,3 +157,31 @@ export async function resolveLimitsAlert(tx: Db, at: Date): Promise<{ alertId: s
   return resolveMeta(tx, at, LIMITS_SUBJECT, 'Every target is within its limits again.');
 }
 
+/** "Opsdeck cannot store changes": a full disk, a read-only database, no free connection (ops/faults.ts). */
+export const STORAGE_SUBJECT = 'database-storage';
+export const STORAGE_ALERTNAME = 'Opsdeck cannot store changes';
+
+export interface StorageFaultFacts {
+  reason: string;
+  message: string;
+  detail: string;
+}
+
+/** Opens "Opsdeck cannot store changes" for the faults given (one open at a time; its text follows the faults). */
+export async function openStorageAlert(tx: Db, at: Date, faults: StorageFaultFacts[], database: string): Promise<{ alertId: string; queued: number }> {
+  const summary = `Opsdeck cannot store changes: ${faults.map((f) => f.reason).join(', ')}`;
+  const description =
+    `Writes to the console's database fail, so changes, scraped figures and alert transitions are not stored. Reading still works, and the fault clears by itself once it is over.\n\n` +
+    faults.map((f) => `- ${f.reason}: ${f.message} (${f.detail})`).join('\n');
+  const opened = await openMeta(tx, at, { subject: STORAGE_SUBJECT, alertname: STORAGE_ALERTNAME, instance: database, summary, description });
+  if (!opened.queued) {
+    await tx.execute(sql`
+      update alerts set summary = ${summary.slice(0, 500)}, description = ${description.slice(0, 2000)}, updated_at = ${at.toISOString()}::timestamptz
+      where id = ${opened.alertId} and summary is distinct from ${summary.slice(0, 500)}`);
+  }
+  return opened;
+}
+
+export async function resolveStorageAlert(tx: Db, at: Date): Promise<{ alertId: string | null; queued: number }> {
+  return resolveMeta(tx, at, STORAGE_SUBJECT, 'Changes are stored again.');
+}
