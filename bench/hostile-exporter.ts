@@ -8,7 +8,7 @@
  * resident memory before the exporter was added and at its peak (sampled every 100 ms; the scrape
  * worker is a thread of this process, PGlite runs in it).
  *
- * `npm run bench -- hostile-exporter` (`npx tsx bench/hostile-exporter.ts [--devices 117000]`)
+ * `npm run bench -- hostile-exporter` (`npx tsx bench/hostile-exporter.ts [--devices 117000] [--series-limit 50000]`)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +22,8 @@ import { HIGH_CARDINALITY_DEVICES, highCardinalityBody, serveExporter } from '..
 import { machineLoad, numberOption } from './lib/options';
 
 const devices = numberOption('--devices', HIGH_CARDINALITY_DEVICES);
+/** SCRAPE_SERIES_LIMIT for the run (`--series-limit 60000 --devices 24000`: stored, and cut per chart). */
+const seriesLimit = numberOption('--series-limit', 50_000);
 const mb = (n: number) => Math.round(n / 1024 / 1024);
 
 async function main() {
@@ -29,7 +31,7 @@ async function main() {
   const exporter = await serveExporter((round) => highCardinalityBody(devices, round));
   const database = await openDatabase({ dataDir: dir });
   const base = testConfig();
-  const app = await buildApp(testConfig({ monitoring: { ...base.monitoring, enabled: true, scrapeIntervalS: 5, scrapeTimeoutS: 4.5 } }), { database });
+  const app = await buildApp(testConfig({ monitoring: { ...base.monitoring, enabled: true, scrapeIntervalS: 5, scrapeTimeoutS: 4.5, seriesLimit } }), { database });
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   try {
@@ -68,6 +70,7 @@ async function main() {
         {
           devices,
           series: devices * 2,
+          seriesLimit,
           scrapes: exporter.scrapes(),
           chart: runs,
           state: server.state,

@@ -9,8 +9,8 @@ import { faultsOf } from './faults';
  * read-only database or an exhausted pool is known, resolving it when none is. Writing the alert
  * is itself a write: on a full disk a small row usually still fits (PostgreSQL fails only what
  * needs a new page, and the data folder's reserve is given back first: faults.ts RESERVE_BYTES),
- * but a read-only database takes none — the alert is then written with the
- * first write that works, and until then readiness and every 503 carry the reason.
+ * but a read-only database takes none: no alert can be stored while it lasts, and readiness,
+ * every 503 and the log carry the reason instead.
  */
 export class FaultWatch {
   private timer: NodeJS.Timeout | null = null;
