@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -277,7 +277,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
           // Not valid percent-encoding: no page has that name.
         }
         // The database away: the page loads and says what its API call says.
-        if (!(await statusPageExists(database, name).catch(() => true))) return reply.status(404).type('text/html').sendFile('index.html');
+        // The page is sent whole, never as a conditional answer: a 404 cannot be "not modified",
+        // and a browser revalidating its copy would otherwise get a 404 with no body at all.
+        if (!(await statusPageExists(database, name).catch(() => true))) {
+          return reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(readFileSync(resolve(uiDir!, 'index.html')));
+        }
       }
       // SPA fallback: the client router decides what the path shows (including its not-found page).
       return reply.type('text/html').sendFile('index.html');

@@ -70,6 +70,21 @@ describe.each(await backends())('personal API tokens on $name', (backend) => {
     expect((await bearer(own, 'POST', '/api/auth/tokens', { name: 'child' })).status).toBe(403);
   });
 
+  it('a read-only token cannot write History (refused, nothing stored); a description posted through a write token names the token (issue 25 §4)', async () => {
+    const count = async () => Number((await t.database.query<{ n: number }>('select count(*)::int as n from command_history'))[0]!.n);
+    const forged = { command: 'user.delete', commandLine: 'user.delete admin', source: 'palette', outcome: 'ok', durationMs: 3, runId: '0b7c9f0e-2d3a-4c1b-9e8f-7a6b5c4d3e2f' };
+    const ro = (await make(sys.cookie, { name: 'wallboard', scope: 'read' })).body.result as { token: string };
+    const before = await count();
+    const refused = await bearer(ro.token, 'POST', '/api/command-history', forged);
+    expect(refused).toMatchObject({ status: 403, body: { message: 'This API token is read-only: it cannot change anything' } });
+    expect(refused.headers['x-opsdeck-record']).toBeUndefined();
+    expect(await count()).toBe(before);
+    const rw = (await make(sys.cookie, { name: 'runner' })).body.result as { _id: string; token: string };
+    const posted = await bearer(rw.token, 'POST', '/api/command-history', { ...forged, command: 'user.show', commandLine: 'user.show tok-sys' });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(201);
+    expect(posted.body.result).toMatchObject({ origin: 'client', actorKind: 'token', actorKeyId: rw._id, actorLabel: 'runner', username: 'tok-sys' });
+  });
+
   it('is refused once revoked, or when its owner is suspended; names are unique among live tokens', async () => {
     const tok = (await make(user.cookie, { name: 'Nightly' })).body.result as { _id: string; token: string };
     expect(await make(user.cookie, { name: 'nightly' })).toMatchObject({ status: 409, body: { field: 'name' } });
