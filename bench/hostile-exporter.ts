@@ -6,7 +6,7 @@
  * Traffic, one line per device and direction) over the last hour, five times, and reports the
  * answer's status, its wall time, the lines it holds, the server's state, and the process's
  * resident memory before the exporter was added and at its peak (sampled every 100 ms; the scrape
- * worker is a thread of this process, PGlite runs in it).
+ * worker is a thread of this process, PGlite runs in it; so does the stand-in, in a thread of its own).
  *
  * `npm run bench -- hostile-exporter` (`npx tsx bench/hostile-exporter.ts [--devices 117000] [--series-limit 50000]`)
  */
@@ -18,7 +18,7 @@ import { hashPassword } from '../server/auth/password';
 import { testConfig } from '../server/config';
 import { openDatabase } from '../server/db/client';
 import { users } from '../server/db/schema';
-import { HIGH_CARDINALITY_DEVICES, highCardinalityBody, serveExporter } from '../tests/monitoring/hostile-exporters';
+import { HIGH_CARDINALITY_DEVICES, serveExporter } from '../tests/monitoring/hostile-exporters';
 import { machineLoad, numberOption } from './lib/options';
 
 const devices = numberOption('--devices', HIGH_CARDINALITY_DEVICES);
@@ -28,7 +28,7 @@ const mb = (n: number) => Math.round(n / 1024 / 1024);
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'opsdeck-hostile-'));
-  const exporter = await serveExporter((round) => highCardinalityBody(devices, round));
+  const exporter = await serveExporter({ type: 'cardinality', devices });
   const database = await openDatabase({ dataDir: dir });
   const base = testConfig();
   const app = await buildApp(testConfig({ monitoring: { ...base.monitoring, enabled: true, scrapeIntervalS: 5, scrapeTimeoutS: 4.5, seriesLimit } }), { database });

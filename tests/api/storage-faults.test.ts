@@ -68,21 +68,37 @@ describe.skipIf(!mounted)('a full disk under the embedded database', () => {
   afterAll(async () => {
     await t?.close();
     rmSync(fill, { force: true });
+    rmSync(`${fill}-2`, { force: true });
     execFileSync('umount', [mountPoint]);
     rmSync(mountPoint, { recursive: true, force: true });
   });
 
   it('answers 503 disk_full, reports it in /api/ready, raises the meta alert, and recovers without a restart', async () => {
     expect((await t.call('GET', '/api/ready')).status).toBe(200);
-    // Fill what is left of the file system.
-    try {
-      execFileSync('dd', ['if=/dev/zero', `of=${fill}`, 'bs=1M'], { stdio: 'ignore' });
-    } catch {
-      // dd ends with "No space left on device": that is the point.
-    }
+    const fillUp = (file: string) => {
+      try {
+        execFileSync('dd', ['if=/dev/zero', `of=${file}`, 'bs=1M'], { stdio: 'ignore' });
+      } catch {
+        // dd ends with "No space left on device": that is the point.
+      }
+    };
+    // Fill what is left of the file system: the leader sees it, gives back its reserve and
+    // writes the meta alert into that room.
+    fillUp(fill);
+    await until('the meta alert', async () => (await t.database.query(`select 1 from alerts where subject = 'database-storage' and status = 'firing'`)).length === 1);
+    const [alert] = await t.database.query<{ alertname: string; summary: string; type: string }>(`select alertname, summary, type from alerts where subject = 'database-storage'`);
+    expect(alert).toEqual({ alertname: 'Opsdeck cannot store changes', summary: 'Opsdeck cannot store changes: disk_full', type: 'monitoring_alert' });
+    const ready = await t.call('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.failing).toContain('storage');
+    expect(ready.body.reasons).toEqual(['disk_full']);
+    expect(ready.body.checks.storage.detail).toMatch(/^disk_full: The disk holding the database is full/);
+
+    // The reserve's room filled too: writes that need room now fail, each saying why.
+    fillUp(`${fill}-2`);
     const statuses = new Set<number>();
     let refused: { status: number; body: any } | undefined;
-    for (let i = 0; i < 400 && !refused; i++) {
+    for (let i = 0; i < 2000 && !refused; i++) {
       const res = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: `group ${i}`, description: 'd'.repeat(500), emailList: [`g${i}@example.com`] } });
       statuses.add(res.status);
       if (res.status !== 201) refused = res;
@@ -99,17 +115,8 @@ describe.skipIf(!mounted)('a full disk under the embedded database', () => {
     // Reading still works.
     expect((await t.call('GET', '/api/auth/whoami', { cookie: admin })).status).toBe(200);
 
-    const ready = await t.call('GET', '/api/ready');
-    expect(ready.status).toBe(503);
-    expect(ready.body.failing).toContain('storage');
-    expect(ready.body.reasons).toEqual(['disk_full']);
-    expect(ready.body.checks.storage.detail).toMatch(/^disk_full: The disk holding the database is full/);
-
-    await until('the meta alert', async () => (await t.database.query(`select 1 from alerts where subject = 'database-storage' and status = 'firing'`)).length === 1);
-    const [alert] = await t.database.query<{ alertname: string; summary: string; type: string }>(`select alertname, summary, type from alerts where subject = 'database-storage'`);
-    expect(alert).toEqual({ alertname: 'Opsdeck cannot store changes', summary: 'Opsdeck cannot store changes: disk_full', type: 'monitoring_alert' });
-
     rmSync(fill);
+    rmSync(`${fill}-2`);
     await until('ready again', async () => (await t.call('GET', '/api/ready')).status === 200);
     const again = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: 'after the disk was freed', description: 'd'.repeat(500) } });
     expect(again.status).toBe(201);

@@ -3,60 +3,47 @@
  * node_exporter scrape plus, for the high-cardinality one, ~234,000 network series (117,000
  * devices, receive and transmit: every one of them a chart line of panel 84), and for the
  * long-label one a systemd unit whose name is 1 MB long. Counters move between scrapes, so rates
- * (and so chart series) exist from the second scrape on.
+ * (and so chart series) exist from the second scrape on. The server runs in a worker thread
+ * (hostile-exporter-thread.mjs), so building its bodies never holds up the console under test.
  */
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
-const FIXTURE = readFileSync(new URL('../../server/monitoring/fixtures/node-exporter-scrape1.prom', import.meta.url), 'utf8');
-const UNITS = readFileSync(new URL('../../server/monitoring/fixtures/node-systemd-units.prom', import.meta.url), 'utf8');
+import { Worker } from 'node:worker_threads';
 
 export const HIGH_CARDINALITY_DEVICES = 117_000;
 
-/** The real scrape with `devices` more network devices (two series each); `round` moves the counters. */
-export function highCardinalityBody(devices: number, round: number): Buffer {
-  const parts: string[] = [FIXTURE, '# TYPE node_network_receive_bytes_total counter\n'];
-  for (let i = 0; i < devices; i++) parts.push(`node_network_receive_bytes_total{device="h${i}"} ${round * 1000 + i}\n`);
-  parts.push('# TYPE node_network_transmit_bytes_total counter\n');
-  for (let i = 0; i < devices; i++) parts.push(`node_network_transmit_bytes_total{device="h${i}"} ${round * 2000 + i}\n`);
-  return Buffer.from(parts.join(''));
-}
-
-/** The real scrape and its systemd units, one of them named with `bytes` bytes. */
-export function longLabelBody(bytes: number): Buffer {
-  const name = `${'x'.repeat(bytes)}.service`;
-  return Buffer.from(`${FIXTURE}${UNITS}node_systemd_unit_state{name="${name}",state="active",type="simple"} 1\n`);
-}
+export type Body = { type: 'cardinality'; devices: number } | { type: 'label'; bytes: number };
 
 export interface StandIn {
   port: number;
   scrapes: () => number;
+  /** Serve another body from the next scrape on (an exporter fixed, or broken). */
+  serve: (body: Body) => Promise<void>;
   close: () => Promise<void>;
 }
 
-/** Serves `body(round)` on 127.0.0.1 at a free port; each answer is a new round. Bodies are kept per round (two at a time). */
-export async function serveExporter(body: (round: number) => Buffer): Promise<StandIn> {
-  let round = 0;
-  const cache = new Map<number, Buffer>();
-  const server: Server = createServer((_req, res) => {
-    round++;
-    let b = cache.get(round);
-    if (!b) {
-      b = body(round);
-      cache.clear();
-      cache.set(round, b);
-    }
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4', 'content-length': b.length }).end(b);
+export async function serveExporter(body: Body): Promise<StandIn> {
+  const worker = new Worker(new URL('./hostile-exporter-thread.mjs', import.meta.url), { workerData: body });
+  let scrapes = 0;
+  let kindSet: (() => void) | null = null;
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.once('error', reject);
+    worker.on('message', (m: { type: string; port?: number; n?: number }) => {
+      if (m.type === 'listening') resolve(m.port!);
+      else if (m.type === 'scrapes') scrapes = m.n!;
+      else if (m.type === 'kind-set') kindSet?.();
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    port: (server.address() as AddressInfo).port,
-    scrapes: () => round,
-    close: () =>
+    port,
+    scrapes: () => scrapes,
+    serve: (next) =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        kindSet = resolve;
+        worker.postMessage({ type: 'kind', kind: next });
       }),
+    close: async () => {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage({ type: 'close' });
+      await exited;
+    },
   };
 }
