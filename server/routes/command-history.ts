@@ -4,7 +4,7 @@ import { createCommandHistorySchema, type AuditTarget, type CommandHistoryEntry 
 import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { commandHistory, shortGrams } from '../db/schema';
-import { fromZod } from '../http/errors';
+import { fromZod, HttpError } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import { historyExportQuerySchema, streamHistory } from '../audit/export';
 import { clean, clip } from '../audit/record';
@@ -79,6 +79,9 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
   // A client record is a record itself: not audited again.
   app.post('/api/command-history', { preHandler: requirePermission('read'), config: { audit: false } }, async (request, reply) => {
     const user = requireUser(request);
+    // A read-only token writes nothing, History included: refused before anything is stored.
+    const token = request.apiToken;
+    if (token?.scope === 'read') throw new HttpError(403, 'This API token is read-only: it cannot change anything');
     const parsed = createCommandHistorySchema.safeParse(request.body ?? {});
     if (!parsed.success) throw fromZod(parsed.error);
     const input = parsed.data;
@@ -89,10 +92,13 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
       .insert(commandHistory)
       .values({
         origin: 'client',
-        actorKind: 'user',
+        // Who is the caller as the server knows them: a description posted through a token names it.
+        actorKind: token ? 'token' : 'user',
         userId: user._id,
         username: user.username,
         role: user.role,
+        actorKeyId: token?.id ?? null,
+        actorLabel: token?.name ?? null,
         command: clean(input.command, 100),
         commandLine: input.commandLine ? clean(input.commandLine) : null,
         input: input.input === undefined ? null : clip(input.input),
