@@ -222,7 +222,7 @@ describe('screen defects (issue 24 §7)', () => {
     expect(found.status).toBe(200);
     expect((await get('/status/Defects-Status')).status).toBe(200);
     // A browser revalidating the copy it holds (a reload) still gets the page with its 404.
-    for (const [name, value] of [['if-none-match', found.headers.get('etag')!], ['if-modified-since', found.headers.get('last-modified')!]]) {
+    for (const [name, value] of [['if-none-match', found.headers.get('etag')!], ['if-modified-since', found.headers.get('last-modified')!]] as const) {
       // node:http, as a browser sends it: fetch() would add "cache-control: no-cache" to it.
       const revalidated = await new Promise<{ status: number; body: string }>((done, fail) => {
         httpGet(`${baseURL}/status/no-such-page`, { headers: { accept: 'text/html', [name]: value } }, (res) => {
