@@ -315,10 +315,19 @@ async function sealHeadersStoredInClear(database: Database, box: SecretBox, log:
   try {
     const sealed = await sealStoredHeaders(database, box);
     if (!sealed) return;
-    // The rows as they were stay in the table's pages until a vacuum: rewritten at once, so a
-    // backup taken from now on holds the sealed values only.
+    // The rows as they were stay in the table's pages until a vacuum: rewritten at once. An
+    // embedded backup also copies the write-ahead log, whose segments are recycled with their old
+    // bytes: the one holding the old rows is closed and removed, so a backup taken from now on
+    // holds the sealed values only. (On PostgreSQL, pg_dump copies no log.)
     await database.query('vacuum full checks');
-    if (database.kind === 'pglite') await database.query('checkpoint');
+    if (database.kind === 'pglite') {
+      await database.query('set wal_recycle = off');
+      await database.query('select pg_switch_wal()');
+      // The first checkpoint begins the new segment's redo, the second lets the old one go.
+      await database.query('checkpoint');
+      await database.query('checkpoint');
+      await database.query('reset wal_recycle');
+    }
     log.info({ checks: sealed }, `Sealed the header values of ${sealed} check${sealed === 1 ? '' : 's'} that were stored in the clear`);
   } catch (err) {
     // Sent as stored meanwhile; the next start tries again.
