@@ -27,6 +27,8 @@ import { registerChecks } from './routes/checks';
 import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
+import { registerLive } from './routes/live';
+import { LiveHub, LiveRetention } from './live/hub';
 import { AlertRetention } from './alerting/retention';
 import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
@@ -68,6 +70,8 @@ declare module 'fastify' {
     /** Where checks, channels, Alertmanager and exporters may connect (server/outbound/policy.ts). */
     outbound: OutboundPolicy;
     alertRetention: AlertRetention;
+    /** What changed, for the live streams (GET /api/live). */
+    live: LiveHub;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
   }
@@ -176,10 +180,17 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   const alertRetention = new AlertRetention(database, config.alertRetention, app.log.child({ module: 'alert-retention' }));
   app.decorate('alertRetention', alertRetention);
   leader.add({ name: 'alert-retention', start: () => alertRetention.start(), stop: () => alertRetention.stop() });
+  // The live stream (issue 24): every process reads what any process wrote; one prunes.
+  const live = new LiveHub(database, app.log.child({ module: 'live' }));
+  app.decorate('live', live);
+  const liveRetention = new LiveRetention(database, config.live.retentionMinutes, app.log.child({ module: 'live-retention' }));
+  leader.add({ name: 'live-retention', start: () => liveRetention.start(), stop: async () => liveRetention.stop() });
+  app.addHook('onReady', async () => live.start());
   app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
     await leader.stop();
+    await live.stop();
     await monitoring.stop();
     monitoring.prometheus?.close();
     await delivery.stop();
@@ -248,6 +259,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
   // unaware of each other; both calls do nothing while their loop is off.
   monitoring.onRoundWritten(() => app.alerting.trigger('round'));
+  // New figures are one event per written round, not one per server (migration 0028).
+  monitoring.onRoundWritten(() => void database.query(`insert into live_events (kind, data) values ('servers', '{"change":"figures"}')`).catch((error) => app.log.warn({ err: error }, 'Could not record new figures for the live stream')));
   app.alerting.onQueued = () => {
     delivery.wake();
     alertmanager.wake();
@@ -260,6 +273,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring, config.statusPages);
   registerIncidentReport(app, db, config.alertRetention.days);
+  registerLive(app, database, live, config.live);
   registerAnalytics(app, db);
   registerSearch(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });
@@ -306,10 +320,19 @@ async function sealHeadersStoredInClear(database: Database, box: SecretBox, log:
   try {
     const sealed = await sealStoredHeaders(database, box);
     if (!sealed) return;
-    // The rows as they were stay in the table's pages until a vacuum: rewritten at once, so a
-    // backup taken from now on holds the sealed values only.
+    // The rows as they were stay in the table's pages until a vacuum: rewritten at once. An
+    // embedded backup also copies the write-ahead log, whose segments are recycled with their old
+    // bytes: the one holding the old rows is closed and removed, so a backup taken from now on
+    // holds the sealed values only. (On PostgreSQL, pg_dump copies no log.)
     await database.query('vacuum full checks');
-    if (database.kind === 'pglite') await database.query('checkpoint');
+    if (database.kind === 'pglite') {
+      await database.query('set wal_recycle = off');
+      await database.query('select pg_switch_wal()');
+      // The first checkpoint begins the new segment's redo, the second lets the old one go.
+      await database.query('checkpoint');
+      await database.query('checkpoint');
+      await database.query('reset wal_recycle');
+    }
     log.info({ checks: sealed }, `Sealed the header values of ${sealed} check${sealed === 1 ? '' : 's'} that were stored in the clear`);
   } catch (err) {
     // Sent as stored meanwhile; the next start tries again.

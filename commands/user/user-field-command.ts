@@ -14,6 +14,7 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 export function signedOutText(user: User): string {
   const s = user.signedOut;
   if (!s) return '';
+  if (!s.sessions && !s.tokens) return ' They had no session or personal API token open.';
   return ` Their access ended: ${plural(s.sessions, 'session')} signed out and ${plural(s.tokens, 'personal API token')} revoked; they sign in again and make new tokens.`;
 }
 

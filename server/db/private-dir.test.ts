@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from './client';
+import { makeDataDirPrivate } from './private-dir';
 
 /** Every folder and file under `dir` whose mode lets another account in, as "path 0755". */
 function openToOthers(dir: string): string[] {
@@ -103,6 +104,23 @@ describe('the data folder is owner-only', () => {
     expect(openToOthers(dataDir)).toEqual([]);
     expect(lstatSync(join(dataDir, 'notes.txt')).mode & 0o777).toBe(0o600);
   }, 60_000);
+
+  it('a shared DATA_DIR (sticky bit, like /tmp) keeps its mode and its other files; only Opsdeck\'s own are fixed', () => {
+    const dataDir = join(root, 'shared');
+    mkdirSync(join(dataDir, 'pglite', 'base'), { recursive: true });
+    writeFileSync(join(dataDir, 'pglite', 'base', '1'), 'x');
+    writeFileSync(join(dataDir, 'secret.key'), 'k');
+    writeFileSync(join(dataDir, 'someone-elses.txt'), 'y');
+    openUp(dataDir);
+    chmodSync(dataDir, 0o1777);
+    const lines: string[] = [];
+    expect(makeDataDirPrivate(dataDir, (l) => lines.push(l))).toEqual({ folders: 2, files: 2 });
+    expect(lstatSync(dataDir).mode & 0o7777).toBe(0o1777);
+    expect(lstatSync(join(dataDir, 'someone-elses.txt')).mode & 0o777).toBe(0o666);
+    expect(openToOthers(join(dataDir, 'pglite'))).toEqual([]);
+    expect(lstatSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(lines[0]).toMatch(/is a shared folder \(sticky bit set\)/);
+  });
 
   it('`opsdeck start` under umask 022: the folder, the key, the control socket and the database files', async () => {
     const dataDir = join(root, 'started');

@@ -14,8 +14,11 @@ import { join } from 'node:path';
  *
  * Symbolic links are not followed (what they point to is not ours to change). A folder with the
  * sticky bit (/tmp and its like, shared by design) given as DATA_DIR is left as it is and warned
- * about: it is not Opsdeck's folder.
+ * about: it is not Opsdeck's folder, so only Opsdeck's own entries in it are made owner-only.
  */
+/** What Opsdeck itself keeps in DATA_DIR (the database, its set-aside copies, the key, lock, pid and socket). */
+const OWN = /^(pglite(\..*)?|secret\.key|opsdeck\..*)$/;
+
 export function makeDataDirPrivate(dataDir: string, log: (line: string) => void = (l) => console.warn(l)): { folders: number; files: number } {
   try {
     process.umask(0o077);
@@ -26,9 +29,8 @@ export function makeDataDirPrivate(dataDir: string, log: (line: string) => void 
   const fixed = { folders: 0, files: 0 };
   const failed: string[] = [];
   const top = lstatSync(dataDir);
-  if (top.isDirectory() && top.mode & 0o1000) {
-    log(`DATA_DIR ${dataDir} is a shared folder (sticky bit set): its mode is left as it is; give Opsdeck a folder of its own`);
-  }
+  const shared = top.isDirectory() && (top.mode & 0o1000) !== 0;
+  if (shared) log(`DATA_DIR ${dataDir} is a shared folder (sticky bit set): only Opsdeck's own files in it are made owner-only; give Opsdeck a folder of its own`);
   const visit = (path: string, isTop: boolean) => {
     let st;
     try {
@@ -52,6 +54,7 @@ export function makeDataDirPrivate(dataDir: string, log: (line: string) => void 
       } catch {
         failed.push(path);
       }
+      if (isTop && shared) entries = entries.filter((e) => OWN.test(e));
       for (const e of entries) visit(join(path, e), false);
     } else if (st.mode & 0o077) {
       try {

@@ -330,6 +330,12 @@ describe.each(await backends())('checks API on $name', (backend) => {
       expect(stored).not.toContain('s3cret');
       expect(stored).not.toContain('team-ops-4f2a');
       expect((await runNow(c._id)).run).toMatchObject({ up: true, statusCode: 200 });
+      // Nor in a backup taken after that start: not in the table's old pages, not in the write-ahead log.
+      if (t.database.pglite) {
+        const dump = Buffer.from(gunzipSync(await dumpPglite(t.database.pglite)));
+        expect(dump.includes('s3cret')).toBe(false);
+        expect(dump.includes('team-ops-4f2a')).toBe(false);
+      }
     } finally {
       await again.close();
     }
