@@ -10,6 +10,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { cx } from '../../components/ui/cx';
 import { markedRowClass, useMarkableRows } from '../../lib/marks';
 import { Icon } from '../../components/ui/icons';
+import { useLiveInterval } from '../../lib/use-connection';
 
 type MarkRowProps = ReturnType<ReturnType<typeof useMarkableRows>>;
 
@@ -116,7 +117,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
   );
   const onCommand = useMemo(() => (command: string) => filterBy({ command }), [filterBy]);
   const onUser = useMemo(() => (username: string) => filterBy({ username }), [filterBy]);
-  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: 5000, placeholderData: keepPreviousData });
+  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: useLiveInterval(5000), placeholderData: keepPreviousData });
   const closeRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
   useEffect(() => {
