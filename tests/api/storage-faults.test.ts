@@ -44,6 +44,7 @@ function tryMount(dir: string): boolean {
 
 const mountPoint = mkdtempSync(join(tmpdir(), 'opsdeck-small-fs-'));
 const mounted = tryMount(mountPoint);
+if (!mounted) rmSync(mountPoint, { recursive: true, force: true });
 if (!mounted) console.warn('tmpfs cannot be mounted here (not root?): the full-disk test is skipped; classifyFault is unit-tested in server/ops/faults.test.ts');
 
 describe.skipIf(!mounted)('a full disk under the embedded database', () => {
@@ -64,12 +65,14 @@ describe.skipIf(!mounted)('a full disk under the embedded database', () => {
     t = await startTestApp(backend, config());
     const a = await t.addUser({ role: 'admin' });
     admin = await t.signIn(a.email, a.password);
-  }, 60_000);
+    // A first start on a new data folder runs initdb and every migration: slow on a loaded machine.
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
     rmSync(fill, { force: true });
     rmSync(`${fill}-2`, { force: true });
-    execFileSync('umount', [mountPoint]);
+    // Lazily, so a database still closing (a start cut short) never leaves the mount behind.
+    execFileSync('umount', ['--lazy', mountPoint]);
     rmSync(mountPoint, { recursive: true, force: true });
   });
 
