@@ -44,6 +44,11 @@ export interface ReportAlert {
 }
 
 export interface ReportCommand {
+  id?: string;
+  /** The line as people read it (names, matchers and spans in words): server/audit/display.ts. */
+  displayLine?: string | null;
+  /** The run this one undid, by its display line; null when it is no undo. */
+  undoOf?: string | null;
   at: Date;
   username: string;
   command: string;
@@ -166,6 +171,7 @@ function statusAtEnd(alert: ReportAlert, to: Date): string {
 }
 
 function commandLine(c: ReportCommand): string {
+  if (c.displayLine) return c.displayLine;
   if (c.commandLine) return c.commandLine;
   // A call made without a command (curl, a script) has no line: its command is "METHOD /api/…".
   if (c.origin === 'server' && !c.input) return c.command;
@@ -175,8 +181,19 @@ function commandLine(c: ReportCommand): string {
 
 /** The line, then what it touched by name: "… (server web-01, alert high_cpu_usage @ web-01)". */
 function whatText(c: ReportCommand): string {
+  // An undo reads as one: "undo of alert.resolve high_cpu_usage@api-01", not the reopening it made.
+  if (c.undoOf) return `undo of ${c.undoOf}`;
+  // A line with names says what it touched; a call without one (curl) names its targets after it.
+  if (c.displayLine) return c.displayLine;
   const targets = c.targets ?? [];
   return targets.length ? `${commandLine(c)} (${targets.map((t) => `${t.kind} ${t.name}`).join(', ')})` : commandLine(c);
+}
+
+/** A person's alert event made by one of their runs (within a few seconds, naming the alert): one row, the run's. */
+const CAUSED_WITHIN_MS = 5000;
+function causedBy(e: ReportEvent, alertId: string, commands: readonly ReportCommand[]): boolean {
+  if (!e.by) return false;
+  return commands.some((c) => c.username === e.by && c.outcome === 'ok' && c.origin !== 'client' && Math.abs(c.at.getTime() - e.at.getTime()) <= CAUSED_WITHIN_MS && (c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId));
 }
 
 function whoText(c: ReportCommand): string {
@@ -288,6 +305,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
   for (const a of data.alerts) {
     for (const e of a.timeline) {
       if (!inWindow(e.at, data)) continue;
+      if (causedBy(e, a.id, data.commands)) continue;
       const what =
         e.type === 'playbook_action'
           ? `Note on alert ${a.alertname} on ${a.hostname}`
