@@ -9,7 +9,7 @@ import { parseCommandLine } from '../../commands/parse-command-line';
 import { backends, startTestApp, type TestApp } from './harness';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-const defs = new Map(allCommands.map((c) => [c.id, c as CommandDefinition<any>]));
+const defs = new Map<string, CommandDefinition<any>>(allCommands.map((c) => [c.id, c as CommandDefinition<any>]));
 const find = (id: string) => defs.get(id);
 
 /**
