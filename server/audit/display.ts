@@ -1,11 +1,14 @@
-import { allCommands } from '../../commands/index';
 import type { CommandDefinition } from '../../commands/define-command';
 import { displayLine, targetWord } from '../../commands/display-line';
-import { systemEventCommands } from './system-events';
 import type { AuditTarget } from '../contract/command-history';
+import { commandArgs } from './command-args';
+import { systemEventCommands } from './system-events';
 
-const byId = new Map<string, CommandDefinition<any>>(allCommands.map((c) => [c.id, c as CommandDefinition<any>]));
-export const findCommand = (id: string) => byId.get(id);
+/** A command as the line parser needs it: its id and argument specs (the generated table). */
+export const findCommand = (id: string): CommandDefinition<any> | undefined => {
+  const args = Object.hasOwn(commandArgs, id) ? commandArgs[id] : undefined;
+  return args ? ({ id, args } as unknown as CommandDefinition<any>) : undefined;
+};
 
 /**
  * A record's line as people read it (names, matchers and spans in words), from the stored line
@@ -20,7 +23,7 @@ export function recordDisplayLine(row: { command: string; commandLine: string | 
     return [row.command, ...targets.map(targetWord), ...(typeof detail === 'string' ? [detail] : [])].join(' ');
   }
   try {
-    return displayLine(row.command, row.commandLine, row.input, (row.targets ?? []) as AuditTarget[], findCommand);
+    return displayLine(row.command, row.commandLine, row.input, targets, findCommand);
   } catch {
     return row.commandLine;
   }
