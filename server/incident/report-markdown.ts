@@ -189,11 +189,11 @@ function whatText(c: ReportCommand): string {
   return targets.length ? `${commandLine(c)} (${targets.map((t) => `${t.kind} ${t.name}`).join(', ')})` : commandLine(c);
 }
 
-/** A person's alert event made by one of their runs (within a few seconds, naming the alert): one row, the run's. */
+/** A person's alert event made by one of their runs: within a few seconds, by them, naming the alert. */
 const CAUSED_WITHIN_MS = 5000;
-function causedBy(e: ReportEvent, alertId: string, commands: readonly ReportCommand[]): boolean {
-  if (!e.by) return false;
-  return commands.some((c) => c.username === e.by && c.outcome === 'ok' && c.origin !== 'client' && Math.abs(c.at.getTime() - e.at.getTime()) <= CAUSED_WITHIN_MS && (c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId));
+function causedBy(e: ReportEvent, alertId: string, commands: readonly ReportCommand[]): ReportCommand | undefined {
+  if (!e.by) return undefined;
+  return commands.find((c) => c.username === e.by && c.outcome === 'ok' && c.origin !== 'client' && Math.abs(c.at.getTime() - e.at.getTime()) <= CAUSED_WITHIN_MS && (c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId));
 }
 
 function whoText(c: ReportCommand): string {
@@ -302,10 +302,15 @@ export function buildIncidentMarkdown(data: ReportData): string {
   type Row = { at: number; order: number; who: string; what: string; outcome: string };
   const rows: Row[] = [];
   let order = 0;
+  // One row per happening: a run and the alert event it caused are the run's row when its line
+  // says what was done, else (a call made without a command) the event's, which says it in words.
+  const folded = new Set<ReportCommand>();
   for (const a of data.alerts) {
     for (const e of a.timeline) {
       if (!inWindow(e.at, data)) continue;
-      if (causedBy(e, a.id, data.commands)) continue;
+      const cause = causedBy(e, a.id, data.commands);
+      if (cause?.displayLine) continue;
+      if (cause) folded.add(cause);
       const what =
         e.type === 'playbook_action'
           ? `Note on alert ${a.alertname} on ${a.hostname}`
@@ -316,7 +321,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
       rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome });
     }
   }
-  for (const c of data.commands) rows.push({ at: c.at.getTime(), order: order++, who: whoText(c), what: whatText(c), outcome: outcomeText(c) });
+  for (const c of data.commands) if (!folded.has(c)) rows.push({ at: c.at.getTime(), order: order++, who: whoText(c), what: whatText(c), outcome: outcomeText(c) });
   rows.sort((x, y) => x.at - y.at || x.order - y.order);
 
   out.push('## Timeline', '');

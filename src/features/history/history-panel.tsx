@@ -214,7 +214,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
           <input type="checkbox" checked={!!filters.signins} onChange={(e) => filterBy({ signins: e.target.checked || undefined })} />
           Sign-ins and views
         </label>
-        <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} entries` : ''}</span>
+        <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} ${data.result.count === 1 ? 'entry' : 'entries'}` : ''}</span>
       </div>
       <div className="flex-1 overflow-y-auto">
         {isPending && <p className="p-5 text-sm text-slate-500 dark:text-slate-400">Loading…</p>}
