@@ -193,7 +193,15 @@ function whatText(c: ReportCommand): string {
 const CAUSED_WITHIN_MS = 5000;
 function causedBy(e: ReportEvent, alertId: string, commands: readonly ReportCommand[]): ReportCommand | undefined {
   if (!e.by) return undefined;
-  return commands.find((c) => c.username === e.by && c.outcome === 'ok' && c.origin !== 'client' && Math.abs(c.at.getTime() - e.at.getTime()) <= CAUSED_WITHIN_MS && (c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId));
+  // The nearest such run: the one that made it wrote it in the same transaction, milliseconds apart.
+  let best: ReportCommand | undefined;
+  for (const c of commands) {
+    const gap = Math.abs(c.at.getTime() - e.at.getTime());
+    if (c.username !== e.by || c.outcome !== 'ok' || c.origin === 'client' || gap > CAUSED_WITHIN_MS) continue;
+    if (!(c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId)) continue;
+    if (!best || gap < Math.abs(best.at.getTime() - e.at.getTime())) best = c;
+  }
+  return best;
 }
 
 function whoText(c: ReportCommand): string {
