@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -43,6 +43,7 @@ import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
+import { sealStoredHeaders } from './monitoring/checks/check-headers';
 import { OutboundPolicy } from './outbound/policy';
 import { closeOutboundFetches } from './outbound/http-client';
 import { normalisedUrl } from './http/normalise-path';
@@ -145,6 +146,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
   const secretBox = openSecretBox(config, database.kind, app.log);
   app.decorate('secretBox', secretBox);
+  // Check header values are sealed with the same box; values an earlier version stored in the
+  // clear are sealed now, before the checks are read (check-headers.ts).
+  monitoring.checks.secretBox = secretBox;
+  await sealHeadersStoredInClear(database, secretBox, app.log);
   const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox, outbound);
   app.decorate('delivery', delivery);
   // Background work runs in the leader only (every process on PGlite is its only one); the
@@ -277,7 +282,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
           // Not valid percent-encoding: no page has that name.
         }
         // The database away: the page loads and says what its API call says.
-        if (!(await statusPageExists(database, name).catch(() => true))) return reply.status(404).type('text/html').sendFile('index.html');
+        // The page is sent whole, never as a conditional answer: a 404 cannot be "not modified",
+        // and a browser revalidating its copy would otherwise get a 404 with no body at all.
+        if (!(await statusPageExists(database, name).catch(() => true))) {
+          return reply.status(404).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(readFileSync(resolve(uiDir!, 'index.html')));
+        }
       }
       // SPA fallback: the client router decides what the path shows (including its not-found page).
       return reply.type('text/html').sendFile('index.html');
@@ -286,6 +295,30 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   });
 
   return app;
+}
+
+async function sealHeadersStoredInClear(database: Database, box: SecretBox, log: FastifyInstance['log']): Promise<void> {
+  try {
+    const sealed = await sealStoredHeaders(database, box);
+    if (!sealed) return;
+    // The rows as they were stay in the table's pages until a vacuum: rewritten at once. An
+    // embedded backup also copies the write-ahead log, whose segments are recycled with their old
+    // bytes: the one holding the old rows is closed and removed, so a backup taken from now on
+    // holds the sealed values only. (On PostgreSQL, pg_dump copies no log.)
+    await database.query('vacuum full checks');
+    if (database.kind === 'pglite') {
+      await database.query('set wal_recycle = off');
+      await database.query('select pg_switch_wal()');
+      // The first checkpoint begins the new segment's redo, the second lets the old one go.
+      await database.query('checkpoint');
+      await database.query('checkpoint');
+      await database.query('reset wal_recycle');
+    }
+    log.info({ checks: sealed }, `Sealed the header values of ${sealed} check${sealed === 1 ? '' : 's'} that were stored in the clear`);
+  } catch (err) {
+    // Sent as stored meanwhile; the next start tries again.
+    log.warn({ err }, 'Could not seal the check header values stored in the clear');
+  }
 }
 
 /**

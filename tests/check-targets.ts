@@ -52,7 +52,7 @@ function handler(hits: Map<string, number>): http.RequestListener {
     if (path === '/redirect') return res.writeHead(302, { location: '/ok' }).end();
     if (path === '/loop') return res.writeHead(302, { location: '/loop' }).end();
     if (path === '/headers') {
-      const ok = req.headers.authorization === 'Bearer s3cret' && req.headers['x-team'] === 'ops';
+      const ok = req.headers.authorization === 'Bearer s3cret' && req.headers['x-team'] === 'team-ops-4f2a';
       return res.writeHead(ok ? 200 : 401).end(ok ? 'authorized' : 'no');
     }
     if (path === '/method') return res.writeHead(req.method === 'POST' ? 200 : 405).end(req.method);

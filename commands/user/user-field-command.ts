@@ -8,6 +8,16 @@ import { resolveUser } from './resolve-user';
 
 type Field = 'username' | 'email' | 'phonenumber' | 'role';
 
+const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** What the server ended with the change (another role ends sessions and revokes API tokens), in words. */
+export function signedOutText(user: User): string {
+  const s = user.signedOut;
+  if (!s) return '';
+  if (!s.sessions && !s.tokens) return ' They had no session or personal API token open.';
+  return ` Their access ended: ${plural(s.sessions, 'session')} signed out and ${plural(s.tokens, 'personal API token')} revoked; they sign in again and make new tokens.`;
+}
+
 /** The four one-field edits of the user drawer share one shape: resolve the user, PATCH one field. */
 export function defineUserFieldCommand<F extends Field, S extends z.ZodTypeAny, const Id extends string>(spec: { id: Id; title: string; field: F; arg: Omit<ArgSpec, 'name'>; schema: S }) {
   const { field } = spec;
@@ -35,7 +45,7 @@ export function defineUserFieldCommand<F extends Field, S extends z.ZodTypeAny, 
       const found = await resolveUser(ctx.api, String(input.user));
       const { result } = await updateUser(ctx.api, found._id, { [field]: input[field] });
       await ctx.invalidate(queryKeys.users.all);
-      return { message: `Updated **${result.username}**: ${spec.arg.label.toLowerCase()} is now ${shown(result)}.`, data: result, before: found };
+      return { message: `Updated **${result.username}**: ${spec.arg.label.toLowerCase()} is now ${shown(result)}.${signedOutText(result)}`, data: result, before: found };
     },
   });
 }

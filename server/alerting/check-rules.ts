@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import { withoutDnsAnswers } from '../monitoring/checks/probe';
 import { checkRuleNames, type CheckRuleKind } from '../contract/checks';
 import type { Db } from '../db/client';
 import { alerts } from '../db/schema';
@@ -53,6 +54,7 @@ type DueCheck = {
   name: string;
   target: string;
   last_error: string | null;
+  check_kind: 'http' | 'tcp' | 'dns' | 'tls';
   latency_ms: number | null;
   cert_expires_at: string | Date | null;
   cert_problem: string | null;
@@ -69,7 +71,9 @@ export function describeCheck(c: DueCheck, nowMs: number): { summary: string; de
   switch (c.kind) {
     case 'down': {
       const doc: AlertTextDoc = [[{ text: 'The check of ' }, target, { text: ` has failed ${held(c.time_limit)}.` }]];
-      if (c.last_error) doc.push([{ text: 'Last error: ' }, { text: c.last_error, code: true }]);
+      // Every role reads alerts (and channels carry them): a DNS check's records stay on its page.
+      const error = c.check_kind === 'dns' ? withoutDnsAnswers(c.last_error) : c.last_error;
+      if (error) doc.push([{ text: 'Last error: ' }, { text: error, code: true }]);
       return { value: null, summary: `${name} is down`, description: toMarkdown(doc) };
     }
     case 'latency':
@@ -156,7 +160,7 @@ export async function evaluateCheckRules(tx: Db, at: Date): Promise<CheckTickOut
   // 3. Held for the whole grace period: open the alert.
   const due = await tx.execute<DueCheck>(sql`
     select r.id as rule_id, r.check_id, r.kind, r.threshold, r.time_limit, r.severity, r.notification_group_id,
-           c.name, c.target, c.last_error, c.latency_ms, c.cert_expires_at, c.cert_problem
+           c.name, c.target, c.last_error, c.kind as check_kind, c.latency_ms, c.cert_expires_at, c.cert_problem
     from check_rules r join checks c on c.id = r.check_id
     where r.id = any(${sql.param(dueIds)}::uuid[])`);
   for (const part of chunked(due.rows, 500)) {

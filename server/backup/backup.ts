@@ -14,6 +14,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Config } from '../config';
 import { createPglite, openDatabase, pgliteDir } from '../db/client';
 import { lockDataDir } from '../db/data-lock';
+import { makeDataDirPrivate } from '../db/private-dir';
 import { backupFromRunningServer, serverStatus } from './control';
 
 export class BackupError extends Error {}
@@ -54,7 +55,9 @@ export async function backup(config: Config, file: string, log: (line: string) =
   }
   const dir = pgliteDir(config.dataDir);
   if (!existsSync(`${dir}/PG_VERSION`)) throw new BackupError(`There is no database in ${resolve(config.dataDir)} (DATA_DIR) to back up.`);
-  // The folder's lock first: a server the control socket did not reach (or one starting now) holds it.
+  // Owner-only like any opener leaves it (server/db/private-dir.ts), then the folder's lock: a
+  // server the control socket did not reach (or one starting now) holds it.
+  makeDataDirPrivate(config.dataDir);
   const lock = await lockDataDir(config.dataDir);
   try {
     const client = await createPglite(dir);
@@ -103,6 +106,7 @@ export async function restore(config: Config, file: string, options: RestoreOpti
 async function restorePglite(dataDir: string, source: string, bytes: Buffer, options: RestoreOptions, log: (line: string) => void): Promise<void> {
   const running = await serverStatus(dataDir);
   if (running) throw new BackupError(`Opsdeck (pid ${running.pid}) is running on ${resolve(dataDir)}: stop it first, then restore.`);
+  makeDataDirPrivate(dataDir);
   // Held while the folder is swapped; a server starting meanwhile is refused by it.
   const lock = await lockDataDir(dataDir);
   try {
@@ -132,6 +136,8 @@ async function swapInPglite(dataDir: string, source: string, bytes: Buffer, opti
     } finally {
       await client.close();
     }
+    // PGlite writes a loaded folder's files as 0666 whatever the umask.
+    makeDataDirPrivate(staging, () => {});
     if (occupied) {
       const aside = `${dir}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`;
       renameSync(dir, aside);

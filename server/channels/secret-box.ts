@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeDataDirPrivate } from '../db/private-dir';
 
 /**
  * Channel secrets at rest (issue 15 §1, docs/decisions.md): AES-256-GCM from node:crypto, a
@@ -69,8 +70,9 @@ export const KEY_FILE = 'secret.key';
  */
 export function keyFromDataDir(dataDir: string): { key: Buffer; created: boolean } {
   const file = join(dataDir, KEY_FILE);
+  // Also the only use of DATA_DIR on PostgreSQL: the folder and the key are the owner's alone.
+  makeDataDirPrivate(dataDir);
   if (existsSync(file)) return { key: keyFromText(readFileSync(file, 'utf8')), created: false };
-  mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return { key: keyFromText(readFileSync(file, 'utf8')), created: true };

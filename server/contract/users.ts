@@ -16,8 +16,14 @@ export const userSchema = z.object({
   status: userStatusSchema,
   avatarUrl: str().nullable(),
   createdAt: str(),
+  /**
+   * In the answer of an update that ended the person's access: a new password, another role or a
+   * suspension end their sessions and revoke their personal API tokens; how many of each.
+   */
+  signedOut: z.object({ reason: z.enum(['password', 'role', 'suspended']), sessions: z.number().int(), tokens: z.number().int() }).optional(),
 });
 export type User = z.infer<typeof userSchema>;
+export type SignedOutReason = NonNullable<User['signedOut']>['reason'];
 
 const text = (label: string) => str().trim().min(1, `${label} is required`).max(MAX_TEXT, `${label} is too long (at most ${MAX_TEXT} characters)`);
 

@@ -11,6 +11,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { paths } from '../paths';
+import { makeDataDirPrivate } from './private-dir';
 import { lockDataDir } from './data-lock';
 import { paceStatements } from './pglite-turns';
 import * as schema from './schema';
@@ -78,6 +79,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: () => pool.end(),
     };
   }
+  // Owner-only before anything is written into it, and the umask for what PGlite writes later (private-dir.ts).
+  if (options.dataDir) makeDataDirPrivate(options.dataDir);
   // One process per data folder: the lock comes before PGlite touches a file (server/db/data-lock.ts).
   const lock = options.dataDir ? await lockDataDir(options.dataDir) : undefined;
   try {
@@ -86,6 +89,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     paceStatements(client);
     const db = drizzlePglite(client, { schema }) as unknown as Db;
     await migratePglite(db as never, { migrationsFolder });
+    // PGlite copies a new database's initdb files in as 0666 whatever the umask: made owner-only
+    // here without a word (what was open before this start was said above).
+    if (options.dataDir) makeDataDirPrivate(options.dataDir, () => {});
     return {
       db,
       kind: 'pglite',
@@ -196,7 +202,7 @@ function sharedBuffers(): string {
  * loaded from a data-folder dump (a restore). Opens without migrating.
  */
 export async function createPglite(dir?: string, loadDataDir?: Blob): Promise<PGlite> {
-  if (dir) mkdirSync(dir, { recursive: true });
+  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   return PGlite.create({
     dataDir: dir,
     extensions: { pg_trgm },

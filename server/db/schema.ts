@@ -677,7 +677,8 @@ export const checks = pgTable(
     expectedStatus: text('expected_status').notNull().default('200-299'),
     keyword: text('keyword'),
     keywordMode: text('keyword_mode', { enum: ['contains', 'absent'] }).notNull().default('contains'),
-    headers: jsonb('headers').$type<{ name: string; value: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** Names in the clear, values sealed (server/monitoring/checks/check-headers.ts); `value` only as stored before sealing. */
+    headers: jsonb('headers').$type<({ name: string; sealed: string } | { name: string; value: string })[]>().notNull().default(sql`'[]'::jsonb`),
     followRedirects: boolean('follow_redirects').notNull().default(true),
     ignoreTlsErrors: boolean('ignore_tls_errors').notNull().default(false),
     recordType: text('record_type'),

@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defaultGroupId } from '../alerting/reach';
 import { z } from 'zod';
 import {
@@ -25,8 +25,11 @@ import { audited, auditTarget } from '../audit/trail';
 import { registerResource } from './resource';
 import { isUuid } from '../contract/ids';
 import { pct, uptime24hSince } from '../monitoring/checks/check-store';
-import { resolverAddress } from '../monitoring/checks/probe';
+import { resolverAddress, withoutDnsAnswers } from '../monitoring/checks/probe';
+import { can } from '../contract/permissions';
 import { rowCount } from '../db/row-counts';
+import { randomUUID } from 'node:crypto';
+import { openHeaders, sealHeaders, type PlainHeader, type StoredHeader } from '../monitoring/checks/check-headers';
 
 type CheckRow = typeof checks.$inferSelect;
 type RuleRow = typeof checkRules.$inferSelect;
@@ -37,8 +40,11 @@ type RuleFields = Omit<RuleRow, 'checkId' | 'updatedAt'>;
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const DAY_MS = 86_400_000;
 
-/** Header values that are credentials: stored and sent, never shown back. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|key|pass|auth/i;
+/**
+ * How a form or a client sends a masked header back unchanged (`REDACTED` in commands/check): read
+ * as "keep the stored value", like a header given without one.
+ */
+const MASK = '••••';
 
 /** The rules a new check starts with; cert_expiry is on for checks that see a certificate. */
 export function defaultCheckRules(kind: CheckSettings['kind'], url: string | null): Record<CheckRuleKind, Required<Omit<CheckRuleInput, 'notificationGroup'>> & { notificationGroup: string | null }> {
@@ -63,7 +69,9 @@ export function checkToApi(row: CheckFields): Check {
     expectedStatus: row.expectedStatus,
     keyword: row.keyword,
     keywordMode: row.keywordMode,
-    headers: row.headers.map((h) => (SECRET_HEADER.test(h.name) ? { name: h.name, value: null, redacted: true } : { name: h.name, value: h.value, redacted: false })),
+    // Every value, whatever the header is called and whoever asks: a name tells nothing about
+    // what a custom header carries (issue 25 §4). Values are sealed at rest and only sent.
+    headers: row.headers.map((h) => ({ name: h.name, value: null, redacted: true })),
     followRedirects: row.followRedirects,
     ignoreTlsErrors: row.ignoreTlsErrors,
     recordType: row.recordType as Check['recordType'],
@@ -99,7 +107,7 @@ const ruleToApi = (r: RuleFields) => ({
   notificationGroup: r.notificationGroupId,
 });
 
-function settingsOf(row: CheckRow): CheckSettings {
+function settingsOf(row: CheckRow, headers: PlainHeader[]): CheckSettings {
   return {
     kind: row.kind,
     url: row.url,
@@ -109,7 +117,7 @@ function settingsOf(row: CheckRow): CheckSettings {
     expectedStatus: row.expectedStatus,
     keyword: row.keyword,
     keywordMode: row.keywordMode,
-    headers: row.headers,
+    headers,
     followRedirects: row.followRedirects,
     ignoreTlsErrors: row.ignoreTlsErrors,
     recordType: row.recordType as CheckSettings['recordType'],
@@ -125,14 +133,23 @@ async function nameTaken(db: Db, name: string, exceptId?: string): Promise<boole
   return (await db.select({ id: checks.id }).from(checks).where(where).limit(1)).length > 0;
 }
 
-/** Headers of an update: a header given without a value keeps the stored value of that name (a redacted credential). */
-function mergeHeaders(input: CheckHeaderInput[], stored: { name: string; value: string }[]): { name: string; value: string }[] {
+/**
+ * Headers of an update: a header given without a value (or with the mask the API shows) keeps the
+ * stored value of that name; the stored values are opened only when one is kept.
+ */
+function mergeHeaders(input: CheckHeaderInput[], storedOf: () => PlainHeader[]): PlainHeader[] {
   const names = new Set<string>();
+  let stored: PlainHeader[] | undefined;
   return input.map((h, i) => {
     const lower = h.name.toLowerCase();
     if (names.has(lower)) throw badRequest(`headers.${i}.name: the header ${h.name} is given twice`, `headers.${i}.name`);
     names.add(lower);
-    if (h.value !== undefined) return { name: h.name, value: h.value };
+    if (h.value !== undefined && h.value !== MASK) return { name: h.name, value: h.value };
+    try {
+      stored ??= storedOf();
+    } catch {
+      throw badRequest(`headers.${i}.value: the stored value cannot be read (OPSDECK_SECRET_KEY is not the key it was stored with): enter it again`, `headers.${i}.value`);
+    }
     const old = stored.find((s) => s.name.toLowerCase() === lower);
     if (!old) throw badRequest(`headers.${i}.value: is required`, `headers.${i}.value`);
     return { name: h.name, value: old.value };
@@ -146,6 +163,7 @@ function mergeHeaders(input: CheckHeaderInput[], stored: { name: string; value: 
 export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitoring): void {
   const runner = monitoring.checks;
   const minInterval = monitoring.settings.checks.minIntervalS;
+  const box = app.secretBox;
 
   /** Kind rules, the minimum interval and the outbound policy: a 400 naming the field. */
   async function validate(s: CheckSettings): Promise<void> {
@@ -303,6 +321,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     toApi: checkToApi,
     enrich,
     listItems,
+    forCaller: (items, request) => (mayEdit(request) ? items : items.map(hideDnsAnswers)),
     total: (d) => rowCount(d, 'checks'),
     read: 'read',
     target: (row) => ({ kind: 'check', id: row.id, name: row.name }),
@@ -331,7 +350,9 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
       schema: createCheckSchema,
       // Checked before the change's transaction opens: the guard may resolve a hostname.
       async prepare(input: z.output<typeof createCheckSchema>) {
-        const headers = mergeHeaders(input.headers ?? [], []);
+        const headers = mergeHeaders(input.headers ?? [], () => []);
+        // The id is chosen here: the header values are sealed bound to it.
+        const id = randomUUID();
         const s: CheckSettings = {
           kind: input.kind,
           url: input.kind === 'http' ? (input.url ?? null) : null,
@@ -352,13 +373,15 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
         };
         await validate(s);
         await checkGroups(input.rules);
-        return { input, s };
+        return { input, s, id, sealed: sealHeaders(box, id, headers) };
       },
-      async toRow({ input, s }: { input: z.output<typeof createCheckSchema>; s: CheckSettings }, { db: tx, user }) {
+      async toRow({ input, s, id, sealed }: { input: z.output<typeof createCheckSchema>; s: CheckSettings; id: string; sealed: StoredHeader[] }, { db: tx, user }) {
         if (await nameTaken(tx, input.name)) throw conflict(`A check named "${input.name}" already exists`, 'name');
         return {
+          id,
           name: input.name,
           ...rowFields(s),
+          headers: sealed,
           paused: input.paused ?? false,
           createdBy: user._id,
         };
@@ -373,7 +396,8 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
       permission: 'checks.write',
       schema: updateCheckSchema,
       async prepare(input: z.output<typeof updateCheckSchema>, existing: CheckRow) {
-        const old = settingsOf(existing);
+        // Header values are opened only to keep one an edit does not send again.
+        const old = settingsOf(existing, []);
         const s: CheckSettings = {
           ...old,
           ...(input.url !== undefined ? { url: input.url } : {}),
@@ -383,7 +407,7 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
           ...(input.expectedStatus !== undefined ? { expectedStatus: input.expectedStatus.replace(/\s+/g, '') } : {}),
           ...(input.keyword !== undefined ? { keyword: input.keyword || null } : {}),
           ...(input.keywordMode !== undefined ? { keywordMode: input.keywordMode } : {}),
-          ...(input.headers !== undefined ? { headers: mergeHeaders(input.headers, old.headers) } : {}),
+          ...(input.headers !== undefined ? { headers: mergeHeaders(input.headers, () => openHeaders(box, existing.id, existing.headers)) } : {}),
           ...(input.followRedirects !== undefined ? { followRedirects: input.followRedirects } : {}),
           ...(input.ignoreTlsErrors !== undefined ? { ignoreTlsErrors: input.ignoreTlsErrors } : {}),
           ...(input.recordType !== undefined ? { recordType: input.recordType } : {}),
@@ -397,14 +421,15 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
         if (foreign) throw badRequest(`${foreign}: does not apply to a ${s.kind} check`, foreign);
         await validate(s);
         await checkGroups(input.rules);
-        return { input, s };
+        return { input, s, sealed: input.headers !== undefined ? sealHeaders(box, existing.id, s.headers) : existing.headers };
       },
-      async toRow({ input, s }: { input: z.output<typeof updateCheckSchema>; s: CheckSettings }, existing, { db: tx }) {
+      async toRow({ input, s, sealed }: { input: z.output<typeof updateCheckSchema>; s: CheckSettings; sealed: StoredHeader[] }, existing, { db: tx }) {
         if (input.name !== undefined && (await nameTaken(tx, input.name, existing.id))) throw conflict(`A check named "${input.name}" already exists`, 'name');
         const targetChanged = checkTarget(s) !== existing.target;
         return {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...rowFields(s),
+          headers: sealed,
           ...(input.paused !== undefined ? { paused: input.paused } : {}),
           // Another target: the last result (and certificate) were about the old one.
           ...(targetChanged ? { state: 'unknown', stateChangedAt: null, lastError: null, latencyMs: null, statusCode: null, certExpiresAt: null, certProblem: null } : {}),
@@ -473,7 +498,8 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     const parsed = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict().safeParse(request.query);
     if (!parsed.success) throw fromZod(parsed.error);
     const row = await findCheck(request.params.id);
-    return { result: await runner.store.recent(row.id, parsed.data.limit) };
+    const results = await runner.store.recent(row.id, parsed.data.limit);
+    return { result: row.kind === 'dns' && !mayEdit(request) ? results.map((r) => ({ ...r, error: withoutDnsAnswers(r.error) })) : results };
   });
 
   app.get<{ Params: { id: string } }>('/api/checks/uptime/:id', { preHandler: requirePermission('read') }, async (request) => {
@@ -481,6 +507,14 @@ export function registerChecks(app: FastifyInstance, db: Db, monitoring: Monitor
     return { result: (await runner.store.uptime([row.id], Date.now())).get(row.id)! };
   });
 }
+
+/**
+ * A DNS check's error lists the records it got (TXT values included): shown to the roles that may
+ * edit the check, which can point it anywhere anyway; others read that the answer was not the
+ * expected one (issue 25 §4).
+ */
+const mayEdit = (request: FastifyRequest) => !!request.user && can(request.user.role, 'checks.write') && request.apiToken?.scope !== 'read';
+const hideDnsAnswers = (c: Check): Check => (c.kind === 'dns' ? { ...c, lastError: withoutDnsAnswers(c.lastError) } : c);
 
 const appliesTo = (field: 'url' | 'host' | 'port' | 'recordType' | 'expectedAnswer' | 'resolver', kind: CheckSettings['kind']) =>
   field === 'url' ? kind === 'http' : field === 'host' ? kind !== 'http' : field === 'port' ? kind === 'tcp' || kind === 'tls' : kind === 'dns';
@@ -497,7 +531,6 @@ function rowFields(s: CheckSettings) {
     expectedStatus: s.expectedStatus,
     keyword: s.keyword,
     keywordMode: s.keywordMode,
-    headers: s.headers,
     followRedirects: s.followRedirects,
     ignoreTlsErrors: s.ignoreTlsErrors,
     recordType: s.recordType,

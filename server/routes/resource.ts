@@ -61,6 +61,8 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
    * 100 checks as 35 columns plus their 300 rules as 9 were most of a 100-row page (h16-list).
    */
   listItems?: (ids: string[]) => Promise<Out[]>;
+  /** What the caller may see of the items (a DNS check's records only for its editors); every answer goes through it. */
+  forCaller?: (items: Out[], request: FastifyRequest) => Out[];
   create?: {
     permission: Permission;
     schema: z.ZodTypeAny;
@@ -100,6 +102,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     return def.enrich && items.length ? def.enrich(items) : items;
   };
   const presentOne = async (row: Row): Promise<Out> => (await present([row]))[0]!;
+  const seen = (items: Out[], request: FastifyRequest): Out[] => (def.forCaller ? def.forCaller(items, request) : items);
 
   async function findOne(id: string): Promise<Row | undefined> {
     if (!isUuid(id)) return undefined;
@@ -123,7 +126,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     if (!parsed.success) throw fromZod(parsed.error);
     const query = buildListQuery(def, parsed.data);
     const page = await withoutParallelWorkers(db, (d) => listPage(d, listItems ? idsOnly : source, query));
-    const data = listItems ? (page.rows.length ? await listItems(page.rows.map(source.idOf)) : []) : await present(page.rows);
+    const data = seen(listItems ? (page.rows.length ? await listItems(page.rows.map(source.idOf)) : []) : await present(page.rows), request);
     return { result: { data, count: page.count, ...(page.countEstimated ? { countEstimated: true } : {}) } };
   });
 
@@ -133,13 +136,13 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
     const rows = await db.select().from(table).where(inArray(def.id, ids));
-    return { result: await present(rows as Row[]) };
+    return { result: seen(await present(rows as Row[]), request) };
   });
 
   app.get<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(def.read) }, async (request) => {
     const row = await findOne(request.params.id);
     if (!row) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-    return { result: await presentOne(row) };
+    return { result: seen([await presentOne(row)], request)[0]! };
   });
 
   const create = def.create;
@@ -156,7 +159,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         return { row: created!, extra: await create.after?.(created!, ctx) };
       });
       reply.status(201);
-      return { result: { ...(await presentOne(row)), ...(extra ?? {}) } };
+      return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
     });
   }
 
@@ -177,7 +180,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         if (!updated) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
         return { row: updated, extra: await update.after?.(updated, input, ctx) };
       });
-      return { result: { ...(await presentOne(row)), ...(extra ?? {}) } };
+      return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
     });
   }
 

@@ -1,10 +1,11 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createUserSchema, updateUserSchema, type User } from '../contract/users';
+import type { z } from 'zod';
+import { createUserSchema, updateUserSchema, type SignedOutReason, type User } from '../contract/users';
 import { hashPassword } from '../auth/password';
 import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
-import { sessions, shortGrams, users } from '../db/schema';
+import { personalTokens, sessions, shortGrams, users } from '../db/schema';
 import { conflict, pgCode } from '../http/errors';
 import { registerResource } from './resource';
 
@@ -45,6 +46,28 @@ async function hashed<T extends { password?: string }>(input: T): Promise<Omit<T
   return password ? { ...rest, passwordHash: await hashPassword(password) } : rest;
 }
 
+/**
+ * What ends a person's access: a new password (set by an admin or by the person), another role and
+ * a suspension end every session and revoke every personal API token of theirs (docs/decisions.md
+ * "Secrets"). The answer says how many (`signedOut`), so the screen can say it.
+ */
+function endsAccess(input: { passwordHash?: string; role?: string; status?: string }, existing: UserRow): SignedOutReason | null {
+  if (input.passwordHash) return 'password';
+  if (input.status === 'suspended' && existing.status !== 'suspended') return 'suspended';
+  if (input.role !== undefined && input.role !== existing.role) return 'role';
+  return null;
+}
+
+async function signOutEverywhere(db: Db, userId: string): Promise<{ sessions: number; tokens: number }> {
+  const ended = await db.delete(sessions).where(eq(sessions.userId, userId)).returning({ id: sessions.id });
+  const revoked = await db
+    .update(personalTokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(personalTokens.userId, userId), isNull(personalTokens.revokedAt)))
+    .returning({ id: personalTokens.id });
+  return { sessions: ended.length, tokens: revoked.length };
+}
+
 export function registerUsers(app: FastifyInstance, db: Db): void {
   registerResource<UserRow, User>(app, db, {
     name: 'users',
@@ -82,8 +105,11 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
     update: {
       permission: 'users.write',
       schema: updateUserSchema,
-      prepare: hashed,
-      async toRow(input, existing, { db, user }) {
+      async prepare(input: z.output<typeof updateUserSchema>, existing: UserRow) {
+        const values = await hashed(input);
+        return { values, ends: endsAccess(values, existing) };
+      },
+      async toRow({ values: input }: { values: Awaited<ReturnType<typeof hashed<z.output<typeof updateUserSchema>>>> }, existing, { db, user }) {
         if (existing.id === user._id) {
           if (input.role && input.role !== 'admin') throw conflict('You cannot remove the admin role from your own account', 'role');
           if (input.status === 'suspended') throw conflict('You cannot suspend your own account', 'status');
@@ -92,9 +118,10 @@ export function registerUsers(app: FastifyInstance, db: Db): void {
         if (input.username && (await usernameTaken(db, input.username, existing.id))) throw conflict(USERNAME_TAKEN, 'username');
         return input;
       },
-      async after(updated, input, { db }) {
-        // A suspended account or a new password ends every open session of that user.
-        if (input.status === 'suspended' || input.passwordHash) await db.delete(sessions).where(eq(sessions.userId, updated.id));
+      async after(updated, { values, ends }: { values: { status?: string }; ends: SignedOutReason | null }, { db }) {
+        if (ends) return { signedOut: { reason: ends, ...(await signOutEverywhere(db, updated.id)) } };
+        // Already suspended: nothing of theirs is accepted, but nothing may outlive the suspension either.
+        if (values.status === 'suspended') await signOutEverywhere(db, updated.id);
       },
     },
     remove: {

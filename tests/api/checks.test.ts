@@ -2,6 +2,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../server/contract/permissions';
 import { startCheckTargets, type CheckTargets } from '../check-targets';
+import { gunzipSync } from 'node:zlib';
+import { buildApp } from '../../server/app';
+import { dumpPglite } from '../../server/backup/backup';
+import { testConfig } from '../../server/config';
 import { backends, startTestApp, type TestApp } from './harness';
 
 type Who = Role | 'anonymous';
@@ -267,18 +271,105 @@ describe.each(await backends())('checks API on $name', (backend) => {
     expect((await alertsOf(c._id)).length).toBe(1);
   });
 
-  it('keeps credential header values out of answers, and an edit without the value keeps it', async () => {
-    const c = await created({ kind: 'http', url: `${targets.httpUrl}/headers`, headers: [{ name: 'Authorization', value: 'Bearer s3cret' }, { name: 'X-Team', value: 'ops' }] });
+  it('keeps every header value out of every answer for every role, sealed in the database and its backup; an edit without the value keeps it (issue 25 §4)', async () => {
+    const secrets = ['Bearer s3cret', 'team-ops-4f2a'];
+    const c = await created({ kind: 'http', url: `${targets.httpUrl}/headers`, headers: [{ name: 'Authorization', value: 'Bearer s3cret' }, { name: 'X-Team', value: 'team-ops-4f2a' }] });
+    // A custom header's name says nothing about what it carries: every value is masked.
     expect(c.headers).toEqual([
       { name: 'Authorization', value: null, redacted: true },
-      { name: 'X-Team', value: 'ops', redacted: false },
+      { name: 'X-Team', value: null, redacted: true },
     ]);
-    expect(JSON.stringify((await t.call('POST', '/api/checks/all', { cookie: admin, body: { pageSize: 100 } })).body)).not.toContain('s3cret');
+    const noSecret = (what: string, body: unknown) => {
+      for (const secret of secrets) expect(JSON.stringify(body), `${what} holds ${secret}`).not.toContain(secret);
+    };
     expect((await runNow(c._id)).run).toMatchObject({ up: true, statusCode: 200 });
-    await t.call('PATCH', `/api/checks/${c._id}`, { cookie: admin, body: { headers: [{ name: 'Authorization' }, { name: 'X-Team', value: 'ops' }] } });
+    for (const who of ['admin', 'sysadmin', 'user'] as const) {
+      const cookie = cookies.get(who);
+      const one = await t.call('GET', `/api/checks/${c._id}`, { cookie });
+      expect(one.status).toBe(200);
+      expect(one.body.result.headers).toEqual(c.headers);
+      noSecret(`${who} one`, one.body);
+      noSecret(`${who} list`, (await t.call('POST', '/api/checks/all', { cookie, body: { pageSize: 100 } })).body);
+      noSecret(`${who} many`, (await t.call('GET', `/api/checks?id=${c._id}`, { cookie })).body);
+      noSecret(`${who} results`, (await t.call('GET', `/api/checks/results/${c._id}`, { cookie })).body);
+      noSecret(`${who} history`, (await t.call('POST', '/api/command-history/all', { cookie, body: { pageSize: 100 } })).body);
+    }
+    // Sealed at rest: neither the row nor anything else in the database holds a value in the clear.
+    noSecret('checks row', await t.database.query('select * from checks where id = $1', [c._id]));
+    noSecret('command history', await t.database.query('select * from command_history'));
+    const stored = (await t.database.query<{ headers: any[] }>('select headers from checks where id = $1', [c._id]))[0]!.headers;
+    expect(stored.map((h) => Object.keys(h).sort())).toEqual([['name', 'sealed'], ['name', 'sealed']]);
+    // Nor a backup of it (the embedded database's file dump; pg_dump's custom format on PostgreSQL).
+    if (t.database.pglite) {
+      const dump = Buffer.from(gunzipSync(await dumpPglite(t.database.pglite)));
+      for (const secret of secrets) expect(dump.includes(secret), `backup holds ${secret}`).toBe(false);
+    }
+
+    // An edit without the values (left out, or sent back as the mask) keeps them; so does one that does not touch headers.
+    const kept = await t.call('PATCH', `/api/checks/${c._id}`, { cookie: admin, body: { headers: [{ name: 'Authorization' }, { name: 'X-Team', value: '••••' }] } });
+    expect(kept.status, JSON.stringify(kept.body)).toBe(200);
     expect((await runNow(c._id)).run).toMatchObject({ up: true });
+    expect((await t.call('PATCH', `/api/checks/${c._id}`, { cookie: admin, body: { timeoutSeconds: 5 } })).status).toBe(200);
+    expect((await runNow(c._id)).run).toMatchObject({ up: true });
+    // A new value is taken, and sent.
+    expect((await t.call('PATCH', `/api/checks/${c._id}`, { cookie: admin, body: { headers: [{ name: 'Authorization' }, { name: 'X-Team', value: 'other' }] } })).status).toBe(200);
+    expect((await runNow(c._id)).run).toMatchObject({ up: false, statusCode: 401 });
     const missing = await t.call('PATCH', `/api/checks/${c._id}`, { cookie: admin, body: { headers: [{ name: 'X-Other' }] } });
     expect([missing.status, missing.body.field]).toEqual([400, 'headers.0.value']);
+  });
+
+  it('seals header values stored in the clear by an earlier version at start, keeping every value (issue 25 §4)', async () => {
+    const c = await created({ kind: 'http', url: `${targets.httpUrl}/headers` });
+    await t.database.query(`update checks set headers = $2::jsonb where id = $1`, [c._id, JSON.stringify([{ name: 'Authorization', value: 'Bearer s3cret' }, { name: 'X-Team', value: 'team-ops-4f2a' }])]);
+    // As stored before: still sent as it is until a start seals it.
+    expect((await runNow(c._id)).run).toMatchObject({ up: true });
+    const again = await buildApp(testConfig({ signinRateLimit: 10_000 }), { database: t.database });
+    try {
+      await again.ready();
+      const stored = JSON.stringify(await t.database.query('select headers from checks where id = $1', [c._id]));
+      expect(stored).not.toContain('s3cret');
+      expect(stored).not.toContain('team-ops-4f2a');
+      expect((await runNow(c._id)).run).toMatchObject({ up: true, statusCode: 200 });
+      // Nor in a backup taken after that start: not in the table's old pages, not in the write-ahead log.
+      if (t.database.pglite) {
+        const dump = Buffer.from(gunzipSync(await dumpPglite(t.database.pglite)));
+        expect(dump.includes('s3cret')).toBe(false);
+        expect(dump.includes('team-ops-4f2a')).toBe(false);
+      }
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("shows the records a DNS check got only to the roles that may edit it, never in its alert (issue 25 §4)", async () => {
+    const c = await created({ name: 'Service DNS answers', kind: 'dns', host: 'svc.opsdeck.test', resolver: targets.dnsResolver, expectedAnswer: '10.9.9.9', timeoutSeconds: 2, rules: { down: { timeLimit: 60 } } });
+    const full = 'svc.opsdeck.test A answered 10.1.2.3; expected 10.9.9.9';
+    const hidden = 'svc.opsdeck.test A did not give the expected answer';
+    expect((await runNow(c._id)).result).toMatchObject({ state: 'down', lastError: full });
+    const seen = async (cookie: string | undefined) => {
+      const one = (await t.call('GET', `/api/checks/${c._id}`, { cookie })).body.result.lastError;
+      const listed = (await t.call('POST', '/api/checks/all', { cookie, body: { filter: { name: 'Service DNS answers' } } })).body.result.data[0].lastError;
+      const many = (await t.call('GET', `/api/checks?id=${c._id}`, { cookie })).body.result[0].lastError;
+      const results = (await t.call('GET', `/api/checks/results/${c._id}`, { cookie })).body.result.map((r: { error: string | null }) => r.error);
+      return { one, listed, many, results };
+    };
+    for (const who of ['admin', 'sysadmin'] as const) expect(await seen(cookies.get(who)), who).toEqual({ one: full, listed: full, many: full, results: [full] });
+    const asUser = await seen(cookies.get('user'));
+    expect(asUser).toEqual({ one: hidden, listed: hidden, many: hidden, results: [hidden] });
+    expect(JSON.stringify(asUser)).not.toContain('10.1.2.3');
+    // A read-only token of an admin edits nothing, so it reads what a user reads.
+    const token = (await t.call('POST', '/api/auth/tokens', { cookie: admin, body: { name: `dns-read-${backend.name}`, scope: 'read' } })).body.result.token as string;
+    const byToken = await t.app.inject({ method: 'GET', url: `/api/checks/${c._id}`, headers: { authorization: `Bearer ${token}` } });
+    expect(JSON.parse(byToken.body).result.lastError).toBe(hidden);
+    // The alert is read by every role (and sent to its group): the records stay on the check's page.
+    await tick();
+    await t.database.query(`update check_pending set since = since - interval '61 seconds' where check_id = $1`, [c._id]);
+    await runNow(c._id);
+    await tick();
+    const [alert] = await alertsOf(c._id);
+    expect(alert).toMatchObject({ alertname: 'check_down', status: 'firing' });
+    expect(alert.description).toContain(`Last error: \`${hidden}\``);
+    expect(JSON.stringify(alert)).not.toContain('10.1.2.3');
   });
 
   it('lists with search, filters and sorts on the shared resource machinery; deletes with everything it owns', async () => {

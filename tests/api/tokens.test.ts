@@ -104,4 +104,52 @@ describe.each(await backends())('personal API tokens on $name', (backend) => {
     expect((await bearer(other, 'GET', '/api/auth/whoami')).status).toBe(401);
     expect((await bearer('odt_not-a-token', 'GET', '/api/auth/whoami')).status).toBe(401);
   });
+
+  it('ends with a password reset, a role change or a suspension, as sessions do, and the answer says how many ended (issue 25 §4)', async () => {
+    const admin = await t.addUser({ role: 'admin', username: 'tok-admin-2' });
+    const adminCookie = await t.signIn(admin.email, admin.password);
+    const person = async (username: string) => {
+      const u = await t.addUser({ role: 'sysadmin', username });
+      const cookie = await t.signIn(u.email, u.password);
+      const token = (await make(cookie, { name: 'ci' })).body.result.token as string;
+      expect((await bearer(token, 'GET', '/api/auth/whoami')).status).toBe(200);
+      return { ...u, cookie, token };
+    };
+    const whoami = (cookie: string) => t.call('GET', '/api/auth/whoami', { cookie });
+
+    // A password reset by an admin.
+    const reset = await person('tok-reset');
+    const res = await t.call('PATCH', `/api/users/${reset._id}`, { cookie: adminCookie, body: { password: 'new-pass-123' } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.result.signedOut).toEqual({ reason: 'password', sessions: 1, tokens: 1 });
+    expect(await bearer(reset.token, 'GET', '/api/auth/whoami')).toMatchObject({ status: 401, body: { message: expect.stringMatching(/not valid/) } });
+    expect((await whoami(reset.cookie)).status).toBe(401);
+    const listed = (await t.call('GET', '/api/auth/tokens', { cookie: await t.signIn(reset.email, 'new-pass-123') })).body.result.data;
+    expect(listed).toMatchObject([{ name: 'ci', revokedAt: expect.any(String) }]);
+
+    // An admin changing their own password ends their own tokens too.
+    const own = (await make(adminCookie, { name: 'own' })).body.result.token as string;
+    expect((await t.call('PATCH', `/api/users/${admin._id}`, { cookie: adminCookie, body: { password: 'admin-pass-2' } })).body.result.signedOut).toMatchObject({ reason: 'password', tokens: 1 });
+    expect((await bearer(own, 'GET', '/api/auth/whoami')).status).toBe(401);
+    const adminCookie2 = await t.signIn(admin.email, 'admin-pass-2');
+
+    // Another role: a token made for the old role does not carry on under the new one.
+    const demoted = await person('tok-demoted');
+    const role = await t.call('PATCH', `/api/users/${demoted._id}`, { cookie: adminCookie2, body: { role: 'user' } });
+    expect(role.body.result).toMatchObject({ role: 'user', signedOut: { reason: 'role', sessions: 1, tokens: 1 } });
+    expect((await bearer(demoted.token, 'GET', '/api/auth/whoami')).status).toBe(401);
+    expect((await whoami(demoted.cookie)).status).toBe(401);
+    // The same role again changes nothing and ends nothing.
+    const again = await person('tok-same-role');
+    const same = await t.call('PATCH', `/api/users/${again._id}`, { cookie: adminCookie2, body: { role: 'sysadmin', phonenumber: '+1 2' } });
+    expect(same.body.result.signedOut).toBeUndefined();
+    expect((await bearer(again.token, 'GET', '/api/auth/whoami')).status).toBe(200);
+
+    // A suspension: the token stays dead when the account is active again.
+    const suspended = await person('tok-suspended');
+    expect((await t.call('PATCH', `/api/users/${suspended._id}`, { cookie: adminCookie2, body: { status: 'suspended' } })).body.result.signedOut).toEqual({ reason: 'suspended', sessions: 1, tokens: 1 });
+    expect((await t.call('PATCH', `/api/users/${suspended._id}`, { cookie: adminCookie2, body: { status: 'active' } })).body.result.signedOut).toBeUndefined();
+    expect((await bearer(suspended.token, 'GET', '/api/auth/whoami')).status).toBe(401);
+    expect(await t.count(`personal_tokens where user_id = '${suspended._id}' and revoked_at is null`)).toBe(0);
+  });
 });

@@ -1,3 +1,4 @@
+import { get as httpGet } from 'node:http';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCheckTargets, type CheckTargets } from '../check-targets';
@@ -217,8 +218,22 @@ describe('screen defects (issue 24 §7)', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers.get('content-type')).toMatch(/text\/html/);
     expect(await missing.text()).toContain('<div id="root"></div>');
-    expect((await get('/status/defects-status')).status).toBe(200);
+    const found = await get('/status/defects-status');
+    expect(found.status).toBe(200);
     expect((await get('/status/Defects-Status')).status).toBe(200);
+    // A browser revalidating the copy it holds (a reload) still gets the page with its 404.
+    for (const [name, value] of [['if-none-match', found.headers.get('etag')!], ['if-modified-since', found.headers.get('last-modified')!]] as const) {
+      // node:http, as a browser sends it: fetch() would add "cache-control: no-cache" to it.
+      const revalidated = await new Promise<{ status: number; body: string }>((done, fail) => {
+        httpGet(`${baseURL}/status/no-such-page`, { headers: { accept: 'text/html', [name]: value } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => done({ status: res.statusCode!, body }));
+        }).on('error', fail);
+      });
+      expect(revalidated.status, name).toBe(404);
+      expect(revalidated.body, name).toContain('<div id="root"></div>');
+    }
     // The page itself still says so in the browser.
     await b.page.goto('/status/no-such-page');
     await shown(b.page.getByRole('heading', { name: 'No status page here' }));

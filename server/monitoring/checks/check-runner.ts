@@ -7,6 +7,8 @@ import { CheckStore } from './check-store';
 import { probe, type ProbeResult } from './probe';
 import type { OutboundPolicy } from '../../outbound/policy';
 import { Slots } from '../slots';
+import type { SecretBox } from '../../channels/secret-box';
+import { openHeaders, type StoredHeader } from './check-headers';
 
 export interface CheckRunnerSettings {
   /** Checks running at once; a hanging target holds one slot until its timeout. */
@@ -21,6 +23,8 @@ interface Scheduled {
   id: string;
   name: string;
   settings: CheckSettings;
+  /** Why the check cannot run as stored (its headers sealed with another key): its result, every run. */
+  unreadable: string | null;
   paused: boolean;
   /** updated_at of the row: a result of a run that began before an edit is dropped. */
   version: number;
@@ -50,7 +54,7 @@ interface CheckRow {
   expected_status: string;
   keyword: string | null;
   keyword_mode: CheckSettings['keywordMode'];
-  headers: { name: string; value: string }[] | string;
+  headers: StoredHeader[] | string;
   follow_redirects: boolean;
   ignore_tls_errors: boolean;
   record_type: CheckSettings['recordType'];
@@ -66,7 +70,8 @@ interface CheckRow {
 const SELECT = `select id, name, kind, url, host, port, method, expected_status, keyword, keyword_mode, headers, follow_redirects, ignore_tls_errors,
   record_type, expected_answer, resolver, interval_s, timeout_s, paused, updated_at, last_checked_at from checks`;
 
-export function rowToSettings(r: CheckRow): CheckSettings {
+/** The settings a probe takes, header values opened; throws CheckHeadersUnreadable. */
+export function rowToSettings(r: CheckRow, box: SecretBox | undefined): CheckSettings {
   return {
     kind: r.kind,
     url: r.url,
@@ -76,7 +81,7 @@ export function rowToSettings(r: CheckRow): CheckSettings {
     expectedStatus: r.expected_status,
     keyword: r.keyword,
     keywordMode: r.keyword_mode,
-    headers: typeof r.headers === 'string' ? JSON.parse(r.headers) : r.headers,
+    headers: openHeaders(box, r.id, r.headers),
     followRedirects: r.follow_redirects,
     ignoreTlsErrors: r.ignore_tls_errors,
     recordType: r.record_type,
@@ -86,6 +91,9 @@ export function rowToSettings(r: CheckRow): CheckSettings {
     timeoutSeconds: r.timeout_s,
   };
 }
+
+/** The result of a check that cannot be made as stored (nothing was sent). */
+const cannotRun = (error: string): ProbeResult => ({ up: false, latencyMs: null, statusCode: null, certExpiresAt: null, certProblem: null, error });
 
 /** A stable spread of first runs over the interval, so a restart does not run every check at once. */
 function offsetMs(id: string, intervalMs: number): number {
@@ -126,6 +134,8 @@ export class CheckRunner {
   private firstLoadDone = false;
   /** Set by whoever wires the evaluator (app.ts), like Monitoring.onRoundWritten. */
   onWritten: () => void = () => {};
+  /** Opens the check header values (app.ts gives the box that seals channel secrets). */
+  secretBox: SecretBox | undefined;
   /** Decides every connection a check makes (app.ts gives the console's policy). */
   outbound: OutboundPolicy | undefined;
   /**
@@ -252,7 +262,7 @@ export class CheckRunner {
           } else if (!this.firstLoadDone) dueMs = now + offsetMs(r.id, Math.min(intervalMs, 5_000));
           // New since the last read: now, from the budget of runs on request; past it at its first turn.
           else dueMs = !this.started || (await this.takeRunOnDemand(r.id)) === null ? now : now + intervalMs;
-          next.set(r.id, { id: r.id, name: r.name, settings: rowToSettings(r), paused: r.paused, version, dueMs });
+          next.set(r.id, { id: r.id, name: r.name, ...this.settingsOf(r), paused: r.paused, version, dueMs });
         }
         for (const id of this.latest.keys()) if (!next.has(id)) this.latest.delete(id);
         this.schedule = next;
@@ -285,6 +295,14 @@ export class CheckRunner {
     }
   }
 
+  private settingsOf(r: CheckRow): { settings: CheckSettings; unreadable: string | null } {
+    try {
+      return { settings: rowToSettings(r, this.secretBox), unreadable: null };
+    } catch (err) {
+      return { settings: { ...rowToSettings({ ...r, headers: [] }, undefined) }, unreadable: (err as Error).message };
+    }
+  }
+
   private async runScheduled(s: Scheduled): Promise<void> {
     this.inFlight.add(s.id);
     try {
@@ -292,7 +310,7 @@ export class CheckRunner {
       try {
         if (!this.started) return;
         const atMs = this.now();
-        const result = await probe(s.settings, { signal: this.aborter.signal, outbound: this.outbound });
+        const result = s.unreadable ? cannotRun(s.unreadable) : await probe(s.settings, { signal: this.aborter.signal, outbound: this.outbound });
         if (this.aborter.signal.aborted) return;
         // Edited or deleted meanwhile: this answer is about settings the check no longer has.
         if (this.schedule.get(s.id)?.version !== s.version) return;
@@ -339,7 +357,8 @@ export class CheckRunner {
     const [row] = await this.database.query<CheckRow>(`${SELECT} where id = $1`, [id]);
     if (!row) return null;
     const atMs = this.now();
-    const result = await probe(rowToSettings(row), { outbound: this.outbound });
+    const opened = this.settingsOf(row);
+    const result = opened.unreadable ? cannotRun(opened.unreadable) : await probe(opened.settings, { outbound: this.outbound });
     this.record(row.id, row.name, row.kind, atMs, result);
     const scheduled = this.schedule.get(id);
     if (scheduled) scheduled.dueMs = atMs + row.interval_s * 1000;

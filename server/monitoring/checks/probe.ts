@@ -315,6 +315,16 @@ async function probeTls(s: CheckSettings, options: ProbeOptions): Promise<ProbeR
 
 const normalize = (v: string) => v.trim().replace(/\.$/, '').toLowerCase();
 
+/**
+ * A DNS check's error without the records it got (issue 25 §4): they may hold what only the
+ * check's editors should read (TXT values, internal addresses). What the check expected stays
+ * in its settings; the error then says only that the answer was not it.
+ */
+export function withoutDnsAnswers(error: string | null): string | null {
+  const m = error ? /^(\S+) (\S+) answered /.exec(error) : null;
+  return m ? `${m[1]} ${m[2]} did not give the expected answer` : error;
+}
+
 /** A DNS check's resolver field (`1.1.1.1`, `10.0.0.2:5353`, `[::1]:53`, `::1`) as host and port. */
 export function resolverAddress(resolver: string): { host: string; port: number } {
   return parseResolver(resolver) ?? { host: resolver, port: 53 };
