@@ -27,6 +27,8 @@ import { registerChecks } from './routes/checks';
 import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
+import { registerLive } from './routes/live';
+import { LiveHub, LiveRetention } from './live/hub';
 import { AlertRetention } from './alerting/retention';
 import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
@@ -67,6 +69,8 @@ declare module 'fastify' {
     /** Where checks, channels, Alertmanager and exporters may connect (server/outbound/policy.ts). */
     outbound: OutboundPolicy;
     alertRetention: AlertRetention;
+    /** What changed, for the live streams (GET /api/live). */
+    live: LiveHub;
     /** Every route as registered (method, path pattern): the fuzz suite walks them all. */
     registeredRoutes: { method: string; url: string }[];
   }
@@ -171,10 +175,17 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   const alertRetention = new AlertRetention(database, config.alertRetention, app.log.child({ module: 'alert-retention' }));
   app.decorate('alertRetention', alertRetention);
   leader.add({ name: 'alert-retention', start: () => alertRetention.start(), stop: () => alertRetention.stop() });
+  // The live stream (issue 24): every process reads what any process wrote; one prunes.
+  const live = new LiveHub(database, app.log.child({ module: 'live' }));
+  app.decorate('live', live);
+  const liveRetention = new LiveRetention(database, config.live.retentionMinutes, app.log.child({ module: 'live-retention' }));
+  leader.add({ name: 'live-retention', start: () => liveRetention.start(), stop: async () => liveRetention.stop() });
+  app.addHook('onReady', async () => live.start());
   app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
   app.addHook('onClose', async () => {
     await leader.stop();
+    await live.stop();
     await monitoring.stop();
     monitoring.prometheus?.close();
     await delivery.stop();
@@ -243,6 +254,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
   // unaware of each other; both calls do nothing while their loop is off.
   monitoring.onRoundWritten(() => app.alerting.trigger('round'));
+  // New figures are one event per written round, not one per server (migration 0028).
+  monitoring.onRoundWritten(() => void database.query(`insert into live_events (kind, data) values ('servers', '{"change":"figures"}')`).catch((error) => app.log.warn({ err: error }, 'Could not record new figures for the live stream')));
   app.alerting.onQueued = () => {
     delivery.wake();
     alertmanager.wake();
@@ -255,6 +268,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring, config.statusPages);
   registerIncidentReport(app, db, config.alertRetention.days);
+  registerLive(app, database, live, config.live);
   registerAnalytics(app, db);
   registerSearch(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });

@@ -70,6 +70,8 @@ export const configSchema = z.object({
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
+  LIVE_RETENTION_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
+  LIVE_HEARTBEAT_SECONDS: z.coerce.number().int().min(1).max(300).default(15),
   ALERT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(400),
   METRICS_ENABLED: z.string().optional(),
   METRICS_TOKEN: z.string().optional(),
@@ -255,6 +257,8 @@ export interface Config {
   publicUrl?: string;
   /** Command history (the audit trail) older than this many days is pruned hourly; 0 keeps everything. */
   historyRetentionDays: number;
+  /** The live stream (GET /api/live): events kept for resuming (minutes), and the heartbeat that keeps proxies from closing an idle stream. */
+  live: { retentionMinutes: number; heartbeatSeconds: number };
   /** Public status pages: requests per minute per address (0: unlimited) and the view's cache time (0: none). */
   statusPages: { rateLimitPerMinute: number; cacheSeconds: number };
   alertRetention: AlertRetentionSettings;
@@ -369,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uiDir: paths.ui,
     publicUrl: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     historyRetentionDays: e.HISTORY_RETENTION_DAYS,
+    live: { retentionMinutes: e.LIVE_RETENTION_MINUTES, heartbeatSeconds: e.LIVE_HEARTBEAT_SECONDS },
     statusPages: { rateLimitPerMinute: e.STATUS_RATE_LIMIT, cacheSeconds: e.STATUS_CACHE_SECONDS },
     alertRetention: { days: e.ALERT_RETENTION_DAYS, batchSize: 200, pauseMs: 50, everyMinutes: 60 },
     outbound: {

@@ -27,6 +27,12 @@ export interface Database {
   /** Raw SQL for tests and benchmarks (seeding, counting). */
   query: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
   close: () => Promise<void>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (after the notifying transaction commits), and
+   * `onResumed` after a lost PostgreSQL connection is back (notifications sent meanwhile are
+   * gone: the caller reads what it missed). PGlite: in-process. Answers the way to stop.
+   */
+  listen: (channel: string, onNotify: () => void, onResumed?: () => void) => Promise<() => Promise<void>>;
   /** The embedded database itself (backups dump it: server/backup). */
   pglite?: PGlite;
 }
@@ -57,6 +63,54 @@ async function migrateOnce(databaseUrl: string, migrate: () => Promise<void>): P
   }
 }
 
+/**
+ * LISTEN on a connection of its own (a pooled one would be lent to queries and lose it). A cut
+ * connection is made again, 1 s then up to 10 s apart, and `onResumed` runs once it listens again.
+ */
+async function listenOnPostgres(databaseUrl: string, channel: string, onNotify: () => void, onResumed?: () => void): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = 1_000;
+  const connect = async (resumed: boolean): Promise<void> => {
+    const c = new pg.Client({ connectionString: databaseUrl, application_name: 'opsdeck live', connectionTimeoutMillis: 10_000 });
+    const lost = () => {
+      if (stopped || client !== c) return;
+      client = undefined;
+      c.end().catch(() => undefined);
+      retry = setTimeout(() => void connect(true).catch(() => undefined), delay);
+      delay = Math.min(delay * 2, 10_000);
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', (message) => {
+      if (message.channel === channel) onNotify();
+    });
+    client = c;
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+    } catch (error) {
+      if (!resumed) {
+        client = undefined;
+        await c.end().catch(() => undefined);
+        throw error;
+      }
+      lost();
+      return;
+    }
+    delay = 1_000;
+    if (resumed) onResumed?.();
+  };
+  await connect(false);
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+    client = undefined;
+  };
+}
+
 /** Opens PGlite (embedded) or PostgreSQL (DATABASE_URL) and applies the same migrations to either. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
@@ -77,6 +131,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       kind: 'postgres',
       query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
       close: () => pool.end(),
+      listen: (channel, onNotify, onResumed) => listenOnPostgres(options.databaseUrl!, channel, onNotify, onResumed),
     };
   }
   // Owner-only before anything is written into it, and the umask for what PGlite writes later (private-dir.ts).
@@ -99,6 +154,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       close: async () => {
         await client.close();
         await lock?.release();
+      },
+      listen: async (channel, onNotify) => {
+        const stop = await client.listen(channel, () => onNotify());
+        return () => stop();
       },
       pglite: client,
     };

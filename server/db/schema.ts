@@ -965,3 +965,21 @@ export const statusPosts = pgTable(
   },
   (t) => [index('status_posts_incident_idx').on(t.incidentId, t.createdAt)],
 );
+
+/**
+ * What changed, for the live stream (`GET /api/live`, server/live). Rows are written by triggers
+ * on the tables people watch (migration 0028: alerts, their timeline and deliveries, servers,
+ * services, checks, command history) and by monitoring once per written round; an insert here
+ * notifies `opsdeck_live`, which every process listens on. Kept for LIVE_RETENTION_MINUTES so a
+ * tab that lost its connection resumes from the last id it saw.
+ */
+export const liveEvents = pgTable(
+  'live_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: at('at').notNull().defaultNow(),
+    kind: text('kind', { enum: ['alert', 'server', 'servers', 'services', 'check', 'history'] }).notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index('live_events_at_idx').on(t.at)],
+);

@@ -37,6 +37,29 @@ export function onUnauthorized(listener: UnauthorizedListener): () => void {
   return () => unauthorizedListeners.delete(listener);
 }
 
+/** Called by callers that read a response themselves (the live stream) when it is a 401. */
+export function reportUnauthorized(path: string): void {
+  for (const l of unauthorizedListeners) l(path);
+}
+
+/**
+ * Listeners for whether the API answers at all: `true` on any response (even an error status
+ * other than a gateway's 502–504), `false` when the request never got one (a network failure, a
+ * proxy with no API behind it). The shell shows "Connection lost" from these; it is never a
+ * sign-out (only a 401 is).
+ */
+type ReachListener = (reached: boolean) => void;
+const reachListeners = new Set<ReachListener>();
+export function onReach(listener: ReachListener): () => void {
+  reachListeners.add(listener);
+  return () => reachListeners.delete(listener);
+}
+export function reportReach(reached: boolean): void {
+  for (const l of reachListeners) l(reached);
+}
+/** A gateway or proxy answering for an API that is not there. */
+export const isGatewayStatus = (status: number) => status === 502 || status === 503 || status === 504;
+
 let baseUrl = '/api';
 /** Tests and non-browser callers (benchmarks, node) point the client at a running server. */
 export function setApiBaseUrl(url: string): void {
@@ -71,7 +94,14 @@ export async function request<T>(method: HttpMethod, path: string, options: Requ
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal, keepalive: options.keepalive });
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, options.query), { method, headers, body, credentials: 'include', signal: options.signal, keepalive: options.keepalive });
+  } catch (error) {
+    if (!options.signal?.aborted) reportReach(false);
+    throw error;
+  }
+  reportReach(!isGatewayStatus(res.status));
   options.onResponse?.({ status: res.status, headers: res.headers });
   const text = await res.text();
   let data: unknown = undefined;

@@ -2,6 +2,7 @@ import { getRouteApi, Link, Outlet, useRouterState } from '@tanstack/react-route
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { menuItems } from '../../commands/nav/go-commands';
+import { alertsSummaryQueryOptions } from '../api/analytics';
 import { whoamiQueryOptions } from '../api/auth';
 import { Button } from '../components/ui/button';
 import { cx } from '../components/ui/cx';
@@ -14,6 +15,9 @@ import { ariaKeyshortcuts, shortcutLabel } from '../lib/hotkeys';
 import { useCommandRunner } from '../lib/run-command';
 import { onOpenPanel } from '../lib/shell-events';
 import { storeUser } from '../lib/stored-user';
+import { useConnection } from '../lib/use-connection';
+import { ConnectionBanner } from './live/connection-banner';
+import { useLive } from './live/use-live';
 import { CommandHost } from './command-host/command-host';
 
 const appRoute = getRouteApi('/app');
@@ -36,6 +40,7 @@ export function AppLayout() {
   const { data } = useQuery(whoamiQueryOptions());
   const user = data?.result ?? initial;
   useEffect(() => storeUser(user), [user]);
+  useLive();
   return (
     <CommandHost user={user}>
       <Shell username={user.username} />
@@ -53,6 +58,8 @@ function Shell({ username }: { username: string }) {
   useEffect(() => onColorModeChange((m) => setDark(m === 'dark')), []);
   useEffect(() => onOpenPanel((p) => p === 'account' && setAccountOpen(true)), []);
   useEffect(() => setMobileOpen(false), [pathname]);
+  const firing = useFiringCount();
+  const { lost } = useConnection();
 
   // The registry says which menu entries this person may open (the nav.go-* command each stands
   // for), as it says for every button; each stays a link so it can be opened in a new tab and
@@ -77,8 +84,21 @@ function Shell({ username }: { username: string }) {
               active ? 'bg-blue-50 font-semibold text-blue-700 dark:bg-slate-800 dark:text-blue-300' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800',
             )}
           >
-            <Icon name={menuIcons[m.id]} size={18} className="w-5" />
+            <span className="relative inline-flex">
+              <Icon name={menuIcons[m.id]} size={18} className="w-5" />
+              {m.id === 'nav.go-notifications' && firing > 0 && narrow && (
+                <span aria-hidden="true" data-testid="sidebar-firing" className="absolute -right-2 -top-2 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] leading-4 font-semibold text-white">
+                  {firing > 99 ? '99+' : firing}
+                </span>
+              )}
+            </span>
             {!narrow && m.label}
+            {!narrow && m.id === 'nav.go-notifications' && firing > 0 && (
+              // Hidden from the link's name (the menu entry stays "Notifications"); the tab title says it in words.
+              <span aria-hidden="true" data-testid="sidebar-firing" className="ml-auto rounded-full bg-red-600 px-2 text-xs leading-5 font-semibold text-white">
+                {firing}
+              </span>
+            )}
           </Link>
         );
       })}
@@ -137,11 +157,24 @@ function Shell({ username }: { username: string }) {
             </CommandButton>
           </div>
         </header>
-        <main className="min-w-0 flex-1 p-4 md:p-6">
+        <ConnectionBanner />
+        {/* Figures of a cut connection are greyed: they are the last known, not now. */}
+        <main data-stale={lost || undefined} className={cx('min-w-0 flex-1 p-4 transition-[filter,opacity] md:p-6', lost && 'opacity-60 grayscale')}>
           <Outlet />
         </main>
       </div>
       <AccountDrawer isOpen={accountOpen} onOpenChange={setAccountOpen} />
     </div>
   );
+}
+
+/** Firing alerts now: counted in the tab title ("(3) Opsdeck") and beside Notifications in the sidebar; live events refetch it. */
+function useFiringCount(): number {
+  const { data } = useQuery(alertsSummaryQueryOptions());
+  const firing = data?.result.total_alerts_firing ?? 0;
+  useEffect(() => {
+    document.title = firing > 0 ? `(${firing}) Opsdeck` : 'Opsdeck';
+  }, [firing]);
+  useEffect(() => () => void (document.title = 'Opsdeck'), []);
+  return firing;
 }

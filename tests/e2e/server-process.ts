@@ -63,11 +63,13 @@ export interface StartOptions {
   /** Default `npm start --silent` in the checkout; the packaging test runs the installed binary. */
   command?: string[];
   cwd?: string;
+  /** A port of the caller's choosing (a restart on the address an open page uses); default a free one. */
+  port?: number;
 }
 
 /** Starts the console exactly as `npm start` does, on a free port and a fresh data folder. */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'opsdeck-e2e-'));
   let out = '';
   const [cmd, ...args] = options.command ?? ['npm', 'start', '--silent'];

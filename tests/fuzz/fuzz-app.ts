@@ -23,6 +23,8 @@ export const RECORDED_REFUSALS: Record<string, { compared: string; why: string }
   command_history: { compared: `x.outcome = 'ok'`, why: 'the audit trail records refused calls with their outcome; none may read as done' },
   // Migration 0024: a recorded refusal is a command_history row, so its trigger adds a +1 delta.
   row_counts: { compared: `x.tbl <> 'command_history'`, why: "the trail's refused records add command_history's count deltas; no other table's count may move" },
+  // Migration 0028: a recorded refusal is a History record, which the live stream announces.
+  live_events: { compared: `x.kind <> 'history'`, why: "the trail's refused records are announced to live streams; no other change may be" },
 };
 
 export interface FuzzRequest {

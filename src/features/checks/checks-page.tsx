@@ -17,6 +17,7 @@ import { useCommandRunner } from '../../lib/run-command';
 import { CheckStateBadge, UptimeText } from './check-display';
 import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
 import { Icon } from '../../components/ui/icons';
+import { useLiveInterval } from '../../lib/use-connection';
 
 const route = getRouteApi('/app/checks');
 const features = tableFeatures({});
@@ -54,7 +55,7 @@ export function ChecksPage() {
   const goTo = useNavigate();
   const runner = useCommandRunner();
   const now = useNow(30_000);
-  const query = useQuery({ ...checksListQueryOptions(checksListQuery(search)), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
+  const query = useQuery({ ...checksListQueryOptions(checksListQuery(search)), placeholderData: keepPreviousData, refetchInterval: useLiveInterval(REFETCH_MS) });
   const canWrite = runner.check('check.create');
 
   const setSearch = useCallback(

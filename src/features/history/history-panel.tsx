@@ -13,6 +13,7 @@ import { Icon } from '../../components/ui/icons';
 import { parseDuration } from '../../../server/contract/duration';
 import { rerunnable } from '../../../commands/history/rerun-command';
 import { HISTORY_SPANS } from '../../../commands/history/show-history';
+import { useLiveInterval } from '../../lib/use-connection';
 
 type MarkRowProps = ReturnType<ReturnType<typeof useMarkableRows>>;
 
@@ -140,7 +141,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
   const onUser = useMemo(() => (username: string) => filterBy({ username }), [filterBy]);
   // A time range is counted back from when it was chosen (the query stays one key while it shows).
   const query = useMemo(() => historyQuery(filters), [filters]);
-  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(query), refetchInterval: 5000, placeholderData: keepPreviousData });
+  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(query), refetchInterval: useLiveInterval(5000), placeholderData: keepPreviousData });
   const closeRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
   useEffect(() => {

@@ -16,6 +16,7 @@ import { reportCall, reportFileName, reportPresets, resolveReportWindow, type Re
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
+import { onLiveMessage } from '../../lib/live-events';
 
 const route = getRouteApi('/app/incident-report');
 const OPTION_DEBOUNCE_MS = 300;
@@ -30,7 +31,10 @@ export function IncidentReportPage() {
   const search = route.useSearch();
   const runner = useCommandRunner();
   // A URL without a window means "the default window as of opening the page", not a moving one.
-  const [openedAt] = useState(() => Date.now());
+  const [openedAt, setOpenedAt] = useState(() => Date.now());
+  // A window that ends now (a preset, or no window given) moves its end as records arrive live.
+  const endsNow = search.to === undefined || search.to === 'now';
+  useEffect(() => (endsNow ? onLiveMessage((m) => (m.kind === 'history' || m.kind === 'alert') && setOpenedAt(Date.now())) : undefined), [endsNow]);
   const window = useMemo(() => resolveReportWindow(search.from, search.to, openedAt), [search.from, search.to, openedAt]);
   const valid = typeof window !== 'string';
   const query = useQuery({

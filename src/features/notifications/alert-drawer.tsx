@@ -20,6 +20,7 @@ import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/a
 import { AckLine, MuteLine } from './alert-display';
 import { AckSection } from './ack-section';
 import { DeliveryLog } from './delivery-log';
+import { useLiveInterval } from '../../lib/use-connection';
 
 type DrawerTab = 'overview' | 'timeline' | 'action';
 const LIVE_MS = 5000;
@@ -37,7 +38,7 @@ export function AlertDrawer({ alertId, onClose }: { alertId: string; onClose: ()
   const runner = useCommandRunner();
   // Live while open: the evaluator resolves alerts and the delivery worker writes its entries
   // ("Email sent to …") into the timeline seconds after an action.
-  const query = useQuery({ ...alertQueryOptions(alertId), refetchInterval: LIVE_MS });
+  const query = useQuery({ ...alertQueryOptions(alertId), refetchInterval: useLiveInterval(LIVE_MS) });
   const [tab, setTab] = useState<DrawerTab>('overview');
   const deleted = useRef(false);
   const canDelete = runner.check('alert.delete');

@@ -5,6 +5,7 @@ import { alertDeliveriesQueryOptions } from '../../api/notification-groups';
 import { alertReachQueryOptions } from '../../api/alert-reach';
 import { Skeleton } from '../../components/ui/skeleton';
 import { DateTime } from '../../lib/alert-display';
+import { useLiveInterval } from '../../lib/use-connection';
 
 const channelLabel = (c: string) => (c === 'email' ? 'Email' : c === 'slack' ? 'Slack' : (channelTypeLabels[c as ChannelType] ?? c));
 const transitionLabel = (t: string) => (t === 'acknowledged' ? 'acknowledgement' : t);
@@ -14,7 +15,7 @@ const transitionLabel = (t: string) => (t === 'acknowledged' ? 'acknowledgement'
  * code and the time — as a table under the timeline. Peers' answers are shown as text.
  */
 export function DeliveryLog({ alertId }: { alertId: string }) {
-  const query = useQuery({ ...alertDeliveriesQueryOptions(alertId), refetchInterval: 5000 });
+  const query = useQuery({ ...alertDeliveriesQueryOptions(alertId), refetchInterval: useLiveInterval(5000) });
   const rows = query.data?.result;
   // Nothing in the log: say whether that is because alerts reach nobody (issue 24 §6).
   const reach = useQuery({ ...alertReachQueryOptions(), enabled: !!rows && !rows.length }).data?.result;

@@ -4,6 +4,7 @@ import type { Alert } from '../../../server/contract/alerts';
 import { alertsListQueryOptions } from '../../api/alerts';
 import { useCommandRunner } from '../../lib/run-command';
 import { alertsListQuery, type AlertListFilters } from './notifications-search';
+import { useLiveInterval } from '../../lib/use-connection';
 
 /** New alerts appear without a click; the Refresh button is for the impatient. */
 const REFETCH_MS = 30_000;
@@ -11,7 +12,7 @@ const REFETCH_MS = 30_000;
 /** One list of alerts (the page's or a server's) with the actions both screens offer, run as commands. */
 export function useAlertList(filters: AlertListFilters, serverId?: string) {
   const runner = useCommandRunner();
-  const query = useQuery({ ...alertsListQueryOptions(alertsListQuery(filters, serverId)), placeholderData: keepPreviousData, refetchInterval: REFETCH_MS });
+  const query = useQuery({ ...alertsListQueryOptions(alertsListQuery(filters, serverId)), placeholderData: keepPreviousData, refetchInterval: useLiveInterval(REFETCH_MS) });
   const [refreshing, setRefreshing] = useState(false);
   const refresh = useCallback(() => {
     setRefreshing(true);

@@ -16,6 +16,7 @@ import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServersTable } from './servers-table';
 import { serversListQuery, type ServerSortField, type ServersSearch } from './servers-search';
 import { Icon } from '../../components/ui/icons';
+import { useLiveInterval } from '../../lib/use-connection';
 
 const route = getRouteApi('/app/servers');
 /** SPEC §2: the card/table switch is hidden on extra-small screens, which always get cards. */
@@ -61,7 +62,7 @@ export function ServersPage() {
   // Live figures: refetch as often as the servers are scraped (at least every 5 s), while the tab is visible.
   const monitoring = useQuery(monitoringConfigQueryOptions());
   const refetchMs = Math.max(5, monitoring.data?.result.scrapeIntervalSeconds ?? 15) * 1000;
-  const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData, refetchInterval: refetchMs });
+  const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData, refetchInterval: useLiveInterval(refetchMs) });
   const [refreshing, setRefreshing] = useState(false);
   const canWrite = runner.check('server.create');
   const [deleting, setDeleting] = useState<Server | null>(null);
