@@ -155,9 +155,14 @@ describe('users', () => {
     await shown(page.getByText(/Created user/));
     expect(await admin.findUserByEmail('cli@example.com')).toMatchObject({ username: 'cli', role: 'sysadmin' });
     const input = page.getByRole('textbox', { name: 'Command line' });
+    // Another role ends cli's session and API token (issue 25 §4), and the notice says so.
+    const cli = await apiSession(baseURL, 'cli@example.com', 'cli-password');
+    expect((await cli.call('POST', 'auth/tokens', { name: 'ci' })).status).toBe(201);
     await input.fill('user.set-role cli --role user');
     await input.press('Enter');
     await expect.poll(async () => (await admin.findUserByEmail('cli@example.com'))?.role).toBe('user');
+    await shown(page.getByText(/Their access ended: 1 session signed out and 1 personal API token revoked/));
+    expect((await cli.call('GET', 'auth/whoami')).status).toBe(401);
     await input.fill('user.delete cli');
     await input.press('Enter');
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes' }).click();
