@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/lists.ts', 'bench/palette.ts', 'bench/palette-entities.ts', 'bench/triage-keys.ts', 'bench/scrape-cost.ts', 'bench/scrape-vs-prometheus.ts', 'bench/scrape-load.ts', 'bench/scrape-parse.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/alert-tick.ts', 'bench/alerts-list.ts', 'bench/alert-latency.ts', 'bench/dashboard.ts', 'bench/incident-report.ts', 'bench/live-push.ts', 'bench/metrics-endpoint.ts', 'bench/ha-failover.ts', 'bench/checks-cost.ts', 'bench/checks-list.ts', 'bench/forecasts.ts', 'bench/oncall-who.ts', 'bench/load.ts'].filter((f) => existsSync(f));
+const benches = ['bench/bundle-size.ts', 'bench/users-list.ts', 'bench/lists.ts', 'bench/palette.ts', 'bench/palette-entities.ts', 'bench/triage-keys.ts', 'bench/scrape-cost.ts', 'bench/scrape-vs-prometheus.ts', 'bench/scrape-load.ts', 'bench/scrape-parse.ts', 'bench/fleet-200.ts', 'bench/chart-query.ts', 'bench/alert-tick.ts', 'bench/alerts-list.ts', 'bench/alert-latency.ts', 'bench/dashboard.ts', 'bench/incident-report.ts', 'bench/live-push.ts', 'bench/metrics-endpoint.ts', 'bench/ha-failover.ts', 'bench/checks-cost.ts', 'bench/checks-list.ts', 'bench/hostile-exporter.ts', 'bench/forecasts.ts', 'bench/oncall-who.ts', 'bench/load.ts'].filter((f) => existsSync(f));
 // `--name value` options go to the benchmarks (e.g. `-- alert-latency --runs 5`); other words pick them.
 const args = process.argv.slice(2);
 const flags = args.flatMap((a, i) => (a.startsWith('--') ? [a, ...(args[i + 1] !== undefined && !args[i + 1]!.startsWith('--') ? [args[i + 1]!] : [])] : []));

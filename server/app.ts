@@ -51,8 +51,9 @@ import { closeOutboundFetches } from './outbound/http-client';
 import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
+import { FaultWatch } from './ops/fault-watch';
 import { FreshnessWatch } from './ops/freshness-watch';
-import { databaseCheck, leaderCheck, migrationsCheck, monitoringCheck, registerHealth } from './ops/readiness';
+import { databaseCheck, leaderCheck, migrationsCheck, monitoringCheck, registerHealth, storageCheck } from './ops/readiness';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -168,6 +169,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   watch.onQueued = () => delivery.wake();
   app.decorate('freshness', watch);
   leader.add({ name: 'freshness', start: () => watch.start(), stop: () => watch.stop() });
+  // Faults that say what they are (issue 25 §7): the meta alert while the database cannot store changes.
+  const faultWatch = new FaultWatch(database, leader, app.log.child({ module: 'faults' }), Math.max(1000, Math.min(5000, config.monitoring.scrapeIntervalS * 1000)));
+  faultWatch.onQueued = () => delivery.wake();
+  leader.add({ name: 'faults', start: () => faultWatch.start(), stop: () => faultWatch.stop() });
   // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
   const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
   leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });
@@ -197,7 +202,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiToken', null);
 
-  installErrorHandlers(app);
+  installErrorHandlers(app, database);
   const uiDir = config.uiDir ? resolve(config.uiDir) : undefined;
   const serveUi = !!uiDir && existsSync(resolve(uiDir, 'index.html'));
   // Security headers and compression (issue 11): before any route, so every reply has them.
@@ -239,7 +244,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // After the session is known: every mutating call is recorded (server/audit/trail.ts).
   installAuditTrail(app, db);
 
-  registerHealth(app, database, () => [databaseCheck(database), migrationsCheck(database), monitoringCheck(database, monitoring, watch, leader), leaderCheck(database, leader)]);
+  registerHealth(app, database, () => [databaseCheck(database), storageCheck(database), migrationsCheck(database), monitoringCheck(database, monitoring, watch, leader), leaderCheck(database, leader)]);
   registerAuth(app, db, config);
   registerTokens(app, db);
   registerUsers(app, db);

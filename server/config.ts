@@ -30,6 +30,10 @@ export const configSchema = z.object({
   SCRAPE_INTERVAL: z.coerce.number().positive().max(3600).default(15),
   SCRAPE_TIMEOUT: z.coerce.number().positive().max(600).optional(),
   SCRAPE_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
+  /** Samples one scrape may expose (Prometheus's sample_limit); past it the scrape is refused and the server is over its limits. */
+  SCRAPE_SERIES_LIMIT: z.coerce.number().int().min(100).max(1_000_000).default(50_000),
+  /** Bytes a label name or value the console reads may have; at most 2048, since service names are indexed and a btree row holds ~2.7 KB. */
+  SCRAPE_LABEL_LIMIT: z.coerce.number().int().min(64).max(2048).default(1024),
   METRICS_RETENTION_HOURS: z.coerce.number().positive().default(24),
   CHECK_CONCURRENCY: z.coerce.number().int().positive().max(1000).default(32),
   CHECK_MIN_INTERVAL: z.coerce.number().int().min(1).max(3600).default(10),
@@ -93,6 +97,10 @@ export interface MonitoringSettings {
   scrapeIntervalS: number;
   scrapeTimeoutS: number;
   scrapeConcurrency: number;
+  /** Samples one scrape may expose (SCRAPE_SERIES_LIMIT); more: the scrape is refused, the server is `over_limits`. */
+  seriesLimit: number;
+  /** Bytes a label name or value may have in the families the console reads (SCRAPE_LABEL_LIMIT). */
+  labelLimit: number;
   retentionHours: number;
   /** Set: Prometheus scrapes and stores; Opsdeck reads with PromQL. */
   prometheusUrl?: string;
@@ -333,6 +341,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       // A scrape must end before the next one is due, or slow targets pile up.
       scrapeTimeoutS: Math.min(e.SCRAPE_TIMEOUT ?? 10, e.SCRAPE_INTERVAL * 0.9),
       scrapeConcurrency: e.SCRAPE_CONCURRENCY,
+      seriesLimit: e.SCRAPE_SERIES_LIMIT,
+      labelLimit: e.SCRAPE_LABEL_LIMIT,
       retentionHours: e.METRICS_RETENTION_HOURS,
       prometheusUrl: e.PROMETHEUS_URL ? e.PROMETHEUS_URL.replace(/\/+$/, '') : undefined,
       prometheusSdToken: e.PROMETHEUS_SD_TOKEN || undefined,

@@ -17,6 +17,10 @@ export const monitoringHealthSchema = z.object({
   checkedAt: str(),
   checkedBy: str(),
   alertId: str().nullable(),
+  /** Servers whose exporters answer past SCRAPE_SERIES_LIMIT or SCRAPE_LABEL_LIMIT (state `over_limits`). */
+  overLimitServers: z.number().optional(),
+  /** The open "Monitoring targets over their limits" alert, while any server is over them. */
+  limitsAlertId: str().nullable().optional(),
 });
 export type MonitoringHealth = z.infer<typeof monitoringHealthSchema>;
 

@@ -150,6 +150,8 @@ export const chartDataSchema = z.object({
   /** Unix seconds, ascending (uPlot's x axis). */
   timestamps: z.array(z.number()),
   series: z.array(z.object({ label: str(), values: z.array(z.number().nullable()) })),
+  /** Present when the panel has more lines than one answer holds (100): `shown` of `total` are in `series`. */
+  truncated: z.object({ shown: z.number().int(), total: z.number().int() }).optional(),
 });
 export type ChartData = z.infer<typeof chartDataSchema>;
 

@@ -35,12 +35,19 @@ export interface Database {
   listen: (channel: string, onNotify: () => void, onResumed?: () => void) => Promise<() => Promise<void>>;
   /** The embedded database itself (backups dump it: server/backup). */
   pglite?: PGlite;
+  /** The embedded database's data folder, whose free space says whether the disk is full (server/ops/faults.ts). */
+  dataDir?: string;
+  /** PostgreSQL: the pool's counts now, to tell a full pool from a database that does not answer. */
+  poolCounts?: () => { total: number; idle: number; waiting: number; max: number };
 }
 
 export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data folder; undefined means in memory. */
   dataDir?: string;
+  /** PostgreSQL pool: connections (10) and how long a query waits for one (10 s). */
+  poolMax?: number;
+  poolTimeoutMs?: number;
 }
 
 /** The advisory lock replicas take around their migrations (LEADER_LOCK_KEY's neighbour, server/ops). */
@@ -115,7 +122,8 @@ async function listenOnPostgres(databaseUrl: string, channel: string, onNotify: 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     // A database that does not answer at all (a cut network) fails a request after 10 s instead of holding it forever.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
+    const max = options.poolMax ?? 10;
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max, connectionTimeoutMillis: options.poolTimeoutMs ?? 10_000 });
     // An idle connection the server ends (a restart, a failover, pg_terminate_backend) is
     // dropped from the pool and replaced on the next query; unheard, it would end the process.
     pool.on('error', (error) => console.warn(`PostgreSQL closed an idle connection: ${error.message}`));
@@ -132,6 +140,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       query: async (sql, params) => (await pool.query(sql, params as unknown[])).rows,
       close: () => pool.end(),
       listen: (channel, onNotify, onResumed) => listenOnPostgres(options.databaseUrl!, channel, onNotify, onResumed),
+      poolCounts: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
     };
   }
   // Owner-only before anything is written into it, and the umask for what PGlite writes later (private-dir.ts).
@@ -160,6 +169,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         return () => stop();
       },
       pglite: client,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     };
   } catch (err) {
     await lock?.release();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodError } from 'zod';
-import { databaseUnavailable } from '../db/unavailable';
+import type { Database } from '../db/client';
+import { FAULT_MESSAGES, faultsOf, classifyFault } from '../ops/faults';
 import { MAX_BODY_BYTES } from './limits';
 
 /** An error with an HTTP status that is safe to show: its message goes to the client as is. */
@@ -65,7 +66,7 @@ export function pgConstraint(err: unknown): string | undefined {
 }
 
 /** JSON errors everywhere under /api; never a stack trace, never a 500 for bad input. */
-export function installErrorHandlers(app: FastifyInstance): void {
+export function installErrorHandlers(app: FastifyInstance, database?: Database): void {
   app.setErrorHandler((err: FastifyError | HttpError, request, reply) => {
     let status = err.statusCode ?? 500;
     let message = err.message;
@@ -89,10 +90,16 @@ export function installErrorHandlers(app: FastifyInstance): void {
     } else if (pgCode(err) === '23505') {
       status = 409;
       message = 'This value is already taken';
-    } else if (status >= 500 && databaseUnavailable(err)) {
-      // Not a fault of this request or of the code: say so, and let a probe or a retry tell.
-      request.log.warn({ err: (err as Error).message }, 'request failed: the database is unavailable');
-      return void reply.status(503).send({ statusCode: 503, error: reasons[503], message: 'The database is unavailable; try again shortly' });
+    } else if (status >= 500) {
+      // Not a fault of this request or of the code: say which (a full disk, a read-only
+      // database, no free connection, no database at all) with a stable reason, and remember it
+      // for readiness and the meta alert (server/ops/faults.ts).
+      const pool = database?.poolCounts?.();
+      const reason = database ? faultsOf(database).record(err, pool) : classifyFault(err, pool);
+      if (reason) {
+        request.log.warn({ err: (err as Error).message, reason }, `request failed: ${FAULT_MESSAGES[reason]}`);
+        return void reply.status(503).send({ statusCode: 503, error: reasons[503], message: FAULT_MESSAGES[reason], reason });
+      }
     }
     if (status >= 500) {
       request.log.error({ err }, 'request failed');

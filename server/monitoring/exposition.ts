@@ -29,7 +29,24 @@ export interface ExpositionResult {
   malformed: number;
   /** The first few malformed lines, for logs; `malformed` has the full count. */
   errors: ExpositionError[];
+  /** Set when the body broke a limit given to the parser: parsing stopped there, and the scrape must not be used. */
+  overLimit?: string;
 }
+
+/**
+ * Bounds on what one scrape may hold (SCRAPE_SERIES_LIMIT, SCRAPE_LABEL_LIMIT): like
+ * Prometheus's `sample_limit` and `label_name_length_limit`/`label_value_length_limit`, a body
+ * past them is refused as a whole, and parsing stops at the first sample past them, so a hostile
+ * body costs no more than the limit.
+ */
+export interface ExpositionLimits {
+  /** Sample lines, of every family (skipped ones too). */
+  samples: number;
+  /** Bytes of a label name or value (as written, escapes included), in the families parsed. */
+  labelBytes: number;
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 const MAX_REPORTED_ERRORS = 10;
 const EMPTY_LABELS: Labels = Object.freeze({});
@@ -122,12 +139,16 @@ function parseSlowFloat(token: string): number {
  * values and labels are then not checked, so a malformed line in a skipped family is not
  * counted as malformed. Text is parsed as its UTF-8 bytes; the scrape worker passes the bytes.
  */
-export function parseExpositionDetailed(body: string | Uint8Array, keep?: ReadonlySet<string>): ExpositionResult {
+export function parseExpositionDetailed(body: string | Uint8Array, keep?: ReadonlySet<string>, limits?: ExpositionLimits): ExpositionResult {
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-  return parseBytes(bytes, keep);
+  return parseBytes(bytes, keep, limits);
 }
 
-function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): ExpositionResult {
+function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined, limits: ExpositionLimits | undefined): ExpositionResult {
+  const maxSamples = limits?.samples ?? Infinity;
+  const maxLabel = limits?.labelBytes ?? Infinity;
+  let overLimit: string | undefined;
+  const tooMany = () => `The exporter exposes more than ${count(maxSamples)} samples, over the limit (SCRAPE_SERIES_LIMIT)`;
   const scrape: Scrape = new Map();
   const errors: ExpositionError[] = [];
   const n = b.length;
@@ -179,7 +200,10 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
     if (keep !== undefined && !lastKept && lastName.length > 0 && samePrefix(b, pos, Math.min(n, pos + lastName.length), lastNameStart, lastName.length)) {
       const d = b[pos + lastName.length]!;
       if (d >= 128 || (charClass[d]! & NAME_CHAR) === 0) {
-        samples++;
+        if (++samples > maxSamples) {
+          overLimit = tooMany();
+          break lines;
+        }
         const nl = b.indexOf(10, pos + lastName.length);
         pos = nl === -1 ? n : nl + 1;
         continue;
@@ -206,7 +230,10 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
         }
         lastNameStart = nameStart;
         if (!lastKept) {
-          samples++;
+          if (++samples > maxSamples) {
+            overLimit = tooMany();
+            break lines;
+          }
           const nl = b.indexOf(10, p);
           pos = nl === -1 ? n : nl + 1;
           continue lines;
@@ -247,6 +274,10 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
             if (d >= 128 || (charClass[d]! & LABEL_CHAR) === 0) break;
             p++;
           }
+          if (p - lnStart > maxLabel) {
+            overLimit = `A label name of ${name} is ${count(p - lnStart)} bytes long, over the limit of ${count(maxLabel)} (SCRAPE_LABEL_LIMIT)`;
+            break lines;
+          }
           let labelName: string;
           if (known && samePrefix(b, lnStart, p, prevLabelNameAt[labelCount]!, prevLabelNames[labelCount]!.length)) {
             labelName = prevLabelNames[labelCount]!;
@@ -286,6 +317,10 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
               escaped = true;
               p += 2;
             } else p++;
+          }
+          if (p - vStart > maxLabel) {
+            overLimit = `The value of label "${labelName}" of ${name} is ${count(p - vStart)} bytes long, over the limit of ${count(maxLabel)} (SCRAPE_LABEL_LIMIT)`;
+            break lines;
           }
           let value: string;
           if (escaped) value = unescapeLabelValue(b, vStart, p);
@@ -444,8 +479,11 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
         prevList = list;
       }
       prevNameStart = nameStart;
+      if (++samples > maxSamples) {
+        overLimit = tooMany();
+        break lines;
+      }
       prevList.push({ labels, value });
-      samples++;
       const swapNames = prevLabelNames;
       prevLabelNames = curLabelNames;
       curLabelNames = swapNames;
@@ -468,5 +506,5 @@ function parseBytes(b: Buffer, keep: ReadonlySet<string> | undefined): Expositio
     pos = nl === -1 ? n : nl + 1;
   }
 
-  return { scrape, samples, malformed, errors };
+  return overLimit === undefined ? { scrape, samples, malformed, errors } : { scrape, samples, malformed, errors, overLimit };
 }

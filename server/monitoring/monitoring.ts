@@ -2,7 +2,7 @@ import type { MonitoringSettings } from '../config';
 import type { Database } from '../db/client';
 import { MetricStore, ROLLUP_S } from './metric-store';
 import { ObservationWriter } from './observations';
-import { pickSeries, type PanelDef } from './panels';
+import { MAX_CHART_LINES, pickSeriesBounded, type PanelDef } from './panels';
 import { prometheusChart } from './prometheus-charts';
 import { PrometheusClient } from './prometheus-client';
 import { PrometheusCollector } from './prometheus-collector';
@@ -43,6 +43,8 @@ export interface Freshness {
 export interface ChartSeries {
   timestamps: number[];
   series: { label: string; values: (number | null)[] }[];
+  /** Set when the panel has more lines than MAX_CHART_LINES: how many are shown of how many. */
+  truncated?: { shown: number; total: number };
 }
 
 /**
@@ -91,7 +93,14 @@ export class Monitoring {
       this.collector = new ScrapeCollector(
         database,
         this.writer,
-        { intervalS: settings.scrapeIntervalS, timeoutS: settings.scrapeTimeoutS, concurrency: settings.scrapeConcurrency, retentionHours: settings.retentionHours },
+        {
+          intervalS: settings.scrapeIntervalS,
+          timeoutS: settings.scrapeTimeoutS,
+          concurrency: settings.scrapeConcurrency,
+          retentionHours: settings.retentionHours,
+          seriesLimit: settings.seriesLimit,
+          labelLimit: settings.labelLimit,
+        },
         log,
         () => this.emitWritten(),
       );
@@ -193,8 +202,13 @@ export class Monitoring {
 
   /** One panel's lines over [from, to] from the embedded store (Prometheus mode: from PromQL). */
   async chart(target: ChartTarget, def: PanelDef, fromMs: number, toMs: number, stepS: number): Promise<ChartSeries> {
-    if (this.prometheus) return prometheusChart(this.prometheus, target.os, def.id, target.instance, fromMs, toMs, stepS, this.settings.scrapeIntervalS);
-    const picked = pickSeries(def, await this.store.keys(target.id));
+    if (this.prometheus) {
+      // Prometheus bounds its own work (query.max-samples); the answer is cut like the built-in one.
+      const chart = await prometheusChart(this.prometheus, target.os, def.id, target.instance, fromMs, toMs, stepS, this.settings.scrapeIntervalS);
+      if (chart.series.length <= MAX_CHART_LINES) return chart;
+      return { timestamps: chart.timestamps, series: chart.series.slice(0, MAX_CHART_LINES), truncated: { shown: MAX_CHART_LINES, total: chart.series.length } };
+    }
+    const { picked, total } = pickSeriesBounded(def, await this.store.keys(target.id), MAX_CHART_LINES);
     const window = await this.store.query(
       target.id,
       picked.map((p) => p.key),
@@ -208,6 +222,7 @@ export class Monitoring {
         label: p.label,
         values: p.scale === 1 ? window.values[i]! : window.values[i]!.map((v) => (v === null ? null : v * p.scale)),
       })),
+      ...(total > picked.length ? { truncated: { shown: picked.length, total } } : {}),
     };
   }
 

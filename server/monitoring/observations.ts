@@ -32,7 +32,9 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
  * What is still to be written onto one server's row. Readings of the same state fold into one:
  * the latest figures win, and `since` keeps the first reading's time for state_changed_at.
  */
-type PendingRow = { state: 'up'; since: number; at: number; usage: (number | null)[] } | { state: 'down'; since: number; at: number; error: string };
+type PendingRow =
+  | { state: 'up'; since: number; at: number; usage: (number | null)[] }
+  | { state: 'down' | 'over_limits'; since: number; at: number; error: string };
 
 /**
  * Writes what a collector saw (its own scrape, or a read from Prometheus) onto the server rows
@@ -84,6 +86,14 @@ export class ObservationWriter {
     await this.queue(serverId, { state: 'down', since: atMs, at: atMs, error: error.slice(0, 500) });
   }
 
+  /**
+   * The exporter answered past SCRAPE_SERIES_LIMIT or SCRAPE_LABEL_LIMIT: the server is
+   * `over_limits` with the reason as its error; its last figures stay, as on a down server.
+   */
+  async queueOverLimits(serverId: string, atMs: number, reason: string): Promise<void> {
+    await this.queue(serverId, { state: 'over_limits', since: atMs, at: atMs, error: reason.slice(0, 500) });
+  }
+
   private async queue(serverId: string, row: PendingRow): Promise<void> {
     let prev = this.pending.get(serverId);
     // A change of state is written before the new reading is queued, so a server's row goes
@@ -113,7 +123,7 @@ export class ObservationWriter {
 
   private async write(batch: [string, PendingRow][]): Promise<void> {
     const ups = batch.filter((e): e is [string, Extract<PendingRow, { state: 'up' }>] => e[1].state === 'up');
-    const downs = batch.filter((e): e is [string, Extract<PendingRow, { state: 'down' }>] => e[1].state === 'down');
+    const others = batch.filter((e): e is [string, Extract<PendingRow, { error: string }>] => e[1].state !== 'up');
     const iso = (ms: number) => new Date(ms).toISOString();
     for (let i = 0; i < ups.length; i += CHUNK) {
       if (i > 0) await yieldToEventLoop();
@@ -137,20 +147,21 @@ export class ObservationWriter {
         params,
       );
     }
-    for (let i = 0; i < downs.length; i += CHUNK) {
+    // Down and over its limits: the same columns, the state named per row.
+    for (let i = 0; i < others.length; i += CHUNK) {
       if (i > 0) await yieldToEventLoop();
       const params: unknown[] = [];
-      const rows = downs.slice(i, i + CHUNK).map(([id, r]) => {
-        const n = params.push(id, iso(r.since), iso(r.at), r.error);
-        return `($${n - 3}::uuid, $${n - 2}::timestamptz, $${n - 1}::timestamptz, $${n}::text)`;
+      const rows = others.slice(i, i + CHUNK).map(([id, r]) => {
+        const n = params.push(id, iso(r.since), iso(r.at), r.error, r.state);
+        return `($${n - 4}::uuid, $${n - 3}::timestamptz, $${n - 2}::timestamptz, $${n - 1}::text, $${n}::text)`;
       });
       await this.database.query(
         `update servers set
-           state = 'down',
-           state_changed_at = case when servers.state = 'down' or (servers.state = 'stale' and servers.stale_from = 'down') then servers.state_changed_at else v.since end,
+           state = v.state,
+           state_changed_at = case when servers.state = v.state or (servers.state = 'stale' and servers.stale_from = v.state) then servers.state_changed_at else v.since end,
            stale_from = null, observed_at = v.at,
            last_error = v.error
-         from (values ${rows.join(', ')}) as v(id, since, at, error)
+         from (values ${rows.join(', ')}) as v(id, since, at, error, state)
          where servers.id = v.id`,
         params,
       );

@@ -187,22 +187,42 @@ export interface PickedSeries {
   scale: number;
 }
 
+/** The most lines one chart answer holds (issue 25 §6): past it the answer says how many there were. */
+export const MAX_CHART_LINES = 100;
+
+const legendOrder = new Intl.Collator('en', { numeric: true }).compare;
+
 /**
  * The stored series keys that make a panel's lines, in the panel's order (each pick's keys
  * sorted by legend, so `sda` comes before `sdb`).
  */
 export function pickSeries(def: PanelDef, keys: readonly string[]): PickedSeries[] {
-  const parsed = keys.map((key) => ({ key, parsed: parseSeriesKey(key) }));
+  return pickSeriesBounded(def, keys, Infinity).picked;
+}
+
+/**
+ * pickSeries with at most `max` lines: each of the panel's picks keeps at most its share
+ * (max ÷ picks, so a receive/transmit chart keeps both halves), the first ones of the server's
+ * layout (the order its series first appeared), then sorted by legend. `total` counts every line
+ * there would be. Keys of other series are passed over by their name before being parsed, so a
+ * server with hundreds of thousands of stored keys costs one pass over them, never a sort of all.
+ */
+export function pickSeriesBounded(def: PanelDef, keys: readonly string[], max: number): { picked: PickedSeries[]; total: number } {
+  const share = Number.isFinite(max) ? Math.max(1, Math.floor(max / Math.max(1, def.series.length))) : Infinity;
   const out: PickedSeries[] = [];
+  let total = 0;
   for (const pick of def.series) {
     const found: PickedSeries[] = [];
-    for (const { key, parsed: p } of parsed) {
+    for (const key of keys) {
+      if (!key.startsWith(pick.name) || (key.length > pick.name.length && key[pick.name.length] !== '{')) continue;
+      const p = parseSeriesKey(key);
       if (!p || p.name !== pick.name) continue;
       if (pick.match && Object.entries(pick.match).some(([k, v]) => p.labels[k] !== v)) continue;
-      found.push({ key, label: renderLegend(pick.legend, p.labels), scale: pick.scale ?? 1 });
+      total++;
+      if (found.length < share) found.push({ key, label: renderLegend(pick.legend, p.labels), scale: pick.scale ?? 1 });
     }
-    found.sort((a, b) => a.label.localeCompare(b.label, 'en', { numeric: true }));
+    found.sort((x, y) => legendOrder(x.label, y.label));
     out.push(...found);
   }
-  return out;
+  return { picked: out, total };
 }

@@ -3,6 +3,7 @@ import type { ObservationWriter } from './observations';
 import type { Os, Usage } from './types';
 import { usageFields } from './types';
 import { databaseUnavailable } from '../db/unavailable';
+import { faultsOf } from '../ops/faults';
 import { OutageNotice } from '../ops/outage';
 import { scrapeDuration, scrapeRoundDuration, scrapesTotal } from '../ops/metrics';
 import { ScrapeWorkerClient } from './scrape-client';
@@ -22,6 +23,9 @@ export interface ScrapeSettings {
   timeoutS: number;
   concurrency: number;
   retentionHours: number;
+  /** SCRAPE_SERIES_LIMIT and SCRAPE_LABEL_LIMIT (defaults when left out: 50,000 samples, 1,024 bytes). */
+  seriesLimit?: number;
+  labelLimit?: number;
 }
 
 export interface CollectorStats {
@@ -127,7 +131,7 @@ export class ScrapeCollector {
     this.waiting.clear();
     await client?.close();
     await this.chain;
-    await this.writer.flush().catch((error) => this.writes.failed(error));
+    await this.writer.flush().catch((error) => this.failed(error));
     await this.writer.store?.flush().catch(() => undefined);
   }
 
@@ -162,7 +166,14 @@ export class ScrapeCollector {
     this.lastTargets = '';
     client.post({
       type: 'settings',
-      settings: { intervalS: this.settings.intervalS, timeoutS: this.settings.timeoutS, concurrency: this.settings.concurrency, settleMs: ROUND_SETTLE_MS },
+      settings: {
+        intervalS: this.settings.intervalS,
+        timeoutS: this.settings.timeoutS,
+        concurrency: this.settings.concurrency,
+        settleMs: ROUND_SETTLE_MS,
+        seriesLimit: this.settings.seriesLimit ?? 50_000,
+        labelLimit: this.settings.labelLimit ?? 1024,
+      },
     });
     return client;
   }
@@ -185,7 +196,7 @@ export class ScrapeCollector {
       targets = await this.targets();
       this.targetsError = null;
     } catch (error) {
-      this.writes.failed(error);
+      this.failed(error);
       this.targetsError = this.lastWriteError = `Could not read the scrape targets: ${(error as Error).message}`;
       return;
     }
@@ -231,7 +242,7 @@ export class ScrapeCollector {
       await this.flushRows();
       if (this.running) this.onWritten();
     }
-    if (message.phase === 'end') await this.writer.store?.flush().catch((error) => this.writes.failed(error));
+    if (message.phase === 'end') await this.writer.store?.flush().catch((error) => this.failed(error));
     if (message.request !== undefined) {
       this.waiting.get(message.request)?.('round');
       this.waiting.delete(message.request);
@@ -249,9 +260,15 @@ export class ScrapeCollector {
       this.lastWrittenAt = Date.now();
       this.lastWriteError = null;
     } catch (error) {
-      this.writes.failed(error);
+      this.failed(error);
       this.lastWriteError = `Could not write the scraped figures: ${(error as Error).message}`;
     }
+  }
+
+  /** A write that failed: a full disk or a read-only database is remembered for readiness and the meta alert (ops/faults.ts). */
+  private failed(error: unknown): void {
+    faultsOf(this.database).record(error, this.database.poolCounts?.());
+    this.writes.failed(error);
   }
 
   /** When figures were last written (ms), and what went wrong since, if anything (FreshnessWatch). */
@@ -273,6 +290,9 @@ export class ScrapeCollector {
       if (result.kind === 'down') {
         this.stats.failures++;
         await this.writer.queueDown(result.id, result.at, result.reason);
+      } else if (result.kind === 'limited') {
+        this.stats.failures++;
+        await this.writer.queueOverLimits(result.id, result.at, result.reason);
       } else if (result.kind === 'error') {
         this.stats.failures++;
         this.log.warn({ err: result.message, server: result.id }, 'Could not use a scrape');
@@ -305,7 +325,7 @@ export class ScrapeCollector {
       }
     } catch (error) {
       this.stats.failures++;
-      if (databaseUnavailable(error)) this.writes.failed(error);
+      if (databaseUnavailable(error) || faultsOf(this.database).record(error, this.database.poolCounts?.())) this.failed(error);
       else this.log.warn({ err: error, server: result.id }, 'Could not use a scrape');
     }
   }
@@ -334,7 +354,7 @@ export class ScrapeCollector {
     try {
       await this.writer.store?.rollup(Date.now());
     } catch (error) {
-      this.writes.failed(error);
+      this.failed(error);
     }
   }
 
@@ -342,7 +362,7 @@ export class ScrapeCollector {
     try {
       await this.writer.store?.prune(Date.now() - this.settings.retentionHours * 3_600_000);
     } catch (error) {
-      this.writes.failed(error);
+      this.failed(error);
     }
   }
 

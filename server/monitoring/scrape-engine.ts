@@ -12,7 +12,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { deriveScrape } from './derive';
-import { parseExpositionDetailed } from './exposition';
+import { parseExpositionDetailed, type ExpositionLimits } from './exposition';
 import { fetchMetricsBytes } from './fetch-metrics';
 import type { EngineSettings, FromWorker, ScrapeResult, WorkerTarget } from './scrape-protocol';
 import { usageFields, type CounterMemory, type Derived, type Os } from './types';
@@ -45,18 +45,22 @@ export function parseAndDerive(
   body: string | Uint8Array,
   atMs: number,
   state: { memory?: CounterMemory; wanted?: ReadonlySet<string> },
-): { samples: number; derived: Derived | null } {
+  limits?: ExpositionLimits,
+): { samples: number; derived: Derived | null; overLimit?: string } {
   const wanted = state.wanted;
   // The body as fetched: bytes (fetchMetricsBytes), never decoded as a whole.
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  let parsed = parseExpositionDetailed(bytes, wanted);
+  let parsed = parseExpositionDetailed(bytes, wanted, limits);
+  // Nothing of a body past the limits is used, not even the counters (the next good scrape starts its rates afresh).
+  if (parsed.overLimit) return { samples: parsed.samples, derived: null, overLimit: parsed.overLimit };
   if (parsed.samples === 0) return { samples: 0, derived: null };
   let out = deriveScrape(os, parsed.scrape, atMs, state.memory);
   if (wanted) {
     let more = false;
     for (const name of out.asked) if (!wanted.has(name)) more = true;
     if (more) {
-      parsed = parseExpositionDetailed(bytes);
+      parsed = parseExpositionDetailed(bytes, undefined, limits);
+      if (parsed.overLimit) return { samples: parsed.samples, derived: null, overLimit: parsed.overLimit };
       out = deriveScrape(os, parsed.scrape, atMs, state.memory);
       state.wanted = out.asked;
     }
@@ -73,7 +77,7 @@ function stopSignal(): AbortController {
 }
 
 export class ScrapeEngine {
-  private settings: EngineSettings = { intervalS: 15, timeoutS: 10, concurrency: 32, settleMs: 2000 };
+  private settings: EngineSettings = { intervalS: 15, timeoutS: 10, concurrency: 32, settleMs: 2000, seriesLimit: 50_000, labelLimit: 1024 };
   private targets: WorkerTarget[] = [];
   private state = new Map<string, TargetState>();
   private inFlight = new Set<string>();
@@ -227,7 +231,11 @@ export class ScrapeEngine {
     if (stale()) return null;
     const bytes = body.length;
     try {
-      const { samples, derived } = parseAndDerive(target.os, body, at, state);
+      const { samples, derived, overLimit } = parseAndDerive(target.os, body, at, state, { samples: this.settings.seriesLimit ?? 50_000, labelBytes: this.settings.labelLimit ?? 1024 });
+      if (overLimit) {
+        state.memory = undefined;
+        return { ...base, kind: 'limited', durationS, bytes, samples, reason: overLimit };
+      }
       if (!derived) {
         // Something answers on the port, but not an exporter (a web page, an empty body).
         return { ...base, kind: 'down', durationS, bytes, samples, reason: 'The answer held no metrics: is an exporter listening on this port?', failedFetch: false };

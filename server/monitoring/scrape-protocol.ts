@@ -23,6 +23,10 @@ export interface EngineSettings {
   concurrency: number;
   /** How long a round's results wait for its slowest targets before being sent anyway. */
   settleMs: number;
+  /** Samples a scrape may expose (SCRAPE_SERIES_LIMIT; default 50,000). */
+  seriesLimit?: number;
+  /** Bytes a label name or value may have (SCRAPE_LABEL_LIMIT; default 1,024). */
+  labelLimit?: number;
 }
 
 export type ScrapeResult =
@@ -47,6 +51,8 @@ export type ScrapeResult =
       values: Float64Array;
     }
   | { kind: 'down'; id: string; gen: number; at: number; durationS: number; bytes: number; samples: number; reason: string; failedFetch: boolean }
+  /** The exporter answered past the limits (too many samples, a label too long): nothing of it is used, the server is `over_limits`. */
+  | { kind: 'limited'; id: string; gen: number; at: number; durationS: number; bytes: number; samples: number; reason: string }
   /** The answer could not be used (a bug or an exporter we cannot read): logged, the row is left alone. */
   | { kind: 'error'; id: string; gen: number; at: number; durationS: number; bytes: number; samples: number; message: string };
 

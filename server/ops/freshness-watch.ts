@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { openBackendAlert, resolveBackendAlert } from '../alerting/meta-alert';
+import { openBackendAlert, openLimitsAlert, resolveBackendAlert, resolveLimitsAlert, type OverLimitTarget } from '../alerting/meta-alert';
 import type { Database, Db } from '../db/client';
 import type { Monitoring } from '../monitoring/monitoring';
 import type { LeaderLogger, WorkGate } from './leader';
@@ -26,7 +26,14 @@ export interface MonitoringHealth {
   checkedBy: string;
   /** The open "Monitoring backend unreachable" alert, while blind. */
   alertId: string | null;
+  /** Monitored servers in state `over_limits` (SCRAPE_SERIES_LIMIT, SCRAPE_LABEL_LIMIT). */
+  overLimitServers?: number;
+  /** The open "Monitoring targets over their limits" alert, while any server is over them. */
+  limitsAlertId?: string | null;
 }
+
+/** Over-limit servers named in the meta alert's description; the rest are counted. */
+const LISTED_OVER_LIMITS = 20;
 
 /**
  * The leader's watch over its own figures (issue 12 "never blind without saying so"). Once per
@@ -109,7 +116,7 @@ export class FreshnessWatch {
       if (settled) {
         await tx.execute(sql`
           update servers set stale_from = state, state = 'stale', last_error = ${rowCause.slice(0, 500)}
-          where status = 'active' and is_agent_configured and state in ('up', 'down')
+          where status = 'active' and is_agent_configured and state in ('up', 'down', 'over_limits')
             and (observed_at is null or observed_at < ${cutoff}::timestamptz)`);
         // A server that went stale before the backend's failure was known says so now.
         if (freshness.cause) {
@@ -136,6 +143,22 @@ export class FreshnessWatch {
         queued = (await resolveBackendAlert(tx, at)).queued;
         alertId = null;
       }
+      // Targets over their limits: one meta alert names them, and resolves when none is left.
+      const limited = await tx.execute<{ hostname: string; ipaddress: string; agent_port: number; last_error: string | null; total: number }>(sql`
+        select hostname, ipaddress, agent_port, last_error, count(*) over ()::int as total from servers
+        where status = 'active' and is_agent_configured and state = 'over_limits'
+        order by hostname limit ${LISTED_OVER_LIMITS}`);
+      const overLimits = Number(limited.rows[0]?.total ?? 0);
+      let limitsAlertId = previous?.limitsAlertId ?? null;
+      if (overLimits > 0) {
+        const targets: OverLimitTarget[] = limited.rows.map((r) => ({ hostname: r.hostname, address: `${r.ipaddress}:${r.agent_port}`, reason: r.last_error ?? 'over the scrape limits' }));
+        const opened = await openLimitsAlert(tx, at, targets, overLimits);
+        limitsAlertId = opened.alertId;
+        queued += opened.queued;
+      } else if (limitsAlertId || previous?.overLimitServers) {
+        queued += (await resolveLimitsAlert(tx, at)).queued;
+        limitsAlertId = null;
+      }
       const health: MonitoringHealth = {
         status: blind ? 'blind' : 'ok',
         cause,
@@ -147,6 +170,8 @@ export class FreshnessWatch {
         checkedAt: at.toISOString(),
         checkedBy: this.name,
         alertId,
+        overLimitServers: overLimits,
+        limitsAlertId,
       };
       await tx.execute(sql`
         insert into settings (key, value, updated_at) values (${MONITORING_HEALTH_KEY}, ${JSON.stringify(health)}::jsonb, ${at.toISOString()}::timestamptz)
@@ -182,6 +207,8 @@ function unknownHealth(monitoring: Monitoring, name: string, now: number): Monit
     checkedAt: new Date(now).toISOString(),
     checkedBy: name,
     alertId: null,
+    overLimitServers: 0,
+    limitsAlertId: null,
   };
 }
 

@@ -6,11 +6,14 @@ import type { Monitoring } from '../monitoring/monitoring';
 import type { LeaderGate } from './leader';
 import { leaderHolder } from './leader-lock';
 import { monitoringStatus, type FreshnessWatch } from './freshness-watch';
+import { faultsOf } from './faults';
 
 /** What one readiness check found. `detail` says why it failed (or what it saw), for a person. */
 export interface CheckResult {
   ok: boolean;
   detail: string;
+  /** Stable, machine-readable causes of a failure (`disk_full`, `read_only`, `pool_exhausted`). */
+  reasons?: string[];
 }
 
 /** A part of readiness: the database, the migrations, the metric backend, the leader. */
@@ -80,8 +83,26 @@ export function registerHealth(app: FastifyInstance, database: Database, checks:
     const failing = list.filter((_, i) => !results[i]!.ok).map((c) => c.name);
     if (!failing.length) return { status: 'ready', checks: byName };
     const message = `Not ready: ${failing.map((name) => `${name}: ${byName[name]!.detail}`).join('; ')}`;
-    return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message, status: 'not ready', failing, checks: byName });
+    const reasons = [...new Set(results.flatMap((r) => (r.ok ? [] : (r.reasons ?? []))))];
+    return reply.status(503).send({ statusCode: 503, error: 'Service Unavailable', message, status: 'not ready', failing, reasons, checks: byName });
   });
+}
+
+/**
+ * Changes can be stored: no full disk, no read-only database, a free connection (faults.ts:
+ * what requests and writers met lately, and what the probes see now).
+ */
+export function storageCheck(database: Database): ReadinessCheck {
+  return {
+    name: 'storage',
+    async run() {
+      const faults = faultsOf(database);
+      await faults.probe(database);
+      const current = faults.current();
+      if (!current.length) return { ok: true, detail: 'changes are stored' };
+      return { ok: false, detail: current.map((f) => `${f.reason}: ${f.message} (${f.detail})`).join('; '), reasons: current.map((f) => f.reason) };
+    },
+  };
 }
 
 /** The metric backend answers and the figures are fresh (monitoringStatus: the leader's watch, as every process sees it). */

@@ -96,12 +96,14 @@ export function usageTone(percent: number | null | undefined): Tone {
 
 /**
  * SPEC §2 state display: up is green 'Running', down is red 'Down', anything else orange as is;
- * `stale` (no fresh figures, issue 12) is orange 'Stale'.
+ * `stale` (no fresh figures, issue 12) is orange 'Stale'; `over_limits` (the exporter answered
+ * past SCRAPE_SERIES_LIMIT or SCRAPE_LABEL_LIMIT, issue 25) is orange 'Over limits'.
  */
 export function serverStateDisplay(state: string | null | undefined): { label: string; tone: Tone } {
   if (state === 'up') return { label: 'Running', tone: 'green' };
   if (state === 'down') return { label: 'Down', tone: 'red' };
   if (state === 'stale') return { label: 'Stale', tone: 'orange' };
+  if (state === 'over_limits') return { label: 'Over limits', tone: 'orange' };
   if (!state) return { label: EMPTY, tone: 'none' };
   return { label: state, tone: 'orange' };
 }

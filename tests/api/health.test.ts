@@ -25,7 +25,7 @@ describe.each(await backends())('health and readiness on $name', (backend) => {
     const res = await t.call('GET', '/api/ready');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.status).toBe('ready');
-    expect(Object.keys(res.body.checks).sort()).toEqual(['database', 'leader', 'migrations', 'monitoring']);
+    expect(Object.keys(res.body.checks).sort()).toEqual(['database', 'leader', 'migrations', 'monitoring', 'storage']);
     for (const check of Object.values(res.body.checks) as { ok: boolean }[]) expect(check.ok).toBe(true);
     // On PostgreSQL the leader is this process, holding the advisory lock on its own connection.
     if (backend.name === 'postgres') expect(res.body.checks.leader.detail).toMatch(/^this process \(opsdeck /);

@@ -12,6 +12,11 @@ import { panelHeight, type PanelInfo, type ServerOs } from '../../lib/server-pan
 import type { TimeZoneChoice } from '../../lib/time-range';
 
 export const NO_DATA = 'No data for this range';
+
+/** What a chart says when its answer holds only part of the panel's lines (the API's `truncated`). */
+export function linesCutText({ shown, total }: { shown: number; total: number }): string {
+  return `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} lines: this server reports more series than one chart draws`;
+}
 /** Room the title row and the legend take from a time-series panel's height. */
 const CHROME = 84;
 /** Room the title row takes in a small fixed frame, where the legend is left out. */
@@ -123,6 +128,7 @@ export function ChartPanel({ serverId, os, panel, window, tz, title: ownTitle, s
         <div className="mr-auto min-w-0">
           <h3 className="truncate text-sm font-semibold">{title}</h3>
           {subtitle && <p className="truncate text-xs text-slate-500 dark:text-slate-400">{subtitle}</p>}
+          {data?.truncated && <p className="truncate text-xs text-orange-700 dark:text-orange-300">{linesCutText(data.truncated)}</p>}
         </div>
         {query.isError && data && (
           <span role="alert" className="flex items-center gap-1 text-xs text-red-700 dark:text-red-300">

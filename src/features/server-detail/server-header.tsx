@@ -47,6 +47,8 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
     });
   };
 
+  const overLimits = state === 'over_limits' ? (upstatus.data?.result.lastError ?? server.lastError) : null;
+
   return (
     <header className="flex flex-wrap items-center gap-x-4 gap-y-3">
       <div className="flex min-w-0 items-center gap-3">
@@ -76,6 +78,11 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
         </span>
         <SwitchServer currentId={server._id} onSelect={(id) => void run('server.switch', { server: id })} />
       </div>
+      {server.isAgentConfigured && state === 'over_limits' && (
+        <p role="alert" className="basis-full rounded-md border border-orange-300 bg-orange-50 px-3 py-2 text-sm text-orange-900 dark:border-orange-700 dark:bg-orange-950 dark:text-orange-100">
+          <strong>This target is over its limits:</strong> nothing of its scrapes is used, so its figures and charts stop at the last good scrape. {overLimits}
+        </p>
+      )}
     </header>
   );
 }
