@@ -1,4 +1,6 @@
 import type { ArgSpec } from './define-command';
+import { formatDuration } from '../server/contract/duration';
+import { matcherText, type Matcher } from '../server/contract/routing';
 
 /**
  * The inverse of parseCommandLine: `user.show --user ann`, quoting values with spaces. With the
@@ -16,14 +18,22 @@ export function commandLineFor(id: string, input: Record<string, unknown>, args?
       parts.push(`--${name}`);
       continue;
     }
-    const text = spell(value);
+    // A span given in seconds (a screen's, a re-run's) reads back from words: a bare number is minutes.
+    const text = name === 'for' && typeof value === 'number' ? spanWords(value) : spell(value);
     parts.push(text.startsWith('-') ? `--${name}=${quote(text)}` : `--${name} ${quote(text)}`);
   }
   return parts.join(' ');
 }
 
-/** A value as the command line writes it. */
+/** A span as people write it: `2h`, `1h30m` (what `--for` reads back). */
+export const spanWords = (seconds: number): string => formatDuration(seconds).replace(/\s+/g, '');
+
+const isMatcher = (v: unknown): v is Matcher =>
+  !!v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).sort().join() === 'name,op,value' && typeof (v as Matcher).value === 'string';
+
+/** A value as the command line writes it; a list of matchers as Alertmanager writes them (`hostname=cache-01, alertname=…`). */
 export function spell(value: unknown): string {
+  if (Array.isArray(value) && value.length && value.every(isMatcher)) return value.map(matcherText).join(', ');
   if (Array.isArray(value)) return value.map((v) => (v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v))).join(', ');
   if (value !== null && typeof value === 'object') return JSON.stringify(value);
   return String(value);

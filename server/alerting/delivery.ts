@@ -1,3 +1,4 @@
+import { appendSystemEvents } from '../audit/system-events';
 import { eq, inArray } from 'drizzle-orm';
 import type pg from 'pg';
 import type { DeliverySettings } from '../config';
@@ -506,6 +507,9 @@ export class DeliveryWorker {
         .insert(alertDeliveries)
         .values({ outboxId: row.id, alertId: row.alert_id, transition: row.transition, channel: a.channel, channelId: a.channelId, target: a.target, attempt: a.attempt, outcome: a.outcome, error, responseCode: a.responseCode ?? null, retryAt, message: a.message ?? null, at });
       await (tx as unknown as Db).insert(alertEvents).values({ alertId: row.alert_id, type: 'playbook_action', at, note });
+      // The attempt in History too, as what Opsdeck did (issue 24 §4).
+      const command = a.outcome === 'failed' ? 'alert.delivery-failed' : a.outcome === 'skipped' ? 'alert.delivery-skipped' : row.transition === 'escalation' ? 'alert.escalated' : 'alert.delivered';
+      await appendSystemEvents(tx as unknown as Db, at, [{ alertId: row.alert_id, command, detail: `via ${a.channel}${a.target ? ` to ${a.target}` : ''} (${about(row.transition, row.step)})`, error }]);
     });
     if (a.outcome === 'failed') {
       const fields = { alertId: row.alert_id, channel: a.channel, target: a.target, attempt: a.attempt, responseCode: a.responseCode ?? null, error };

@@ -1,3 +1,4 @@
+import { appendSystemEvents, type SystemEvent } from '../audit/system-events';
 import { sql, type SQL } from 'drizzle-orm';
 import type { AlertingSettings } from '../config';
 import type { Database, Db } from '../db/client';
@@ -543,6 +544,12 @@ export class AlertEvaluator {
     const flapping = await recordFlaps(tx, at, transitions);
     for (const t of transitions) if (t.type === 'resolved' && flapping.has(t.alertId)) t.notify = false;
     result.queued += await recordTransitions(tx, at, transitions);
+    // What the evaluator did is in History beside people's runs (issue 24 §4).
+    await appendSystemEvents(
+      tx,
+      at,
+      transitions.flatMap((t): SystemEvent[] => (t.type === 'firing' ? [{ alertId: t.alertId, command: 'alert.fired' as const }] : t.type === 'resolved' ? [{ alertId: t.alertId, command: 'alert.resolved' as const }] : [])),
+    );
     result.queued += (await this.router.sweep(tx, at)).queued;
     return result;
   }

@@ -56,6 +56,11 @@ export const commandHistoryEntrySchema = z.object({
   actorLabel: str().nullable(),
   command: str(),
   commandLine: str().nullable(),
+  /**
+   * The line as people read it: things by name (`alert.resolve high_cpu_usage@api-01`), matchers
+   * and spans in words. Shown, recalled with ↑ and exported; `commandLine` is what re-runs.
+   */
+  displayLine: str().nullable(),
   input: z.unknown(),
   source: z.enum(historySources),
   outcome: z.enum(commandOutcomes),
@@ -101,4 +106,6 @@ export const commandHistoryFilterable = {
   runId: ['eq'],
   targetId: ['eq'],
   createdAt: ['between'],
+  /** command, system, signin, view (server/routes/command-history.ts). */
+  kind: ['in', 'eq'],
 } as const;

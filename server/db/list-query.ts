@@ -39,6 +39,8 @@ export interface FilterSpec {
   grams?: SQL;
   /** `eq` as something other than equality (e.g. "this array holds the value"). */
   match?: (value: unknown) => SQL;
+  /** `in` as something other than membership of the column (a derived value, e.g. a record's kind). */
+  matchIn?: (values: unknown[]) => SQL;
 }
 
 /** What a list declares; anything not declared (a sort or filter field, an operator) is a 400. */
@@ -118,6 +120,7 @@ export function filterConditions(field: string, spec: FilterSpec, value: FilterV
       return same(spec.match ? spec.match(coerce(arg, kind, field)) : eq(spec.column, coerce(arg, kind, field)));
     case 'in': {
       const list = (arg as unknown[]).map((v) => coerce(v, kind, field));
+      if (spec.matchIn) return same(spec.matchIn(list));
       return same(list.length ? inArray(spec.column, list) : sql`false`);
     }
     case 'between': {

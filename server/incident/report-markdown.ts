@@ -44,6 +44,11 @@ export interface ReportAlert {
 }
 
 export interface ReportCommand {
+  id?: string;
+  /** The line as people read it (names, matchers and spans in words): server/audit/display.ts. */
+  displayLine?: string | null;
+  /** The run this one undid, by its display line; null when it is no undo. */
+  undoOf?: string | null;
   at: Date;
   username: string;
   command: string;
@@ -166,6 +171,7 @@ function statusAtEnd(alert: ReportAlert, to: Date): string {
 }
 
 function commandLine(c: ReportCommand): string {
+  if (c.displayLine) return c.displayLine;
   if (c.commandLine) return c.commandLine;
   // A call made without a command (curl, a script) has no line: its command is "METHOD /api/…".
   if (c.origin === 'server' && !c.input) return c.command;
@@ -175,8 +181,27 @@ function commandLine(c: ReportCommand): string {
 
 /** The line, then what it touched by name: "… (server web-01, alert high_cpu_usage @ web-01)". */
 function whatText(c: ReportCommand): string {
+  // An undo reads as one: "undo of alert.resolve high_cpu_usage@api-01", not the reopening it made.
+  if (c.undoOf) return `undo of ${c.undoOf}`;
+  // A line with names says what it touched; a call without one (curl) names its targets after it.
+  if (c.displayLine) return c.displayLine;
   const targets = c.targets ?? [];
   return targets.length ? `${commandLine(c)} (${targets.map((t) => `${t.kind} ${t.name}`).join(', ')})` : commandLine(c);
+}
+
+/** A person's alert event made by one of their runs: within a few seconds, by them, naming the alert. */
+const CAUSED_WITHIN_MS = 5000;
+function causedBy(e: ReportEvent, alertId: string, commands: readonly ReportCommand[]): ReportCommand | undefined {
+  if (!e.by) return undefined;
+  // The nearest such run: the one that made it wrote it in the same transaction, milliseconds apart.
+  let best: ReportCommand | undefined;
+  for (const c of commands) {
+    const gap = Math.abs(c.at.getTime() - e.at.getTime());
+    if (c.username !== e.by || c.outcome !== 'ok' || c.origin === 'client' || gap > CAUSED_WITHIN_MS) continue;
+    if (!(c.targets ?? []).some((t) => t.kind === 'alert' && t.id === alertId)) continue;
+    if (!best || gap < Math.abs(best.at.getTime() - e.at.getTime())) best = c;
+  }
+  return best;
 }
 
 function whoText(c: ReportCommand): string {
@@ -285,9 +310,15 @@ export function buildIncidentMarkdown(data: ReportData): string {
   type Row = { at: number; order: number; who: string; what: string; outcome: string };
   const rows: Row[] = [];
   let order = 0;
+  // One row per happening: a run and the alert event it caused are the run's row when its line
+  // says what was done, else (a call made without a command) the event's, which says it in words.
+  const folded = new Set<ReportCommand>();
   for (const a of data.alerts) {
     for (const e of a.timeline) {
       if (!inWindow(e.at, data)) continue;
+      const cause = causedBy(e, a.id, data.commands);
+      if (cause?.displayLine) continue;
+      if (cause) folded.add(cause);
       const what =
         e.type === 'playbook_action'
           ? `Note on alert ${a.alertname} on ${a.hostname}`
@@ -298,7 +329,7 @@ export function buildIncidentMarkdown(data: ReportData): string {
       rows.push({ at: e.at.getTime(), order: order++, who: e.by ?? SYSTEM, what: e.note?.trim() ? `${what}: ${e.note.trim()}` : what, outcome });
     }
   }
-  for (const c of data.commands) rows.push({ at: c.at.getTime(), order: order++, who: whoText(c), what: whatText(c), outcome: outcomeText(c) });
+  for (const c of data.commands) if (!folded.has(c)) rows.push({ at: c.at.getTime(), order: order++, who: whoText(c), what: whatText(c), outcome: outcomeText(c) });
   rows.sort((x, y) => x.at - y.at || x.order - y.order);
 
   out.push('## Timeline', '');

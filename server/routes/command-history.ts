@@ -4,12 +4,13 @@ import { createCommandHistorySchema, type AuditTarget, type CommandHistoryEntry 
 import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { commandHistory, shortGrams } from '../db/schema';
-import { fromZod, HttpError } from '../http/errors';
+import { badRequest, fromZod, HttpError } from '../http/errors';
 import { requirePermission, requireUser } from '../http/session';
 import { historyExportQuerySchema, streamHistory } from '../audit/export';
 import { clean, clip } from '../audit/record';
 import { idsIn, nameIds } from '../audit/name-ids';
 import { checkUndoOf } from '../audit/undo';
+import { recordDisplayLine } from '../audit/display';
 import { registerResource } from './resource';
 
 type Row = typeof commandHistory.$inferSelect;
@@ -25,6 +26,7 @@ export const historyToApi = (row: Row): CommandHistoryEntry => ({
   actorLabel: row.actorLabel,
   command: row.command,
   commandLine: row.commandLine,
+  displayLine: recordDisplayLine(row),
   input: row.input,
   source: row.source as CommandHistoryEntry['source'],
   outcome: row.outcome as CommandHistoryEntry['outcome'],
@@ -51,6 +53,23 @@ export const historyToApi = (row: Row): CommandHistoryEntry => ({
 const usernameLc = sql`lower(${commandHistory.username})`;
 const commandLc = sql`lower(${commandHistory.command})`;
 
+/**
+ * What a record is, for the History panel's "show" choices (issue 24 §4): a person's or script's
+ * `command`, a `system` event (the evaluator, deliveries, retention), a `signin` (or sign-out), or
+ * a `view` (a browser report of a run that made no API write and went through). The panel hides
+ * sign-ins and views unless asked for.
+ */
+export const historyKinds = ['command', 'system', 'signin', 'view'] as const;
+const SIGNIN_COMMANDS = ['session.signin', 'session.signout', 'POST /api/auth/signin', 'POST /api/auth/signout'];
+const kindOf = sql`(case when ${commandHistory.actorKind} = 'system' then 'system' when ${commandHistory.command} in (${sql.join(
+  SIGNIN_COMMANDS.map((c) => sql`${c}`),
+  sql`, `,
+)}) then 'signin' when ${commandHistory.origin} = 'client' and ${commandHistory.outcome} = 'ok' then 'view' else 'command' end)`;
+const kindIn = (values: unknown[]) => {
+  for (const v of values) if (!(historyKinds as readonly unknown[]).includes(v)) throw badRequest(`filter.kind: one of ${historyKinds.join(', ')}`, 'kind');
+  return values.length ? sql`${kindOf} in (${sql.join(values.map((v) => sql`${v}`), sql`, `)})` : sql`false`;
+};
+
 export function registerCommandHistory(app: FastifyInstance, db: Db): void {
   registerResource<Row, CommandHistoryEntry>(app, db, {
     name: 'command-history',
@@ -70,6 +89,7 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
       targetId: { column: commandHistory.targetIds, ops: ['eq'], kind: 'uuid', match: (id) => sql`${commandHistory.targetIds} @> array[${id}]::uuid[]` },
       createdAt: { column: commandHistory.createdAt, ops: ['between'], kind: 'date' },
       undoOf: { column: commandHistory.undoOf, ops: ['eq'], kind: 'uuid' },
+      kind: { column: commandHistory.command, ops: ['in', 'eq'], match: (v) => kindIn([v]), matchIn: kindIn },
     },
     search: [{ lower: commandLc, grams: shortGrams(commandLc) }, { lower: usernameLc, grams: shortGrams(usernameLc) }, { lower: sql`lower(coalesce(${commandHistory.commandLine}, ''))` }, { lower: sql`lower(${commandHistory.targets}::text)` }],
     total: (db) => rowCount(db, 'command_history'),

@@ -11,6 +11,8 @@ import { historyInWindow } from '../audit/export';
 import { plannedDowntime } from '../incident/planned-downtime';
 import type { AuditTarget } from '../contract/command-history';
 import { alertRetentionCutoff } from '../alerting/retention';
+import { recordDisplayLine } from '../audit/display';
+import { systemEventCommands } from '../audit/system-events';
 
 /**
  * `GET /api/incident-report?from&to[&serverId]` (issue 5 §4). Built on the server because it
@@ -83,10 +85,19 @@ export function registerIncidentReport(app: FastifyInstance, db: Db, alertRetent
     const commandRows = await db
       .select({ row: commandHistory, total: sql<number>`count(*) over ()`.mapWith(Number) })
       .from(commandHistory)
-      .where(historyInWindow(from, to, server, ids))
+      // The evaluator's alert events are in the alerts' timelines already, and sign-ins are not
+      // part of an incident: one row per happening (issue 24 §4).
+      .where(and(historyInWindow(from, to, server, ids), sql`not (${commandHistory.actorKind} = 'system' and ${commandHistory.command} in (${sql.join(systemEventCommands.map((c) => sql`${c}`), sql`, `)}))`, sql`${commandHistory.command} not in ('session.signin', 'session.signout', 'POST /api/auth/signin', 'POST /api/auth/signout')`))
       .orderBy(asc(commandHistory.createdAt), asc(commandHistory.id))
       .limit(MAX_REPORT_COMMANDS);
+    // An undo names the run it reversed, by its line as people read it.
+    const undone = commandRows.flatMap(({ row }) => (row.undoOf ? [row.undoOf] : []));
+    const undoneRows = undone.length ? await db.select().from(commandHistory).where(inArray(commandHistory.id, undone)) : [];
+    const undoneLine = new Map(undoneRows.map((r) => [r.id, recordDisplayLine(r) ?? r.command]));
     const commands: ReportCommand[] = commandRows.map(({ row }) => ({
+      id: row.id,
+      displayLine: recordDisplayLine(row),
+      undoOf: row.undoOf ? (undoneLine.get(row.undoOf) ?? 'an earlier run') : null,
       at: row.createdAt,
       username: row.username,
       command: row.command,

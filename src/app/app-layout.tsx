@@ -16,6 +16,7 @@ import { useCommandRunner } from '../lib/run-command';
 import { onOpenPanel } from '../lib/shell-events';
 import { storeUser } from '../lib/stored-user';
 import { useConnection } from '../lib/use-connection';
+import { AlertToasts } from './live/alert-toasts';
 import { ConnectionBanner } from './live/connection-banner';
 import { useLive } from './live/use-live';
 import { CommandHost } from './command-host/command-host';
@@ -44,6 +45,7 @@ export function AppLayout() {
   return (
     <CommandHost user={user}>
       <Shell username={user.username} />
+      <AlertToasts userId={user._id} />
     </CommandHost>
   );
 }

@@ -10,6 +10,12 @@ export interface HistoryFilters {
   command?: string;
   username?: string;
   outcome?: string;
+  /** A span back from now ("1h", "24h"); none: any time. */
+  since?: string;
+  /** Opsdeck's own events (fired, resolved, delivered…): shown unless false. */
+  system?: boolean;
+  /** Sign-ins, sign-outs and views: hidden unless true. */
+  signins?: boolean;
 }
 
 /** A command the palette opens on, asking only for the arguments `values` does not give. */

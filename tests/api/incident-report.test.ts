@@ -106,7 +106,7 @@ describe.each(await backends())('incident report on $name', (backend) => {
       '| 2026-01-10 09:30:00 | Opsdeck | Alert high\\_cpu\\_usage on web-report resolved: Condition cleared | Resolved |',
       '| 2026-01-10 10:00:00 | ann | Note on alert instance\\_down on web-report: Root cause: a \\| pipe in the config \\#\\# not a heading | noted |',
       // Rows written before the server kept the trail were the browser's reports, and say so.
-      '| 2026-01-10 10:15:00 | ann | server.edit --server web-report --suppressAlarm yes | ok (client-reported) |',
+      '| 2026-01-10 10:15:00 | ann | server.edit web-report --suppressAlarm yes | ok (client-reported) |',
       `| 2026-01-10 10:20:00 | bob | alert.update --alert ${ids.a3} --status resolved | error: boom (client-reported) |`,
       `| 2026-01-10 10:30:00 | ann | alert.update --log filed --alert ${ids.a2} | ok (client-reported) |`,
       '| 2026-01-10 11:00:00 | Opsdeck | Alert critical\\_disk\\_usage on db-report fired | Active |',
@@ -120,7 +120,7 @@ describe.each(await backends())('incident report on $name', (backend) => {
     expect(res.body.result).toMatchObject({ alerts: 2, commands: 2 });
     const md: string = res.body.result.markdown;
     expect(md.split('\n')[0]).toBe('# Incident report: web-report (10.77.0.1), 2026-01-10 09:00:00 to 2026-01-10 12:00:00 UTC');
-    expect(md).toContain('server.edit --server web-report');
+    expect(md).toContain('server.edit web-report');
     expect(md).toContain(`alert.update --log filed --alert ${ids.a2}`);
     expect(md).not.toContain('db-report');
     expect(md).not.toContain('dashboard.refresh');
@@ -150,10 +150,12 @@ describe.each(await backends())('incident report on $name', (backend) => {
     const md: string = res.body.result.markdown;
     expect(md).toContain('Resolved by user-report\n  > Freed \\*\\*space\\*\\* on /var');
     expect(md).toMatch(/\| sysadmin-report \| server\.refresh \| ok \(client-reported\) \|/);
-    expect(md).toContain(`| sysadmin-report | server.delete --server ${db1._id} --acknowledge (server db-report) | cancelled (client-reported) |`);
-    // The server's own record of the change: the line the browser ran and the alert by name.
-    expect(md).toContain(`| user-report | alert.resolve --alert ${ids.a3} --note "Freed \\*\\*space\\*\\* on /var" (alert critical\\_disk\\_usage @ db-report) | ok |`);
-    // Calls made without a command are named by their route; sign-ins are in the log too.
+    expect(md).toContain('| sysadmin-report | server.delete db-report --acknowledge | cancelled (client-reported) |');
+    // The server's own record of the change: the line the browser ran, its alert by name (a ref in
+    // a code span: GFM would link it as an address), one row with the resolution it made.
+    expect(md).toContain('| user-report | alert.resolve `critical_disk_usage@db-report` --note "Freed \\*\\*space\\*\\* on /var" | ok |');
+    expect(md).not.toContain('Alert critical\\_disk\\_usage on db-report resolved');
+    // Calls made without a command are named by their route, with what they touched.
     expect(md).toContain('| admin-report | POST /api/servers (server web-report) | ok |');
     expect(md).toContain('- **People involved:** admin-report, sysadmin-report, user-report');
   });

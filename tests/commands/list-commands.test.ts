@@ -189,10 +189,14 @@ describe('history.show with filters (issue 13: the history panel’s filters are
       ['command', 'Command', true],
       ['user', 'User', true],
       ['outcome', 'Outcome', true],
+      // Issue 24 §4: a time range, Opsdeck's events, sign-ins and views.
+      ['since', 'Since', true],
+      ['system', "Opsdeck's events", true],
+      ['signins', 'Sign-ins and views', true],
     ]);
     expect(def.args?.[2]?.options?.map((o) => o.value)).toEqual(['ok', 'error', 'cancelled', 'refused']);
     const noValues = async () => [] as string[];
-    expect((await completeCommandLine('history.show --', allCommands, noValues)).candidates).toEqual(['--command', '--user', '--outcome']);
+    expect((await completeCommandLine('history.show --', allCommands, noValues)).candidates).toEqual(['--command', '--user', '--outcome', '--since', '--system', '--signins']);
     expect((await completeCommandLine('history.show --outcome er', allCommands, noValues)).line).toBe('history.show --outcome error ');
   });
 });

@@ -69,9 +69,9 @@ describe('audit trail', () => {
     await shown(panel);
     const row = panel.locator(`li[data-record="${rec!._id}"]`);
     await shown(row);
-    await shown(row.getByLabel('Targets').getByText(`server ${hostname}`));
     expect(await row.textContent()).toMatch(/admin \(admin\) · .* · palette · /);
-    expect(await row.locator('code').textContent()).toBe(rec!.commandLine);
+    // Shown by name (issue 24 §4); the stored line above re-runs by id.
+    expect(await row.locator('[data-line]').textContent()).toBe(`server.toggle-maintenance ${hostname} on`);
     await page.keyboard.press('Escape');
   });
 
@@ -93,7 +93,7 @@ describe('audit trail', () => {
     const panel = page.getByRole('dialog', { name: 'Command history' });
     const row = panel.locator(`li[data-record="${rec!._id}"]`);
     await shown(row);
-    await shown(row.getByLabel('Targets').getByText(`server ${hostname}`));
+    await shown(row.locator('[data-line]', { hasText: `server.delete ${hostname}` }));
     await shown(row.getByText('client-reported'));
     await page.keyboard.press('Escape');
   });

@@ -66,6 +66,44 @@ describe('incident report', () => {
     await shown(page.getByText(`alarms are raised again`));
     await commandLine(page, 'server.delete no-such-host-anywhere --acknowledge');
     await shown(page.getByText('No server matches "no-such-host-anywhere"'));
+    // The alert picked by id, as a screen or the palette picks it; a snooze undone with Ctrl+Z.
+    await commandLine(page, `alert.ack ${alertId}`);
+    await shown(page.getByText(/Acknowledged/).first());
+    await commandLine(page, `alert.snooze ${alertId} --note Looking --for 30m`);
+    await shown(page.getByText(/Snoozed/).first());
+    await page.keyboard.press('Escape');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Control+z');
+    await eventually(async () => (await admin.call<{ result: { status: string } }>('GET', `alerts/${alertId}`)).body.result.status).toBe('firing');
+
+    // History reads as the team's log (issue 24 §4): by name, one row per happening, the
+    // evaluator's event in the same stream, the undo as an undo; sign-ins only when asked for.
+    await page.keyboard.press('Alt+h');
+    const history = page.getByRole('dialog', { name: 'Command history' });
+    const ref = `instance_down@${hostname}`;
+    const expected = [
+      `undo of alert.snooze ${ref} --note Looking --for 30m`,
+      `alert.snooze ${ref} --note Looking --for 30m`,
+      `alert.ack ${ref}`,
+      `server.toggle-maintenance ${hostname} off`,
+      `server.toggle-maintenance ${hostname} on`,
+      `alert.fired ${ref}`,
+    ];
+    const lines = async () => (await history.locator('li [data-line]').allTextContents()).filter((l) => l.includes(hostname));
+    await eventually(lines).toEqual(expected);
+    expect(await history.locator('li[data-kind="system"] [data-line]').allTextContents()).toContain(`alert.fired ${ref}`);
+    expect(await history.getByText(alertId).count()).toBe(0);
+    expect(await history.locator('li [data-line]', { hasText: 'POST /api/auth/signin' }).count()).toBe(0);
+    await history.getByLabel('Sign-ins and views').check();
+    await shown(history.locator('li [data-line]', { hasText: 'POST /api/auth/signin' }));
+    await history.getByLabel('Sign-ins and views').uncheck();
+    await history.getByLabel("Opsdeck's events").uncheck();
+    await eventually(lines).toEqual(expected.slice(0, -1));
+    await history.getByLabel("Opsdeck's events").check();
+    await history.getByLabel('Time range').selectOption('1h');
+    await eventually(lines).toEqual(expected);
+    // Re-run is offered where it makes sense: never on what Opsdeck did.
+    expect(await history.locator('li[data-kind="system"]').getByRole('button', { name: /^Re-run/ }).count()).toBe(0);
     await page.keyboard.press('Escape');
 
     const resolved = await admin.call('PATCH', `alerts/${alertId}`, { status: 'resolved', log: 'Agent port opened again' });
@@ -118,8 +156,12 @@ describe('incident report', () => {
     expect(md).toContain('> Agent port opened again');
     expect(md).toMatch(/- \*\*Alerts:\*\* 1 \(1 fired in the window, 1 resolved in the window, 0 still open at its end\)/);
     expect(md).toMatch(new RegExp(`\\| admin \\| Note on alert instance\\\\_down on ${hostname}: Checked the host \\\\\\| port closed \\| noted \\|`));
-    // The server's record: the line as typed (re-runnable) and the host it touched, by name.
-    expect(md).toContain(`| admin | server.toggle-maintenance --server ${hostname} --mode on (server ${hostname}) | ok |`);
+    // The server's record, by name (the stored line re-runs by id); the ack is one row, not two.
+    expect(md).toContain(`| admin | server.toggle-maintenance ${hostname} on | ok |`);
+    expect(md).toContain(`| admin | alert.ack \`instance_down@${hostname}\` | ok |`);
+    expect(md).toContain(`| admin | undo of alert.snooze \`instance_down@${hostname}\` --note Looking --for 30m | ok |`);
+    expect(md).not.toContain(`Acknowledged: alert instance\\_down on ${hostname}`);
+    expect(md).not.toContain(alertId);
     expect(md).not.toContain('no-such-host-anywhere');
   });
 

@@ -73,6 +73,15 @@ describe('a live console in two browsers', () => {
     await within('the tab title count', PUSH_MS, () => title(b.page, '(1) Opsdeck', PUSH_MS).then(() => undefined));
     await within('the alert on the dashboard', PUSH_MS, () => shown(b.page.getByText('LiveFirst'), PUSH_MS));
     await shown(b.page.getByTestId('sidebar-firing').filter({ hasText: '1' }), 1_000);
+    // A critical alert is a toast naming it, with Acknowledge and Open and their keys.
+    const toast = b.page.getByTestId('alert-toast');
+    await shown(toast.filter({ hasText: 'LiveFirst@live-host' }), 1_000);
+    expect(await toast.getByRole('button', { name: /^Acknowledge/ }).textContent()).toBe('AcknowledgeAlt+A');
+    expect(await toast.getByRole('button', { name: /^Open/ }).textContent()).toBe('OpenAlt+O');
+    await b.page.keyboard.press('Alt+A');
+    await toast.first().waitFor({ state: 'hidden', timeout: 5_000 });
+    const alerts = await admin.call<{ result: { data: { alertname: string; acknowledgement: { by: { username: string } } | null }[] } }>('POST', 'alerts/all', { pageNumber: 1, pageSize: 10 });
+    expect(alerts.body.result.data.find((x) => x.alertname === 'LiveFirst')?.acknowledgement?.by.username).toBe('admin');
   });
 
   it('a change made in one browser shows in the other’s list, open drawer and History within 2 s', async () => {

@@ -70,7 +70,8 @@ export function CommandLine({
   const past = useMemo(() => {
     const fromServer = (data?.result.data ?? [])
       .filter((e) => e.commandLine || (e.origin === 'client' && !JSON.stringify(e.input ?? {}).includes('••••')))
-      .map((e) => e.commandLine ?? commandLineFor(e.command, (e.input ?? {}) as Record<string, unknown>, registry.get(e.command)?.args));
+      // By name, as History shows it (issue 24 §4): `alert.resolve high_cpu_usage@api-01`, never a UUID.
+      .map((e) => e.displayLine ?? e.commandLine ?? commandLineFor(e.command, (e.input ?? {}) as Record<string, unknown>, registry.get(e.command)?.args));
     return [...new Set([...typedLines, ...fromServer])];
   }, [data, typedLines]);
 

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { whoamiQueryOptions } from '../../api/auth';
 import { Button } from '../../components/ui/button';
 import { Drawer } from '../../components/ui/drawer';
 import { TextField } from '../../components/ui/text-field';
+import { Switch } from '../../components/ui/switch';
+import { readAlertSignals, subscribeAlertSignals, writeAlertSignals } from '../../lib/alert-signals';
 import { useCommandRunner } from '../../lib/run-command';
 import { ApiTokens } from './api-tokens';
 
@@ -57,9 +59,40 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
           <p className="text-xs text-slate-500 dark:text-slate-400">Role: {me?.role}</p>
         </section>
       </form>
+      {me && <AlertSignalSettings userId={me._id} />}
       <div className="mt-6">
         <ApiTokens />
       </div>
     </Drawer>
+  );
+}
+
+/** Issue 24 §2: a sound and a browser notification for new critical alerts, each off until the person turns it on. */
+function AlertSignalSettings({ userId }: { userId: string }) {
+  const signals = useSyncExternalStore(subscribeAlertSignals, () => readAlertSignals(userId));
+  const [denied, setDenied] = useState(false);
+  const setNotify = async (on: boolean) => {
+    setDenied(false);
+    if (on && typeof Notification !== 'undefined' && Notification.permission !== 'granted') {
+      const answer = await Notification.requestPermission().catch(() => 'denied' as const);
+      if (answer !== 'granted') {
+        setDenied(true);
+        return;
+      }
+    }
+    writeAlertSignals(userId, { ...signals, notify: on });
+  };
+  return (
+    <section className="mt-6 space-y-3">
+      <h3 className="text-sm font-semibold text-slate-500 uppercase dark:text-slate-400">New critical alerts</h3>
+      <p className="text-xs text-slate-500 dark:text-slate-400">A toast always shows; these are for when the tab is not in view.</p>
+      <Switch isSelected={signals.sound} onChange={(on) => writeAlertSignals(userId, { ...signals, sound: on })}>
+        Play a sound
+      </Switch>
+      <Switch isSelected={signals.notify} onChange={(on) => void setNotify(on)}>
+        Show a browser notification
+      </Switch>
+      {denied && <p className="text-xs text-red-700 dark:text-red-300">The browser does not allow notifications for this site.</p>}
+    </section>
   );
 }

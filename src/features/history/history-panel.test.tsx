@@ -18,6 +18,7 @@ const base = {
   actorKeyId: null,
   actorLabel: null,
   commandLine: null,
+  displayLine: null,
   status: null,
   method: null,
   route: null,
@@ -33,6 +34,7 @@ const entry = {
   userId: 'u1',
   username: 'carol',
   command: 'user.set-role',
+  displayLine: 'user.set-role ann --role admin',
   input: { user: 'ann', role: 'admin' },
   source: 'cmdline',
   outcome: 'error',
@@ -50,6 +52,8 @@ const serverEntry = {
   role: 'sysadmin',
   command: 'server.toggle-maintenance',
   commandLine: 'server.toggle-maintenance --server 5f0c --mode on',
+  // The server names what the line's ids picked (issue 24 §4): the panel shows this, re-runs the stored line.
+  displayLine: 'server.toggle-maintenance web-01 --mode on',
   input: null,
   source: 'palette',
   outcome: 'ok',
@@ -61,12 +65,15 @@ const serverEntry = {
   createdAt: '2026-11-23T04:01:00.000Z',
 };
 /** A call made with curl: no command, so no re-run. */
-const apiEntry = { ...serverEntry, _id: 'h3', command: 'DELETE /api/alerts/:id', commandLine: null, source: 'api', targets: [{ kind: 'alert', id: 'a1', name: 'high_cpu_usage @ web-01' }] };
+const apiEntry = { ...serverEntry, _id: 'h3', command: 'DELETE /api/alerts/:id', commandLine: null, displayLine: null, source: 'api', targets: [{ kind: 'alert', id: 'a1', name: 'high_cpu_usage @ web-01' }] };
 
 describe('historyQuery', () => {
-  it('sends only the filters that are filled in, newest first', () => {
-    expect(historyQuery({ command: '', username: '', outcome: '' })).toEqual({ pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' } });
-    expect(historyQuery({ command: ' user. ', username: 'car', outcome: 'error' }).filter).toEqual({ command: { contains: 'user.' }, username: { contains: 'car' }, outcome: { eq: 'error' } });
+  it('sends only the filters that are filled in, newest first; sign-ins and views hidden unless asked for (issue 24 §4)', () => {
+    expect(historyQuery({ command: '', username: '', outcome: '' })).toEqual({ pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, filter: { kind: ['command', 'system'] } });
+    expect(historyQuery({ command: ' user. ', username: 'car', outcome: 'error' }).filter).toEqual({ command: { contains: 'user.' }, username: { contains: 'car' }, outcome: { eq: 'error' }, kind: ['command', 'system'] });
+    expect(historyQuery({ system: false, signins: true }).filter).toEqual({ kind: ['command', 'signin', 'view'] });
+    const now = Date.parse('2026-11-23T10:00:00Z');
+    expect(historyQuery({ since: '1h' }, now).filter?.createdAt).toEqual({ between: ['2026-11-23T09:00:00.000Z', '2026-11-24T10:00:00.000Z'] });
   });
 });
 
@@ -91,18 +98,18 @@ describe('HistoryPanel', () => {
       </QueryClientProvider>
     );
     const { rerender } = render(panel({}));
-    await screen.findByText('user.set-role');
+    await screen.findByText('user.set-role ann --role admin');
     expect(screen.getByText(/carol/).textContent).toMatch(/carol \(admin\) · .* · cmdline · 12 ms/);
     expect(screen.getByText('No user matches "ann"')).toBeTruthy();
     // The browser's own report is marked; the server's record names the host and keeps the line.
     expect(screen.getAllByText('client-reported')).toHaveLength(1);
-    expect(screen.getByText('server.toggle-maintenance --server 5f0c --mode on')).toBeTruthy();
-    expect(screen.getByText('server web-01')).toBeTruthy();
+    expect(screen.getByText('server.toggle-maintenance web-01 --mode on')).toBeTruthy();
+    expect(screen.queryByText(/5f0c/)).toBeNull();
     expect(screen.getAllByText(/dave/)[0]!.textContent).toMatch(/dave \(sysadmin\) · .* · palette · 30 ms/);
     expect(screen.getByText('alert high_cpu_usage @ web-01')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Re-run DELETE /api/alerts/:id' })).toBeNull();
-    expect(screen.getByRole('button', { name: 'Re-run server.toggle-maintenance' })).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Re-run user.set-role' }));
+    expect(screen.getByRole('button', { name: 'Re-run server.toggle-maintenance web-01 --mode on' })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Re-run user.set-role ann --role admin' }));
     expect(run).toHaveBeenCalledWith('history.rerun', { entry: 'h1' }, { source: 'history' });
     // The filters are history.show's arguments: the boxes run it (issue 13), the panel shows what it opened with.
     fireEvent.change(screen.getByLabelText('Filter by outcome'), { target: { value: 'error' } });

@@ -10,6 +10,9 @@ import { useCommandRunner } from '../../lib/run-command';
 import { cx } from '../../components/ui/cx';
 import { markedRowClass, useMarkableRows } from '../../lib/marks';
 import { Icon } from '../../components/ui/icons';
+import { parseDuration } from '../../../server/contract/duration';
+import { rerunnable } from '../../../commands/history/rerun-command';
+import { HISTORY_SPANS } from '../../../commands/history/show-history';
 import { useLiveInterval } from '../../lib/use-connection';
 
 type MarkRowProps = ReturnType<ReturnType<typeof useMarkableRows>>;
@@ -21,16 +24,27 @@ const outcomeStyle: Record<CommandHistoryEntry['outcome'], string> = {
   refused: 'bg-amber-100 text-amber-800 dark:bg-amber-900 dark:text-amber-100',
 };
 
-/** The server-side filter for the three boxes; empty boxes are left out. */
-export function historyQuery(filters: HistoryFilters): ListQuery {
+/** The server-side filter for the boxes, the time range and the kinds shown; empty boxes are left out. */
+export function historyQuery(filters: HistoryFilters, now = Date.now()): ListQuery {
   const filter: NonNullable<ListQuery['filter']> = {};
   const command = filters.command?.trim();
   const username = filters.username?.trim();
   if (command) filter.command = { contains: command };
   if (username) filter.username = { contains: username };
   if (filters.outcome) filter.outcome = { eq: filters.outcome };
-  return { pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, ...(Object.keys(filter).length ? { filter } : {}) };
+  const span = filters.since ? parseDuration(filters.since) : undefined;
+  // The end is ahead of now, so what happens while the panel is open still falls inside.
+  if (span) filter.createdAt = { between: [new Date(now - span * 1000).toISOString(), new Date(now + 86_400_000).toISOString()] };
+  // Sign-ins and views are hidden unless asked for; Opsdeck's own events are shown unless not.
+  filter.kind = ['command', ...(filters.system === false ? [] : ['system']), ...(filters.signins ? ['signin', 'view'] : [])];
+  return { pageNumber: 1, pageSize: 100, sort: { by: 'createdAt', direction: 'desc' }, filter };
 }
+
+/** A record's line as people read it: names, matchers and spans in words (the server's `displayLine`). */
+export const shownLine = (e: Pick<CommandHistoryEntry, 'displayLine' | 'commandLine' | 'command'>): string => e.displayLine ?? e.commandLine ?? e.command;
+
+/** One line: "2 Dec 2026, 07:31:05" never wraps onto three. */
+const when = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
 /** Who, as the record names them: a person (and their role then), a person's token, an agent key, Opsdeck. */
 export function whoLabel(e: Pick<CommandHistoryEntry, 'username' | 'role' | 'actorKind' | 'actorLabel'>): string {
@@ -39,8 +53,6 @@ export function whoLabel(e: Pick<CommandHistoryEntry, 'username' | 'role' | 'act
   return e.username;
 }
 
-/** A record can be run again when it names a command of the registry (not a bare API call) and kept no secret. */
-const rerunnable = (e: CommandHistoryEntry) => !e.command.includes(' ') && e.actorKind !== 'system' && (e.commandLine !== null || e.origin === 'client');
 
 /**
  * One record: the line that ran (re-runnable as written) or the call made without a command,
@@ -48,26 +60,33 @@ const rerunnable = (e: CommandHistoryEntry) => !e.command.includes(' ') && e.act
  * reports are marked: only the server's records say what happened on the server.
  */
 function HistoryRow({ entry, mark, undone, onRerun }: { entry: CommandHistoryEntry; mark: MarkRowProps; undone: CommandHistoryEntry | undefined; onRerun: () => void }) {
-  const line = entry.commandLine ?? (entry.origin === 'server' ? entry.command : null);
+  // The line by name (what ran, or the call made without a command); an undo reads as one.
+  const line = shownLine(entry);
   return (
-    <li {...mark} className={cx('grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-2 text-sm', markedRowClass)} data-record={entry._id}>
+    <li {...mark} className={cx('grid grid-cols-[1fr_auto] gap-x-3 gap-y-1 px-5 py-2 text-sm', markedRowClass)} data-record={entry._id} data-kind={entry.actorKind === 'system' ? 'system' : 'command'}>
       <div className="min-w-0">
-        <span className="font-mono font-medium">{entry.command}</span>
-        <span className={`ml-2 rounded px-1.5 py-0.5 text-xs ${outcomeStyle[entry.outcome]}`}>{entry.outcome}</span>
-        {entry.origin === 'client' && (
-          <span className="ml-2 rounded border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 dark:border-slate-600 dark:text-slate-300" title="Reported by the browser for a run that made no API write">
-            client-reported
-          </span>
-        )}
-        {entry.undoOf && <UndoOf entry={undone} />}
-        <span className="ml-2 text-xs text-slate-500 dark:text-slate-400" title={entry.requestId ? `Request ${entry.requestId}` : undefined}>
-          {whoLabel(entry)} · {new Date(entry.createdAt).toLocaleString()} · {entry.source} · {entry.durationMs} ms{entry.status ? ` · ${entry.status}` : ''}
-        </span>
-        {line && line !== entry.command && <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300" title={line}>{line}</code>}
-        {!line && entry.input != null && Object.keys(entry.input as object).length > 0 && (
-          <code className="mt-0.5 block truncate text-xs text-slate-600 dark:text-slate-300">{JSON.stringify(entry.input)}</code>
-        )}
-        {entry.targets.length > 0 && (
+        <div className="flex min-w-0 items-center gap-2">
+          {entry.undoOf ? (
+            <UndoOf entry={undone} />
+          ) : (
+            <code className="truncate font-mono font-medium" title={entry.commandLine && entry.commandLine !== line ? `Stored line: ${entry.commandLine}` : line} data-line>
+              {line}
+            </code>
+          )}
+          <span className={`shrink-0 rounded px-1.5 py-0.5 text-xs ${outcomeStyle[entry.outcome]}`}>{entry.outcome}</span>
+          {entry.origin === 'client' && (
+            <span className="shrink-0 rounded border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 dark:border-slate-600 dark:text-slate-300" title="Reported by the browser for a run that made no API write">
+              client-reported
+            </span>
+          )}
+        </div>
+        <p className="truncate whitespace-nowrap text-xs text-slate-500 dark:text-slate-400" title={entry.requestId ? `Request ${entry.requestId}` : undefined} data-meta>
+          {whoLabel(entry)} · <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
+          {entry.actorKind === 'system' ? '' : ` · ${entry.source} · ${entry.durationMs} ms`}
+          {entry.status ? ` · ${entry.status}` : ''}
+        </p>
+        {/* A call made without a command (curl) has no line to name things: its targets say what it touched. */}
+        {!entry.displayLine && entry.targets.length > 0 && (
           <p className="text-xs text-slate-700 dark:text-slate-200" aria-label="Targets">
             {entry.targets.map((t) => `${t.kind} ${t.name}`).join(' · ')}
           </p>
@@ -75,7 +94,7 @@ function HistoryRow({ entry, mark, undone, onRerun }: { entry: CommandHistoryEnt
         {entry.error && <p className="text-xs text-red-600 dark:text-red-400">{entry.error}</p>}
       </div>
       {rerunnable(entry) ? (
-        <Button size="sm" aria-label={`Re-run ${entry.command}`} onPress={onRerun}>
+        <Button size="sm" aria-label={`Re-run ${line}`} onPress={onRerun}>
           Re-run
         </Button>
       ) : (
@@ -111,13 +130,18 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
         ...(next.command ? { command: next.command } : {}),
         ...(next.username ? { user: next.username } : {}),
         ...(next.outcome ? { outcome: next.outcome as CommandHistoryEntry['outcome'] } : {}),
+        ...(next.since ? { since: next.since } : {}),
+        ...(next.system === false ? { system: false } : {}),
+        ...(next.signins ? { signins: true } : {}),
       });
     },
     [runner],
   );
   const onCommand = useMemo(() => (command: string) => filterBy({ command }), [filterBy]);
   const onUser = useMemo(() => (username: string) => filterBy({ username }), [filterBy]);
-  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(historyQuery(filters)), refetchInterval: useLiveInterval(5000), placeholderData: keepPreviousData });
+  // A time range is counted back from when it was chosen (the query stays one key while it shows).
+  const query = useMemo(() => historyQuery(filters), [filters]);
+  const { data, isPending, isError, error } = useQuery({ ...commandHistoryQueryOptions(query), refetchInterval: useLiveInterval(5000), placeholderData: keepPreviousData });
   const closeRef = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
   useEffect(() => {
@@ -133,7 +157,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
   const byId = new Map(rows.map((r) => [r._id, r]));
   // Marked entries are re-run one after another by history.rerun from the palette or the command
   // line, which take this panel's place: so its marks stay when it closes (the bar shows them).
-  const markable = useMemo(() => rows.map((r) => ({ id: r._id, label: `${r.command} by ${r.username}` })), [rows]);
+  const markable = useMemo(() => rows.map((r) => ({ id: r._id, label: `${shownLine(r)} by ${r.username}` })), [rows]);
   const markRow = useMarkableRows('command', markable, { keepWhenGone: true });
   return (
     <div
@@ -175,7 +199,23 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
             </option>
           ))}
         </select>
-        <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} runs` : ''}</span>
+        <select aria-label="Time range" className={inputClass} value={filters.since ?? ''} onChange={(e) => filterBy({ since: e.target.value || undefined })}>
+          <option value="">Any time</option>
+          {HISTORY_SPANS.map((v) => (
+            <option key={v} value={v}>
+              Last {v}
+            </option>
+          ))}
+        </select>
+        <label className="flex items-center gap-1 self-center text-xs">
+          <input type="checkbox" checked={filters.system !== false} onChange={(e) => filterBy({ system: e.target.checked ? undefined : false })} />
+          Opsdeck's events
+        </label>
+        <label className="flex items-center gap-1 self-center text-xs">
+          <input type="checkbox" checked={!!filters.signins} onChange={(e) => filterBy({ signins: e.target.checked || undefined })} />
+          Sign-ins and views
+        </label>
+        <span className="ml-auto self-center text-xs text-slate-500 dark:text-slate-400">{data ? `${data.result.count} ${data.result.count === 1 ? 'entry' : 'entries'}` : ''}</span>
       </div>
       <div className="flex-1 overflow-y-auto">
         {isPending && <p className="p-5 text-sm text-slate-500 dark:text-slate-400">Loading…</p>}
@@ -186,7 +226,7 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
             <HistoryRow
               key={entry._id}
               entry={entry}
-              mark={markRow({ id: entry._id, label: `${entry.command} by ${entry.username}` })}
+              mark={markRow({ id: entry._id, label: `${shownLine(entry)} by ${entry.username}` })}
               undone={entry.undoOf ? byId.get(entry.undoOf) : undefined}
               onRerun={() => {
                 void runner.run('history.rerun', { entry: entry._id }, { source: 'history' });
@@ -199,11 +239,12 @@ export function HistoryPanel({ filters, onClose }: { filters: HistoryFilters; on
   );
 }
 
-/** "undo of server.toggle-maintenance at 10:42": the run an undo reversed (when it is in the list). */
+/** "undo of alert.resolve high_cpu_usage@api-01": the run an undo reversed (when it is in the list). */
 function UndoOf({ entry }: { entry: CommandHistoryEntry | undefined }) {
   return (
-    <span className="ml-2 rounded bg-violet-100 px-1.5 py-0.5 text-xs text-violet-800 dark:bg-violet-900 dark:text-violet-100">
-      <Icon name="undo" className="mr-1 align-[-2px]" />undo of {entry ? `${entry.command} at ${new Date(entry.createdAt).toLocaleTimeString()}` : 'an earlier run'}
+    <span className="truncate rounded bg-violet-100 px-1.5 py-0.5 font-mono text-xs text-violet-800 dark:bg-violet-900 dark:text-violet-100" data-line>
+      <Icon name="undo" className="mr-1 align-[-2px]" />
+      undo of {entry ? shownLine(entry) : 'an earlier run'}
     </span>
   );
 }

@@ -113,7 +113,8 @@ export function IncidentReportPage() {
           <p className="text-sm text-slate-600 dark:text-slate-300" aria-live="polite">
             {report.alerts} {report.alerts === 1 ? 'alert' : 'alerts'} · {report.commands} {report.commands === 1 ? 'command' : 'commands'}
           </p>
-          <article aria-label="Report preview" className={cx('rounded-lg border border-slate-200 bg-white p-5 text-sm dark:border-slate-700 dark:bg-slate-900', query.isFetching && 'opacity-70')}>
+          {/* A table's first column is its time: one line, never wrapped onto three (issue 24 §4). */}
+          <article aria-label="Report preview" className={cx('rounded-lg border border-slate-200 bg-white p-5 text-sm dark:border-slate-700 dark:bg-slate-900 [&_td:first-child]:whitespace-nowrap', query.isFetching && 'opacity-70')}>
             <MarkdownView>{report.markdown}</MarkdownView>
           </article>
         </>
