@@ -56,6 +56,27 @@ export async function shown(locator: import('playwright-core').Locator, timeout 
   await locator.first().waitFor({ state: 'visible', timeout });
 }
 
+/**
+ * Waits until the page has fetched nothing new for `quietMs` (lazy chunks, queries, fonts).
+ * Playwright's 'networkidle' never comes for a signed-in tab: its live stream stays open. A
+ * resource timing entry is written when a response ends, so the open stream never counts.
+ */
+export async function settled(page: Page, quietMs = 500, timeout = 20_000): Promise<void> {
+  await page.waitForFunction(
+    (quiet) => {
+      const w = window as unknown as { __settled?: { n: number; at: number } };
+      // The default buffer stops at 250 entries; a longer walk would look quiet.
+      if (!w.__settled) performance.setResourceTimingBufferSize(100_000);
+      const n = performance.getEntriesByType('resource').length;
+      const now = performance.now();
+      if (!w.__settled || w.__settled.n !== n) w.__settled = { n, at: now };
+      return now - w.__settled.at >= quiet;
+    },
+    quietMs,
+    { timeout, polling: 100 },
+  );
+}
+
 /** Waits until the locator is gone or hidden. */
 export async function gone(locator: import('playwright-core').Locator, timeout = 15_000): Promise<void> {
   await locator.first().waitFor({ state: 'hidden', timeout });

@@ -56,12 +56,13 @@ describe('copy as curl', () => {
     expect(await suppress()).toBe('yes');
     const [record] = (await admin.call('POST', 'command-history/all', { pageNumber: 1, pageSize: 1, sort: { by: 'createdAt', direction: 'desc' }, filter: { command: { eq: 'server.toggle-maintenance' } } })).body.result.data;
     expect(record).toMatchObject({ source: 'api', outcome: 'ok', actorKind: 'token', actorLabel: 'curl e2e', username: 'admin', targets: [{ kind: 'server', id: serverId, name: 'curl-e2e-web' }] });
-    // The history panel shows it as the person's run, through the token, with its command line.
+    // The history panel shows it as the person's run, through the token, with its command line
+    // naming the server (issue 24 §4), not its id.
     await commandLine(page, 'history.show');
     const panel = page.getByRole('dialog', { name: 'Command history' });
     await panel.getByLabel('Filter by command').fill('server.toggle-maintenance');
     await shown(panel.getByText(/admin \(token curl e2e\) · .* · api/));
-    await shown(panel.getByText(/^server\.toggle-maintenance --server \S+ --mode on$/));
+    await shown(panel.getByText(/^server\.toggle-maintenance curl-e2e-web on$/));
     await page.keyboard.press('Escape');
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openBrowser, openPalette, shown, signIn, type Browser } from './browser';
+import { openBrowser, openPalette, settled, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { freePort, startServer, type RunningServer } from './server-process';
 
@@ -61,7 +61,7 @@ describe('Content-Security-Policy in the browser', () => {
       // The app rendered (its own markup under #root), so its scripts ran. The smallest screen,
       // the not-found page, is five elements (toasts render outside #root).
       await page.waitForFunction(() => document.querySelectorAll('#root *').length >= 5, undefined, { timeout: 20_000 });
-      await page.waitForLoadState('networkidle');
+      await settled(page);
     }
     // The palette's dialog adds a <style> element (react-remove-scroll).
     await page.goto('/servers');

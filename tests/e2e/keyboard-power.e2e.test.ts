@@ -340,7 +340,7 @@ describe('keyboard power', () => {
     await page.keyboard.press('Escape');
     await gone(panel);
     // The palette finds it and asks its arguments (Enter skips one).
-    await runFromPalette(page, 'Show command history', ['', '', 'error']);
+    await runFromPalette(page, 'Show command history', ['', '', 'error', '']);
     await shown(panel.locator(`li[data-record="${failed._id}"]`));
     expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('error');
     expect(await panel.getByLabel('Filter by command').inputValue()).toBe('');

@@ -2,7 +2,7 @@ import { get as httpGet } from 'node:http';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startCheckTargets, type CheckTargets } from '../check-targets';
-import { openBrowser, shown, signIn, type Browser } from './browser';
+import { openBrowser, settled, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 
 /**
@@ -81,7 +81,7 @@ describe('screen defects (issue 24 §7)', () => {
     for (const path of ['/', '/users', '/checks', '/notification-groups', '/notifications/silences']) {
       await page.goto(path);
       await shown(page.getByRole('heading', { level: 1 }));
-      await page.waitForLoadState('networkidle');
+      await settled(page);
       for (const ch of await pictographs(page)) found.push(`${path}: ${ch}`);
     }
     expect(found).toEqual([]);
