@@ -79,8 +79,13 @@ describe.each(await backends())('monitoring health on $name', (backend) => {
     await t.app.monitoring.collector.stop();
     await until('the server to go stale', async () => (await t.call('GET', `/api/servers/${serverId}`, { cookie: admin })).body.result.state === 'stale');
     // A row can go stale one look before the collector itself counts as stalled (its last write
-    // came a moment before the round's end); from that look on, the row names the collector.
-    await until('the console to see itself blind', async () => (await t.call('GET', '/api/monitoring/health', { cookie: admin })).body.result.status === 'blind');
+    // came a moment before the round's end), and with every row stale the console is already
+    // blind ("No server has fresh figures…"); from the look that finds the collector stalled on,
+    // the health and the row name the collector.
+    await until('the console to see the collector stalled', async () => {
+      const health = (await t.call('GET', '/api/monitoring/health', { cookie: admin })).body.result;
+      return health.status === 'blind' && /^The built-in collector has written/.test(health.cause ?? '');
+    });
     const row = (await t.call('GET', `/api/servers/${serverId}`, { cookie: admin })).body.result;
     expect(row.lastError).toMatch(/^The built-in collector has written no fresh figures for \d+ s$/);
     // The last figures stay, dated.
