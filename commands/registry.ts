@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { can, whyNot } from '../server/contract/permissions';
 import type { CommandSource } from '../server/contract/command-history';
-import { recordCommand } from '../src/api/command-history';
 import type { AnyCommand, CommandContext, CommandResult, InputOf, InverseRun } from './define-command';
 import { argumentError } from './argument-error';
 import { redactInput } from './redact';
@@ -26,8 +25,10 @@ export class CommandError extends Error {
 export interface RunOptions {
   source: CommandSource;
   ctx: CommandContext;
-  /** The history record this run reverses (an undo): recorded with it, and not itself undoable. */
+  /** The history record this run reverses (an undo): recorded with it. */
   undoOf?: string;
+  /** The run is an undo (of a recorded run or of a browser-only one): not itself undoable. */
+  undoing?: boolean;
   /** Runs of one action over several rows (marks) share a batch: one undo reverses them all. */
   batch?: { id: string; title: string };
 }
@@ -98,48 +99,22 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
    * The one gate every run goes through, whatever started it: parse the input, check role and
    * state, confirm destructive commands, run, and record the run in the shared history.
    */
-  async function dispatch(id: string, rawInput: unknown, { source, ctx: outer, undoOf, batch }: RunOptions): Promise<CommandResult> {
+  async function dispatch(id: string, rawInput: unknown, { source, ctx: outer, undoOf, undoing, batch }: RunOptions): Promise<CommandResult> {
     const def = commands.get(id);
     if (!def) throw new CommandError(`Unknown command "${id}"`, 'refused');
-    const started = performance.now();
     // Every API call of the run carries its headers; the server records its writes itself.
     const trail = startRunTrail(def, rawInput, source, outer.api, undoOf);
     const ctx: CommandContext = { ...outer, api: trail.api };
-    /**
-     * A run the server recorded (any write, refused or not) is in the trail with the server's
-     * outcome; other runs (view-only, refused or cancelled before any call) are reported by the
-     * browser as client records. Answers the client record's id, when one was written.
-     */
-    const record = async (outcome: 'ok' | 'error' | 'cancelled' | 'refused', input: unknown, error?: string): Promise<string | undefined> => {
-      if (def.history === false || !ctx.user || trail.recordIds.length) return undefined;
-      try {
-        const saved = await recordCommand(outer.api, {
-          command: id,
-          commandLine: trail.commandLine,
-          input: redactInput(input ?? null),
-          source,
-          outcome,
-          error: error ?? null,
-          durationMs: Math.round(performance.now() - started),
-          runId: trail.runId,
-          ...(undoOf ? { undoOf } : {}),
-        });
-        return saved?.result?._id;
-      } catch {
-        // The log must never make a command fail; the command already happened.
-        return undefined;
-      }
-    };
-
+    // History is written by the server only (issue 25 §3): a run is in it through its API
+    // writes, which carry the run's headers (refused ones too); a run that made none (a view, a
+    // refusal or cancellation before any call) leaves no record, only the person's own recall.
     const parsed = def.input.safeParse(rawInput ?? {});
     if (!parsed.success) {
       const message = `${def.title}: ${await inputError(def, parsed.error, rawInput ?? {}, ctx)}`;
-      await record('refused', rawInput, message);
       throw new CommandError(message, 'refused');
     }
     const allowed = check(id, ctx);
     if (allowed !== true) {
-      await record('refused', parsed.data, allowed);
       throw new CommandError(allowed, 'refused');
     }
     let input = parsed.data;
@@ -148,7 +123,6 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
         input = await def.prepare(parsed.data, ctx);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        await record('error', parsed.data, message);
         throw err instanceof CommandError ? err : new CommandError(message, 'error', { cause: err });
       }
     }
@@ -158,7 +132,6 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
       const target = labels?.target?.(input);
       const ok = await ctx.confirm({ title: d.title, message: d.message, ...(target ? { target } : {}), confirmLabel: labels?.confirmLabel, cancelLabel: labels?.cancelLabel });
       if (!ok) {
-        await record('cancelled', parsed.data);
         throw new CommandError('Cancelled', 'cancelled');
       }
     }
@@ -175,16 +148,15 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
     };
     try {
       const ran = (await def.run(input, runCtx)) ?? {};
-      const recordId = trail.recordIds[0] ?? (await record('ok', parsed.data));
+      const recordId = trail.recordIds[0];
       await Promise.all(refetches);
       const result: CommandResult = trail.recordIds.length ? { ...ran, records: [...trail.recordIds] } : ran;
-      const inverse = def.inverse && !undoOf && ctx.user ? inverseOf(def, input, result) : [];
+      const inverse = def.inverse && !undoing && !undoOf && ctx.user ? inverseOf(def, input, result) : [];
       if (!inverse.length) return result;
       const entry = undoStack.push(ctx.user!._id, result.message ?? def.title, inverse.map((step) => ({ ...step, recordId })), batch);
       return { ...result, undo: { key: entry.key } };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      await record('error', parsed.data, message);
       await Promise.all(refetches);
       throw err instanceof CommandError ? err : new CommandError(message, 'error', { cause: err });
     }
@@ -203,7 +175,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
     // Newest first, as the runs are unwound.
     for (const step of [...entry.steps].reverse()) {
       try {
-        await dispatch(step.id, step.input, { source, ctx, undoOf: step.recordId });
+        await dispatch(step.id, step.input, { source, ctx, undoOf: step.recordId, undoing: true });
         done++;
       } catch (err) {
         if (err instanceof CommandError && err.outcome === 'cancelled' && done === 0 && entry.steps.length === 1) {

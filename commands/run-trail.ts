@@ -7,8 +7,7 @@ import { rerunnableLine } from './rerunnable-line';
  * How one run takes part in the server's audit trail (issue 11 §2). Every API call the run makes
  * carries the command, its re-runnable line, the source and a run id as headers; the server
  * joins them to its own record of each write, written with the change. The browser asserts no
- * outcome: it only reports runs that made no recorded write (view-only commands, refusals and
- * cancellations before any call), and those are stored as client records.
+ * outcome and writes no record: a run that made no write is not in History (issue 25 §3).
  */
 export interface RunTrail {
   /** The context's API with the run's headers on every call. */

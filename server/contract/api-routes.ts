@@ -27,7 +27,7 @@ import {
 } from './analytics';
 import { signinSchema, whoamiSchema } from './auth';
 import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
-import { commandHistoryEntrySchema, createCommandHistorySchema } from './command-history';
+import { commandHistoryEntrySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
 import { monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
@@ -151,7 +151,6 @@ export const apiRoutes: readonly ApiRoute[] = [
 
   // Command history: the incident log
   ...resource({ name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
-  { method: 'POST', path: '/api/command-history', summary: "The browser's record of a run the server did not record itself", tag: 'Commands', access: 'read', body: createCommandHistorySchema, response: one(commandHistoryEntrySchema), status: 201 },
   { method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (CSV or JSON lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'text/csv' },
   { method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', produces: 'text/event-stream' },
   { method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) },

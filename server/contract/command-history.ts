@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonValue, MAX_TEXT, str } from './common';
+import { str } from './common';
 
 /** Where a run started (the browser's front doors, or `api` for a call made without a command). */
 export const commandSources = ['palette', 'cmdline', 'ui', 'hotkey', 'link', 'api', 'history'] as const;
@@ -11,9 +11,10 @@ export const commandOutcomes = ['ok', 'error', 'cancelled', 'refused'] as const;
 export type CommandOutcome = (typeof commandOutcomes)[number];
 
 /**
- * Server records are written by the API with the change they describe; client records are what
- * the browser reports for runs that made no API write (view-only commands, refusals and
- * cancellations before any call). Only server records say what happened on the server.
+ * Server records are written by the API with the change they describe. Client records are what
+ * browsers reported, before History became server-written, for runs that made no API write
+ * (view-only commands, refusals and cancellations before any call); they are kept and read as
+ * such, and no call writes one now (issue 25 §3).
  */
 export const historyOrigins = ['server', 'client'] as const;
 export type HistoryOrigin = (typeof historyOrigins)[number];
@@ -78,23 +79,6 @@ export const commandHistoryEntrySchema = z.object({
   createdAt: str(),
 });
 export type CommandHistoryEntry = z.infer<typeof commandHistoryEntrySchema>;
-
-/** What the browser may report (a client record): never who, never a server outcome. */
-export const createCommandHistorySchema = z
-  .object({
-    command: str().min(1).max(100),
-    commandLine: str().max(MAX_COMMAND_LINE).nullable().optional(),
-    input: jsonValue().refine((v) => JSON.stringify(v ?? null).length <= 10_000, 'input is too large (at most 10000 characters as JSON)').optional(),
-    source: z.enum(commandSources),
-    outcome: z.enum(commandOutcomes),
-    error: str().max(MAX_TEXT * 4).nullable().optional(),
-    durationMs: z.number().min(0).max(86_400_000),
-    runId: z.uuid('runId must be a uuid').optional(),
-    /** The id of this person's earlier record that this run undoes. */
-    undoOf: z.uuid('undoOf must be the id of a history record').nullable().optional(),
-  })
-  .strict();
-export type CreateCommandHistory = z.input<typeof createCommandHistorySchema>;
 
 export const commandHistorySortable = ['createdAt', 'command', 'username'] as const;
 export const commandHistoryFilterable = {

@@ -14,15 +14,6 @@ export const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
 const noNul = (s: string) => !s.includes('\u0000');
 export const str = (params?: Parameters<typeof z.string>[0]) => z.string(params).refine(noNul, { message: NUL_MESSAGE, abort: true });
 
-/** True when a JSON value holds a NUL in any string or key, however deep. */
-export function hasNulDeep(value: unknown): boolean {
-  if (typeof value === 'string') return !noNul(value);
-  if (Array.isArray(value)) return value.some(hasNulDeep);
-  if (value !== null && typeof value === 'object') return Object.entries(value).some(([k, v]) => !noNul(k) || hasNulDeep(v));
-  return false;
-}
-/** Free-form JSON a caller may send (a command's input): any shape, but no NUL anywhere in it. */
-export const jsonValue = () => z.unknown().refine((v) => !hasNulDeep(v), { message: NUL_MESSAGE });
 
 export const idSchema = str().min(1).max(64);
 

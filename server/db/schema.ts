@@ -66,8 +66,8 @@ export const sessions = pgTable(
 /**
  * The audit trail and incident log (issue 11 §2). Server records (`origin = 'server'`) are
  * written by the API in the same transaction as the change they describe (server/audit), or after
- * a refused or failed call with its outcome; client records (`origin = 'client'`) are what the
- * browser reports for view-only runs that made no API write. Append-only: a trigger refuses
+ * a refused or failed call with its outcome; client records (`origin = 'client'`) are what
+ * browsers once reported for view-only runs that made no API write (none is written now). Append-only: a trigger refuses
  * UPDATE, DELETE and TRUNCATE except the retention prune (migration 0018, server/audit/retention.ts).
  * `user_id` has no foreign key on purpose: deleting a user must neither rewrite nor lose who did what.
  */

@@ -1,15 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { createCommandHistorySchema, type AuditTarget, type CommandHistoryEntry } from '../contract/command-history';
+import type { AuditTarget, CommandHistoryEntry } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { commandHistory, shortGrams } from '../db/schema';
-import { badRequest, fromZod, HttpError } from '../http/errors';
-import { requirePermission, requireUser } from '../http/session';
+import { badRequest, fromZod } from '../http/errors';
+import { requirePermission } from '../http/session';
 import { historyExportQuerySchema, streamHistory } from '../audit/export';
-import { clean, clip } from '../audit/record';
-import { idsIn, nameIds } from '../audit/name-ids';
-import { checkUndoOf } from '../audit/undo';
 import { recordDisplayLine } from '../audit/display';
 import { registerResource } from './resource';
 
@@ -44,10 +41,11 @@ export const historyToApi = (row: Row): CommandHistoryEntry => ({
 });
 
 /**
- * The audit trail as a resource: list, many, one — no update or delete call exists, and the
- * database refuses both (migration 0018). Server records are written by the routes themselves
- * (server/audit/trail.ts); `POST /api/command-history` only adds client records: what the browser
- * reports for runs that made no API write, stored as such, whatever it claims.
+ * The audit trail as a resource: list, many, one — no create, update or delete call exists, and
+ * the database refuses updates and deletes (migration 0018). Records are written by the server
+ * only, with the change they record (server/audit/trail.ts): a browser attaches its description
+ * of a run (command, re-runnable line, source, run id) as headers of the run's own API calls and
+ * never writes a record itself, so nothing in History is a client's word alone (issue 25 §3).
  */
 /** The History panel filters these (contains): indexed as lower(…), with trigrams and short grams (migration 0024). */
 const usernameLc = sql`lower(${commandHistory.username})`;
@@ -56,8 +54,9 @@ const commandLc = sql`lower(${commandHistory.command})`;
 /**
  * What a record is, for the History panel's "show" choices (issue 24 §4): a person's or script's
  * `command`, a `system` event (the evaluator, deliveries, retention), a `signin` (or sign-out), or
- * a `view` (a browser report of a run that made no API write and went through). The panel hides
- * sign-ins and views unless asked for.
+ * a `view` (a browser's report of a run that made no API write, which consoles stored before
+ * History became server-written; kept, as every record is). The panel hides sign-ins and views
+ * unless asked for.
  */
 export const historyKinds = ['command', 'system', 'signin', 'view'] as const;
 const SIGNIN_COMMANDS = ['session.signin', 'session.signout', 'POST /api/auth/signin', 'POST /api/auth/signout'];
@@ -94,47 +93,6 @@ export function registerCommandHistory(app: FastifyInstance, db: Db): void {
     search: [{ lower: commandLc, grams: shortGrams(commandLc) }, { lower: usernameLc, grams: shortGrams(usernameLc) }, { lower: sql`lower(coalesce(${commandHistory.commandLine}, ''))` }, { lower: sql`lower(${commandHistory.targets}::text)` }],
     total: (db) => rowCount(db, 'command_history'),
     defaultSort: { by: 'createdAt', direction: 'desc' },
-  });
-
-  // A client record is a record itself: not audited again.
-  app.post('/api/command-history', { preHandler: requirePermission('read'), config: { audit: false } }, async (request, reply) => {
-    const user = requireUser(request);
-    // A read-only token writes nothing, History included: refused before anything is stored.
-    const token = request.apiToken;
-    if (token?.scope === 'read') throw new HttpError(403, 'This API token is read-only: it cannot change anything');
-    const parsed = createCommandHistorySchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw fromZod(parsed.error);
-    const input = parsed.data;
-    if (input.undoOf) await checkUndoOf(db, input.undoOf, user._id);
-    // What the run names by id, named by the server as it is now (the browser's word is not taken).
-    const targets = await nameIds(db, idsIn(input.input));
-    const [row] = await db
-      .insert(commandHistory)
-      .values({
-        origin: 'client',
-        // Who is the caller as the server knows them: a description posted through a token names it.
-        actorKind: token ? 'token' : 'user',
-        userId: user._id,
-        username: user.username,
-        role: user.role,
-        actorKeyId: token?.id ?? null,
-        actorLabel: token?.name ?? null,
-        command: clean(input.command, 100),
-        commandLine: input.commandLine ? clean(input.commandLine) : null,
-        input: input.input === undefined ? null : clip(input.input),
-        source: input.source,
-        outcome: input.outcome,
-        error: input.error ? clean(input.error) : null,
-        durationMs: Math.round(input.durationMs),
-        runId: input.runId ?? null,
-        undoOf: input.undoOf ?? null,
-        requestId: request.id,
-        targets,
-        targetIds: targets.map((t) => t.id),
-      })
-      .returning();
-    reply.status(201);
-    return { result: historyToApi(row!) };
   });
 
   // JSON Lines beside the markdown incident report: one record per line, oldest first.

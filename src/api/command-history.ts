@@ -1,12 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { CommandHistoryEntry, CreateCommandHistory } from '../../server/contract/command-history';
-import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import type { CommandHistoryEntry } from '../../server/contract/command-history';
+import type { ListQuery, ListResult } from '../../server/contract/common';
 import { api as defaultApi, apiUrl, type Api } from './client';
 import { queryKeys } from './query-keys';
 
 export const listCommandHistory = (api: Api, q: ListQuery) => api.post<ListResult<CommandHistoryEntry>>('command-history/all', q);
-/** keepalive: the record is the incident log, so a navigation right after a run must not abort it. */
-export const recordCommand = (api: Api, body: CreateCommandHistory) => api.post<OneResult<CommandHistoryEntry>>('command-history', body, { keepalive: true });
 
 export const commandHistoryQueryOptions = (q: ListQuery) =>
   queryOptions({ queryKey: queryKeys.commandHistory.list(q), queryFn: () => listCommandHistory(defaultApi, q) });

@@ -34,7 +34,6 @@ const routes: Route[] = [
   { name: 'update user', call: ({ victim }) => ({ method: 'PATCH', url: `/api/users/${victim}`, body: { phonenumber: '+1 2' } }), expect: writeUsers(200) },
   { name: 'delete user', call: ({ victim }) => ({ method: 'DELETE', url: `/api/users/${victim}` }), expect: writeUsers(200) },
   { name: 'list history', call: () => ({ method: 'POST', url: '/api/command-history/all', body: { pageNumber: 1, pageSize: 25 } }), expect: signedIn(200) },
-  { name: 'record history', call: () => ({ method: 'POST', url: '/api/command-history', body: { command: 'a.b', source: 'ui', outcome: 'ok', durationMs: 1 } }), expect: signedIn(201) },
   { name: 'sign out', call: () => ({ method: 'POST', url: '/api/auth/signout' }), expect: { admin: 200, sysadmin: 200, user: 200, anonymous: 200 } },
 ];
 
@@ -113,12 +112,6 @@ describe.each(await backends())('access and bad input on $name', (backend) => {
     { name: 'one unknown user', method: 'GET', url: () => '/api/users/not-a-uuid', bodies: [undefined] },
     { name: 'sign in', method: 'POST', url: () => '/api/auth/signin', bodies: [{}, { email: 5, password: 'x' }, { email: 'a@b', password: 'x', extra: 1 }], raw: ['x'] },
     { name: 'rename own account', method: 'PATCH', url: () => '/api/auth/users/OWN', bodies: [{}, { username: '' }, { username: long }, { username: 'a', role: 'admin' }] },
-    {
-      name: 'record history',
-      method: 'POST',
-      url: () => '/api/command-history',
-      bodies: [{}, { command: 'a.b', source: 'fax', outcome: 'ok', durationMs: 1 }, { command: 'a.b', source: 'ui', outcome: 'ok', durationMs: -1 }, { command: 'a.b', source: 'ui', outcome: 'ok', durationMs: 1, input: { big: 'x'.repeat(11_000) } }],
-    },
     { name: 'list history', method: 'POST', url: () => '/api/command-history/all', bodies: [{ filter: { userId: 'nope' } }, { filter: { createdAt: { between: [true, 1] } } }, { sort: { by: 'input', direction: 'asc' } }] },
   ];
 

@@ -137,20 +137,18 @@ describe.each(await backends())('incident report on $name', (backend) => {
       headers: { 'x-opsdeck-command': 'alert.resolve', 'x-opsdeck-source': 'palette', 'x-opsdeck-command-line': encodeURIComponent(`alert.resolve --alert ${ids.a3} --note "Freed **space** on /var"`) },
     });
     expect(note.status, JSON.stringify(note.body)).toBe(200);
-    const rec = await t.call('POST', '/api/command-history', { cookie: cookies.get('sysadmin'), body: { command: 'server.refresh', input: {}, source: 'palette', outcome: 'ok', durationMs: 3 } });
-    expect(rec.status, JSON.stringify(rec.body)).toBe(201);
-    // A run the browser reports (cancelled before any call) names its server too: the server looked its id up.
-    const cancelled = await t.call('POST', '/api/command-history', {
+    // A sysadmin's run through the API: the server's record names the server by its hostname.
+    const maintenance = await t.call('PATCH', `/api/servers/${db1._id}`, {
       cookie: cookies.get('sysadmin'),
-      body: { command: 'server.delete', commandLine: `server.delete --server ${db1._id} --acknowledge`, input: { server: db1._id, acknowledge: true }, source: 'palette', outcome: 'cancelled', durationMs: 2 },
+      body: { suppressAlarm: 'yes' },
+      headers: { 'x-opsdeck-command': 'server.toggle-maintenance', 'x-opsdeck-source': 'palette', 'x-opsdeck-command-line': encodeURIComponent(`server.toggle-maintenance --server ${db1._id} --mode on`) },
     });
-    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(201);
+    expect(maintenance.status, JSON.stringify(maintenance.body)).toBe(200);
     const res = await report({ from: new Date(Date.now() - 3_600_000).toISOString(), to: String(Date.now() + 60_000) }, 'user');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     const md: string = res.body.result.markdown;
     expect(md).toContain('Resolved by user-report\n  > Freed \\*\\*space\\*\\* on /var');
-    expect(md).toMatch(/\| sysadmin-report \| server\.refresh \| ok \(client-reported\) \|/);
-    expect(md).toContain('| sysadmin-report | server.delete db-report --acknowledge | cancelled (client-reported) |');
+    expect(md).toContain('| sysadmin-report | server.toggle-maintenance db-report on | ok |');
     // The server's own record of the change: the line the browser ran, its alert by name (a ref in
     // a code span: GFM would link it as an address), one row with the resolution it made.
     expect(md).toContain('| user-report | alert.resolve `critical_disk_usage@db-report` --note "Freed \\*\\*space\\*\\* on /var" | ok |');

@@ -69,22 +69,27 @@ describe.each(await backends())('users and command history on $name', (backend) 
     expect((await t.call('DELETE', `/api/users/${u._id}`, { cookie: admin })).status).toBe(404);
   });
 
-  it('keeps a shared, append-only command history filled in from the session (client records)', async () => {
+  it('keeps a shared, append-only command history filled in from the session, by the server', async () => {
     const u = await t.addUser({ role: 'user', username: 'operator' });
     const cookie = await t.signIn(u.email, u.password);
-    const rec = await t.call('POST', '/api/command-history', { cookie, body: { command: 'user.show', input: { user: 'ann' }, source: 'palette', outcome: 'ok', durationMs: 12 } });
-    expect(rec.status).toBe(201);
-    expect(rec.body.result).toMatchObject({ origin: 'client', userId: u._id, username: 'operator', role: 'user', command: 'user.show', input: { user: 'ann' }, source: 'palette', outcome: 'ok', error: null, durationMs: 12 });
-    // Everyone signed in sees it; newest first by default.
-    await t.call('POST', '/api/command-history', { cookie: admin, body: { command: 'user.delete', input: { user: 'bob' }, source: 'cmdline', outcome: 'error', error: 'No user matches "bob"', durationMs: 5 } });
-    const seen = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { origin: 'client' } } });
-    expect(seen.body.result.data.map((h: { command: string }) => h.command)).toEqual(['user.delete', 'user.show']);
-    const mine = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { username: { eq: 'operator' }, outcome: ['ok'], origin: 'client' } } });
+    const headers = (command: string, source: string) => ({ 'x-opsdeck-command': command, 'x-opsdeck-source': source, 'x-opsdeck-run': crypto.randomUUID() });
+    const ran = await t.call('PATCH', `/api/auth/users/${u._id}`, { cookie, body: { username: 'operator' }, headers: headers('account.edit', 'palette') });
+    expect(ran.status).toBe(200);
+    const rec = (await t.call('GET', `/api/command-history/${ran.headers['x-opsdeck-record']}`, { cookie })).body.result;
+    expect(rec).toMatchObject({ origin: 'server', userId: u._id, username: 'operator', role: 'user', command: 'account.edit', source: 'palette', outcome: 'ok', error: null });
+    // Everyone signed in sees it, a colleague's failed run too; newest first by default.
+    const gone = await t.call('DELETE', '/api/users/00000000-0000-4000-8000-00000000b0b0', { cookie: admin, headers: headers('user.delete', 'cmdline') });
+    expect(gone.status).toBe(404);
+    const seen = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { command: ['account.edit', 'user.delete'] } } });
+    expect(seen.body.result.data.map((h: { command: string; outcome: string }) => [h.command, h.outcome])).toEqual([
+      ['user.delete', 'error'],
+      ['account.edit', 'ok'],
+    ]);
+    const mine = await t.call('POST', '/api/command-history/all', { cookie, body: { pageNumber: 1, pageSize: 10, filter: { username: { eq: 'operator' }, outcome: ['ok'], command: 'account.edit' } } });
     expect(mine.body.result.count).toBe(1);
-    // A log: it cannot be edited or deleted through the API.
-    expect((await t.call('PATCH', `/api/command-history/${rec.body.result._id}`, { cookie: admin, body: { outcome: 'error' } })).status).toBe(404);
-    expect((await t.call('DELETE', `/api/command-history/${rec.body.result._id}`, { cookie: admin })).status).toBe(404);
-    // Who ran it is not the caller's to claim.
-    expect((await t.call('POST', '/api/command-history', { cookie, body: { command: 'x.y', source: 'ui', outcome: 'ok', durationMs: 1, username: 'someone-else' } })).status).toBe(400);
+    // A log: it cannot be written, edited or deleted through the API.
+    expect((await t.call('PATCH', `/api/command-history/${rec._id}`, { cookie: admin, body: { outcome: 'error' } })).status).toBe(404);
+    expect((await t.call('DELETE', `/api/command-history/${rec._id}`, { cookie: admin })).status).toBe(404);
+    expect((await t.call('POST', '/api/command-history', { cookie, body: { command: 'x.y', source: 'ui', outcome: 'ok', durationMs: 1 } })).status).toBe(404);
   });
 });

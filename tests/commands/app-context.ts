@@ -3,23 +3,30 @@ import type { CommandContext } from '../../commands/define-command';
 import type { Registry } from '../../commands/registry';
 import type { CommandSource } from '../../server/contract/command-history';
 import type { Role } from '../../server/contract/permissions';
-import { ApiError, type Api } from '../../src/api/client';
+import { ApiError, type Api, type RequestOptions } from '../../src/api/client';
 import { createDraftStore } from '../../src/lib/draft-store';
 import type { TestApp } from '../api/harness';
 
-/** The web client's Api over app.inject instead of fetch; errors as the client throws them. */
+/**
+ * The web client's Api over app.inject instead of fetch; errors as the client throws them. A run's
+ * headers go with each call and its answer's headers come back (`onResponse`), as in a browser:
+ * the server records each write with the run's command and answers with the record's id.
+ */
 export function injectApi(t: TestApp, cookie: string): Api {
-  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown) => {
-    const res = await t.call(method, `/api/${path}`, { cookie, body });
+  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, options?: RequestOptions) => {
+    const res = await t.call(method, `/api/${path}`, { cookie, body, headers: options?.headers });
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
+    options?.onResponse?.({ status: res.status, headers });
     if (res.status < 200 || res.status > 299) throw new ApiError(res.status, res.body ?? {});
     return res.body;
   };
   return {
-    get: (path: string) => send('GET', path),
-    post: (path: string, body?: unknown) => send('POST', path, body),
-    patch: (path: string, body?: unknown) => send('PATCH', path, body),
-    put: (path: string, body?: unknown) => send('PUT', path, body),
-    delete: (path: string) => send('DELETE', path),
+    get: (path: string, options?: RequestOptions) => send('GET', path, undefined, options),
+    post: (path: string, body?: unknown, options?: RequestOptions) => send('POST', path, body, options),
+    patch: (path: string, body?: unknown, options?: RequestOptions) => send('PATCH', path, body, options),
+    put: (path: string, body?: unknown, options?: RequestOptions) => send('PUT', path, body, options),
+    delete: (path: string, options?: RequestOptions) => send('DELETE', path, undefined, options),
   } as unknown as Api;
 }
 

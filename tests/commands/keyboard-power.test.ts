@@ -44,11 +44,21 @@ const history = async (n = 2) => (await api('POST', 'command-history/all', { pag
 /** Every command whose undo the tests below have run. */
 const exercised = new Set<string>();
 
-/** Runs, checks the undo entry exists, undoes, and checks the undo's record points at the run's. */
-async function runAndUndo(id: string, input: unknown) {
+/**
+ * Runs, checks the undo entry exists, undoes, and checks the undo's record points at the run's.
+ * A change held in the browser (`recorded: false`: a held rule edit, a pinned widget) made no API
+ * write, so History holds nothing of the run or its undo (History is the server's, issue 25 §3).
+ */
+async function runAndUndo(id: string, input: unknown, { recorded = true } = {}) {
   exercised.add(id);
+  const [last] = await history(1);
   const result = await run(id, input);
   expect(result.undo, `${id} offers undo`).toBeDefined();
+  if (!recorded) {
+    const undone = await undo();
+    expect((await history(1))[0]?._id, `${id} and its undo leave no record`).toBe(last?._id);
+    return { result, undone, undoRecords: [] };
+  }
   const [ran] = await history(1);
   expect(ran!.command).toBe(id);
   const undone = await undo();
@@ -130,15 +140,14 @@ describe('undo through the registry', () => {
     // With the server's Alerts Configuration tab open, the edit and its undo are held edits.
     const drafts = ctx.drafts!;
     drafts.set(draftKey(s._id), { serverId: s._id, hostname: s.hostname, base: { ...config, rules: config.rules }, edits: {} } satisfies RuleDraft);
-    await runAndUndo('rules.set-threshold', { rule: 'high cpu usage', server: s._id, threshold: 60 });
+    await runAndUndo('rules.set-threshold', { rule: 'high cpu usage', server: s._id, threshold: 60 }, { recorded: false });
     expect(drafts.get<RuleDraft>(draftKey(s._id))!.edits).toEqual({});
     drafts.set(draftKey(s._id), undefined);
   });
 
   it('notification groups: add takes off only what it added, remove puts back, edit restores, create deletes', async () => {
     const g = await api('POST', 'notification-groups', { name: 'Undo emails', emailList: ['a@example.com'] });
-    const { undoRecords } = await runAndUndo('group.add-email', { group: g.name, email: 'a@example.com, b@example.com, c@example.com' });
-    expect(undoRecords.map((r) => r.input.email).sort()).toEqual(['b@example.com', 'c@example.com']);
+    await runAndUndo('group.add-email', { group: g.name, email: 'a@example.com, b@example.com, c@example.com' });
     expect((await api('GET', `notification-groups/${g._id}`)).emailList).toEqual(['a@example.com']);
 
     await runAndUndo('group.remove-email', { group: g._id, email: 'a@example.com' });
@@ -179,9 +188,9 @@ describe('undo through the registry', () => {
     const store = ctx.storage!;
     const w: PinnedWidget = { server: '00000000-0000-4000-8000-000000000001', type: 'cpu', title: 'CPU Busy', panelId: 77, refreshInterval: 30_000, x: 0, y: 0, w: 5, h: 5, i: 'w-undo' };
     writeWidgets(store, [w]);
-    await runAndUndo('widget.move', { widget: 'w-undo', x: 4, y: 2 });
-    await runAndUndo('widget.resize', { widget: 'CPU Busy', w: 8, h: 9 });
-    await runAndUndo('widget.edit', { widget: 'w-undo', title: 'Renamed', refresh: '5m' });
+    await runAndUndo('widget.move', { widget: 'w-undo', x: 4, y: 2 }, { recorded: false });
+    await runAndUndo('widget.resize', { widget: 'CPU Busy', w: 8, h: 9 }, { recorded: false });
+    await runAndUndo('widget.edit', { widget: 'w-undo', title: 'Renamed', refresh: '5m' }, { recorded: false });
     expect(readWidgets(store)).toEqual([w]);
   });
 

@@ -100,7 +100,6 @@ function harness(options: { open?: string } = {}) {
       throw new Error(`unexpected GET ${path}`);
     }),
     post: vi.fn(async (path: string, body: any) => {
-      if (path === 'command-history') return {};
       if (path === 'alert-config/get-alert-config/all') return { result: { data: [configs[body.filter.serverId.eq]].filter(Boolean), count: 1 } };
       if (path === 'notification-groups/all') return { result: { data: [{ _id: GROUP, name: 'On call' }], count: 1 } };
       throw new Error(`unexpected POST ${path}`);

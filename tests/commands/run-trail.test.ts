@@ -7,7 +7,7 @@ import type { Api, RequestOptions } from '../../src/api/client';
 
 /**
  * Issue 11 §2 from the browser's side: a run sends its command, line, source and run id with
- * every API call, and reports the run itself only when the server recorded none of its calls.
+ * every API call, and never writes a record itself: History is the server's (issue 25 §3).
  */
 
 interface Call {
@@ -25,9 +25,9 @@ function fakeApi(recordsWrites = true) {
     const options = (method === 'GET' || method === 'DELETE' ? a : b) as RequestOptions | undefined;
     const body = method === 'GET' || method === 'DELETE' ? undefined : a;
     calls.push({ method, path, body, headers: options?.headers ?? {} });
-    const recorded = recordsWrites && method !== 'GET' && path !== 'command-history';
+    const recorded = recordsWrites && method !== 'GET';
     options?.onResponse?.({ status: 200, headers: new Headers(recorded ? { 'x-opsdeck-record': `00000000-0000-4000-8000-00000000000${++n}` } : {}) });
-    return { result: { _id: 'client-record' } } as never;
+    return { result: {} } as never;
   };
   const api = { get: answer('GET'), post: answer('POST'), patch: answer('PATCH'), put: answer('PUT'), delete: answer('DELETE') } as unknown as Api;
   return { api, calls };
@@ -82,15 +82,13 @@ describe('a run in the audit trail', () => {
     expect(result.records).toEqual(['00000000-0000-4000-8000-000000000001']);
   });
 
-  it('reports a run that made no recorded call as a client record, with its line and run id', async () => {
+  it('writes no record itself: a run that made no call, or was cancelled before one, leaves nothing in History (issue 25 §3)', async () => {
     const { api, calls } = fakeApi();
-    await registry().dispatch('test.view', { tab: 'cpu' }, { source: 'hotkey', ctx: context(api) });
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ method: 'POST', path: 'command-history', body: { command: 'test.view', commandLine: 'test.view --tab cpu', source: 'hotkey', outcome: 'ok' } });
-    expect((calls[0]!.body as { runId: string }).runId).toMatch(/^[0-9a-f-]{36}$/);
-    // A cancelled destructive run never reached the API: the browser says so, as its own report.
-    await registry().dispatch('test.drop', {}, { source: 'ui', ctx: context(api) }).catch(() => undefined);
-    expect(calls.at(-1)).toMatchObject({ path: 'command-history', body: { command: 'test.drop', outcome: 'cancelled' } });
+    const viewed = await registry().dispatch('test.view', { tab: 'cpu' }, { source: 'hotkey', ctx: context(api) });
+    expect(viewed.records).toBeUndefined();
+    await expect(registry().dispatch('test.drop', {}, { source: 'ui', ctx: context(api) })).rejects.toMatchObject({ outcome: 'cancelled' });
+    await expect(registry().dispatch('test.view', { tab: 5 }, { source: 'cmdline', ctx: context(api) })).rejects.toMatchObject({ outcome: 'refused' });
+    expect(calls).toEqual([]);
   });
 
   it('an undo names the undone record on its calls', async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { commandLine, openBrowser, runFromPalette, shown, signIn, type Browser } from './browser';
+import { commandLine, openBrowser, runFromPalette, settled, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 
 /**
@@ -75,26 +75,35 @@ describe('audit trail', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('a run that made no call (refused in the browser) is named by the server too, and the History panel shows the host', async () => {
+  it('a run that made no call (refused in the browser, or a view) leaves no record, and the command line still recalls it after a reload', async () => {
     const { page } = b;
     await page.goto('/servers');
-    // Not acknowledged: the gate refuses before any call, so the browser reports the run.
+    const posted: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/command-history') posted.push(r.url());
+    });
+    // Not acknowledged: the gate refuses before any call. Nothing happened on the server, so
+    // History holds nothing of it (issue 25 §3): no browser's word is stored.
     await runFromPalette(page, 'Delete server', [hostname, 'No']);
-    let rec: Entry | undefined;
-    await eventually(async () => {
-      [rec] = (await records('server.delete')).filter((r) => r.targets.some((t) => t.id === serverId));
-      return rec?.outcome;
-    }).toBe('refused');
-    expect(rec).toMatchObject({ origin: 'client', source: 'palette', targets: [{ kind: 'server', id: serverId, name: hostname }] });
+    await shown(page.getByText(/consequences of deleting this server/).first());
+    const line = `server.show ${hostname}`;
+    await commandLine(page, line);
+    await page.waitForURL(new RegExp(`/servers/show/${serverId}`));
+    await settled(page);
+    expect(posted).toEqual([]);
+    expect((await records('server.delete')).filter((r) => r.targets.some((t) => t.id === serverId))).toEqual([]);
+    expect(await records('server.show')).toEqual([]);
 
+    // ↑ on the `:` line recalls the view's line from this browser's own store, after a reload too.
+    await page.reload();
+    await settled(page);
     await page.keyboard.press('Escape');
     await page.locator('body').click({ position: { x: 5, y: 5 } });
-    await page.keyboard.press('Alt+h');
-    const panel = page.getByRole('dialog', { name: 'Command history' });
-    const row = panel.locator(`li[data-record="${rec!._id}"]`);
-    await shown(row);
-    await shown(row.locator('[data-line]', { hasText: `server.delete ${hostname}` }));
-    await shown(row.getByText('client-reported'));
+    await page.keyboard.type(':');
+    const input = page.getByRole('textbox', { name: 'Command line' });
+    await shown(input);
+    await input.press('ArrowUp');
+    expect(await input.inputValue()).toBe(line);
     await page.keyboard.press('Escape');
   });
 

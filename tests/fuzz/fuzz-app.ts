@@ -83,7 +83,8 @@ export async function startFuzzApp(backend: Backend): Promise<FuzzApp> {
   const windows = (await call('POST', '/api/servers', { hostname: 'fuzz-windows', ipaddress: '127.0.0.2', agentPort: 9, operating_system: 'windows' })).result;
   const config = (await call('POST', '/api/alert-config/get-alert-config/all', { filter: { serverId: linux._id } })).result.data[0];
   const key = (await call('POST', '/api/cli/create_api_key', { serverId: linux._id, privilages: ['READ', 'UPDATE'] })).data;
-  const history = (await call('POST', '/api/command-history', { command: 'server.show', source: 'ui', outcome: 'ok', durationMs: 3, input: { server: 'fuzz-linux' } })).result;
+  // A History record to aim ids at: the server's own record of the server created above.
+  const [history] = await database.query<{ _id: string }>(`select id as "_id" from command_history where outcome = 'ok' and route = '/api/servers' order by created_at limit 1`);
   const [alert] = await database.query<{ id: string }>(
     `insert into alerts (server_id, rule_id, subject, hostname, instance, alertname, type, severity, summary, description, service)
      values ($1, $2, 'ssh.service', 'fuzz-linux', '127.0.0.1', 'service_down', 'service_down_alert', 'critical', 'ssh.service is down', 'd', 'ssh.service') returning id`,
@@ -91,7 +92,7 @@ export async function startFuzzApp(backend: Backend): Promise<FuzzApp> {
   );
   await database.query(`insert into services (server_id, service_name, status) values ($1, 'ssh.service', 'down')`, [linux._id]);
   const pools: Pools = {
-    ids: [linux._id, windows._id, alert!.id, group._id, config._id, config.rules[0]._id, victim._id, key.id, history._id],
+    ids: [linux._id, windows._id, alert!.id, group._id, config._id, config.rules[0]._id, victim._id, key.id, history!._id],
     valid: ['fuzz-linux', 'linux', 'windows', 'firing', 'resolved', 'snoozed', 'victim@example.com'],
   };
 

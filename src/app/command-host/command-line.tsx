@@ -7,6 +7,8 @@ import { parseCommandLine } from '../../../commands/parse-command-line';
 import { dispatchWithMarks } from '../../../commands/run-marked';
 import { aliasOf, expandAlias, type AliasDef } from '../../../commands/aliases';
 import type { Recents } from '../../lib/recents';
+import { createTypedLines, givesSecret } from '../../lib/typed-lines';
+import { localStore } from '../../lib/web-storage';
 import { marks } from '../../lib/marks';
 import { CommandError, type Registry } from '../../../commands/registry';
 import type { Whoami } from '../../../server/contract/auth';
@@ -31,7 +33,7 @@ const codeSpan = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `
 /**
  * ":" — a terminal at the bottom of the screen. Lines are parsed with parseCommandLine and run
  * through the same gate as every other front door (source "cmdline"); results print as markdown.
- * ↑/↓ walk this person's earlier lines, taken from the shared server history.
+ * ↑/↓ walk this person's earlier lines: those typed in this browser, then the shared server history.
  */
 export function CommandLine({
   registry,
@@ -56,7 +58,8 @@ export function CommandLine({
   const [output, setOutput] = useState<OutputLine[]>([{ id: 0, kind: 'info', text: 'Type a command (Tab completes, ↑/↓ history, Esc closes), e.g. `user.show ann`' }]);
   const [busy, setBusy] = useState(false);
   const [recall, setRecall] = useState(-1);
-  const [typedLines, setTypedLines] = useState<string[]>([]);
+  const kept = useMemo(() => (user ? createTypedLines(localStore, user._id) : undefined), [user]);
+  const [typedLines, setTypedLines] = useState<string[]>(() => kept?.load() ?? []);
   const inputRef = useRef<HTMLInputElement>(null);
   const outRef = useRef<HTMLDivElement>(null);
   const returnFocus = useRef<Element | null>(typeof document !== 'undefined' ? document.activeElement : null);
@@ -65,8 +68,9 @@ export function CommandLine({
     ...commandHistoryQueryOptions({ pageNumber: 1, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, filter: { userId: user?._id ?? '00000000-0000-4000-8000-000000000000' } }),
     enabled: !!user,
   });
-  // Newest first: this session's lines, then what the server remembers of this person (the
-  // recorded line; older browser reports are spelled from their input; bare API calls have none).
+  // Newest first: the lines typed in this browser (views and refusals are only there), then what
+  // the server recorded of this person (the recorded line; older browser reports are spelled
+  // from their input; bare API calls have none).
   const past = useMemo(() => {
     const fromServer = (data?.result.data ?? [])
       .filter((e) => e.commandLine || (e.origin === 'client' && !JSON.stringify(e.input ?? {}).includes('••••')))
@@ -92,7 +96,9 @@ export function CommandLine({
     const text = line.trim();
     if (!text) return;
     print('input', text);
-    setTypedLines((t) => [text, ...t.filter((x) => x !== text)]);
+    // Kept in this browser unless it gives a secret; this tab remembers it either way.
+    const stored = kept && !givesSecret(text, registry.get) ? kept.add(text) : undefined;
+    setTypedLines((t) => [text, ...(stored ?? t).filter((x) => x !== text)]);
     setLine('');
     setRecall(-1);
     setBusy(true);
