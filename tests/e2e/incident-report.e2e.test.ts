@@ -64,8 +64,11 @@ describe('incident report', () => {
     await shown(page.getByText(`alarms are suppressed`));
     await commandLine(page, `server.toggle-maintenance ${hostname} off`);
     await shown(page.getByText(`alarms are raised again`));
-    await commandLine(page, 'server.delete no-such-host-anywhere --acknowledge');
-    await shown(page.getByText('No server matches "no-such-host-anywhere"'));
+    // The one that fails is refused by the server (the name is taken), which records it; a run
+    // refused before any call would leave no record (History is the server's).
+    expect((await admin.call('POST', 'notification-groups', { name: 'IR Taken group' })).status).toBe(201);
+    await commandLine(page, 'group.create --name "IR Taken group"');
+    await shown(page.getByText(/IR Taken group" already exists/).first());
     // The alert picked by id, as a screen or the palette picks it; a snooze undone with Ctrl+Z.
     await commandLine(page, `alert.ack ${alertId}`);
     await shown(page.getByText(/Acknowledged/).first());
@@ -133,7 +136,7 @@ describe('incident report', () => {
     expect(await noteRow.getByRole('cell').nth(1).textContent()).toBe('admin');
     const maintenanceRows = rows.filter({ hasText: /server\.toggle-maintenance .* (on|off)/ });
     expect(await maintenanceRows.count()).toBeGreaterThanOrEqual(2);
-    await shown(rows.filter({ hasText: 'server.delete' }).filter({ hasText: 'error: No server matches "no-such-host-anywhere"' }));
+    await shown(rows.filter({ hasText: 'group.create' }).filter({ hasText: 'error: A notification group named "IR Taken group" already exists' }));
 
     // From the command line: one server, an hour back.
     await commandLine(page, `incident.report --from -1h --to now --server ${hostname}`);
@@ -141,7 +144,7 @@ describe('incident report', () => {
     await page.keyboard.press('Escape');
     await shown(preview.getByRole('heading', { level: 1, name: new RegExp(`^Incident report: ${hostname} \\(127\\.0\\.0\\.1\\)`) }));
     await shown(preview.locator('blockquote', { hasText: 'Agent port opened again' }));
-    await eventually(() => preview.getByText('no-such-host-anywhere').count()).toBe(0);
+    await eventually(() => preview.getByText('IR Taken group').count()).toBe(0);
     expect(await preview.getByRole('table').getByRole('row').filter({ hasText: 'server.toggle-maintenance' }).count()).toBeGreaterThanOrEqual(2);
     const window = search(page);
     expect(Date.parse(window.to!) - Date.parse(window.from!)).toBe(3_600_000);
@@ -162,7 +165,7 @@ describe('incident report', () => {
     expect(md).toContain(`| admin | undo of alert.snooze \`instance_down@${hostname}\` --note Looking --for 30m | ok |`);
     expect(md).not.toContain(`Acknowledged: alert instance\\_down on ${hostname}`);
     expect(md).not.toContain(alertId);
-    expect(md).not.toContain('no-such-host-anywhere');
+    expect(md).not.toContain('IR Taken group');
   });
 
   it('changes the window with a preset and with typed UTC times, and says what is wrong with a bad one', async () => {

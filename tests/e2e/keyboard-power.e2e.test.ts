@@ -297,13 +297,15 @@ describe('keyboard power', () => {
   it('history.show --outcome error opens the history panel filtered; its filter boxes run history.show', async () => {
     const { page } = b;
     await page.goto('/servers');
-    // A run that fails (no such group), beside the ok runs of the tests above.
-    await commandLine(page, 'group.delete "KP Nobody"');
+    // A run the server refuses (the name is taken), beside the ok runs of the tests above: the
+    // server records it with its outcome (a run refused before any call leaves no record).
+    expect((await admin.call('POST', 'notification-groups', { name: 'KP Taken' })).status).toBe(201);
+    await commandLine(page, 'group.create --name "KP Taken"');
     type Entry = { _id: string; command: string; outcome: string };
     const records = async (outcome: string) =>
       (await admin.call<{ result: { data: Entry[] } }>('POST', 'command-history/all', { pageNumber: 1, pageSize: 100, filter: { outcome: { eq: outcome } }, sort: { by: 'createdAt', direction: 'desc' } })).body.result.data;
-    await expect.poll(async () => (await records('error')).some((r) => r.command === 'group.delete'), { timeout: 15_000 }).toBe(true);
-    const failed = (await records('error')).find((r) => r.command === 'group.delete')!;
+    await expect.poll(async () => (await records('error')).some((r) => r.command === 'group.create'), { timeout: 15_000 }).toBe(true);
+    const failed = (await records('error')).find((r) => r.command === 'group.create')!;
     const ok = (await records('ok'))[0]!;
     expect(ok).toBeDefined();
 
@@ -319,7 +321,7 @@ describe('keyboard power', () => {
     await shown(notice(page).getByText(/^Show command history: Command/));
     await shown(panel.locator(`li[data-record="${failed._id}"]`));
     // A command's name filters the panel, keeping the outcome; a name no run has empties it.
-    await box.fill('group.del');
+    await box.fill('group.cre');
     // Counted as entries: Opsdeck's own events share the list (issue 24 §4).
     await shown(panel.getByText(/^1 entry$/));
     await shown(panel.locator(`li[data-record="${failed._id}"]`));
@@ -332,10 +334,10 @@ describe('keyboard power', () => {
     await panel.getByLabel('Filter by outcome').selectOption('');
     await shown(panel.locator(`li[data-record="${ok._id}"]`));
     // From the command line again, another filter: the open panel's boxes follow it.
-    await commandLine(page, 'history.show --user admin --command group.delete');
+    await commandLine(page, 'history.show --user admin --command group.create');
     await shown(panel.locator(`li[data-record="${failed._id}"]`));
     expect(await panel.getByLabel('Filter by user').inputValue()).toBe('admin');
-    expect(await panel.getByLabel('Filter by command').inputValue()).toBe('group.delete');
+    expect(await panel.getByLabel('Filter by command').inputValue()).toBe('group.create');
     expect(await panel.getByLabel('Filter by outcome').inputValue()).toBe('');
     await page.keyboard.press('Escape');
     await gone(panel);
