@@ -93,6 +93,7 @@ export function alertCases(servers: { id: string }[]): Case[] {
   const pick = <T>(xs: T[]) => xs[k++ % xs.length]!;
   const iso = (ms: number) => new Date(ms).toISOString();
   const page1 = { pageNumber: 1, pageSize: 25 };
+  const firing = { by: 'firing', direction: 'desc' };
   return [
     { name: 'unfiltered, first page', body: () => page1 },
     { name: 'status firing', body: () => ({ ...page1, filter: { status: 'firing' } }) },
@@ -114,6 +115,12 @@ export function alertCases(servers: { id: string }[]): Case[] {
     { name: 'search', body: () => ({ ...page1, search: pick(['redis', 'disk', 'web-01', '10.2.', 'is down', 'mssql']) }) },
     { name: 'deep page (page 400, unfiltered)', body: () => ({ pageNumber: 400, pageSize: 25 }) },
     { name: 'deep page (page 100, status resolved)', body: () => ({ pageNumber: 100, pageSize: 25, filter: { status: 'resolved' } }) },
+    // Issue 24 §2: what the Notifications page opens on, and a server's tab, with the sort `firing`.
+    { name: 'sort firing, first page', body: () => ({ ...page1, sort: firing }) },
+    { name: 'sort firing, page across the boundary', body: () => ({ pageNumber: 21, pageSize: 24, sort: firing }) },
+    { name: 'sort firing + serverId', body: () => ({ ...page1, sort: firing, filter: { serverId: pick(servers).id } }) },
+    { name: 'sort firing + hostname contains', body: () => ({ ...page1, sort: firing, filter: { hostname: { contains: pick(['web-0', 'db-01', 'cache-04', 'sql-0', 'eu1', 'api-07.prod']) } } }) },
+    { name: 'sort firing + last 7 days', body: () => ({ ...page1, sort: firing, filter: { createdAt: { between: [iso(NOW - 7 * DAY), iso(NOW)] } } }) },
   ];
 }
 

@@ -1,13 +1,16 @@
-import { and, sql } from 'drizzle-orm';
-import type { Alert } from '../contract/alerts';
+import { and, count, sql } from 'drizzle-orm';
+import { alertStatuses, FIRING_SORT, type Alert } from '../contract/alerts';
+import type { FilterValue } from '../contract/common';
+import { badRequest } from '../http/errors';
 import type { Db } from '../db/client';
-import { buildListQuery, declared, escapeLike, filterCondition, listPage, withoutParallelWorkers, type FilterSpec, type ListDef, type ListQueryInput, type ListSource } from '../db/list-query';
+import { buildListQuery, declared, escapeLike, filterCondition, listPage, withoutParallelWorkers, type FilterSpec, type ListDef, type ListPage, type ListQuery, type ListQueryInput, type ListSource } from '../db/list-query';
 import { alertCounts, alerts } from '../db/schema';
 
 /**
  * SPEC §7's alerts list (filters serverId, status, hostname contains, createdAt between, search;
  * sort createdAt desc; page size 25), on the list-query builder (server/db/list-query.ts), with
- * exact counts from alert_counts wherever it can answer.
+ * exact counts from alert_counts wherever it can answer. Extension (issue 24 §2): the sort
+ * `firing` (desc), firing alerts first and then the others, each newest first.
  */
 
 export type AlertRow = typeof alerts.$inferSelect;
@@ -72,6 +75,7 @@ const alertsList: ListDef = {
   },
   search: [{ lower: alerts.searchLc as never }],
   defaultSort: { by: 'createdAt', direction: 'desc' },
+  composedSorts: [FIRING_SORT],
 };
 
 /**
@@ -102,17 +106,65 @@ const source: ListSource<AlertRow> = {
 
 /** A page of alerts and its count. */
 export async function listAlerts(db: Db, input: ListQueryInput): Promise<{ data: Alert[]; count: number; countEstimated?: true }> {
-  const query = buildListQuery(alertsList, input);
+  const page = await withoutParallelWorkers(db, (d) => (input.sort?.by === FIRING_SORT ? firingFirst(d, input) : alertPage(d, buildListQuery(alertsList, input))));
+  return { data: page.rows.map(alertToApi), count: page.count, ...(page.countEstimated ? { countEstimated: true as const } : {}) };
+}
+
+/** One page of one query, counted from alert_counts where it answers. */
+function alertPage(d: Db, query: ListQuery): Promise<ListPage<AlertRow>> {
   const fromCounts = query.filters.every(([field]) => declared(countable, field) !== undefined);
   // Exact from alert_counts where it answers (status, hostname and search); otherwise exact up
   // to COUNT_BOUND and then the planner's estimate, as every list (docs/decisions.md "Counts"):
   // counting the 200,000 alerts of the last 7 days at 1,000,000 was most of that request.
-  const counted = (d: Db) => async () => {
+  const counted = (x: Db) => async () => {
     const on = query.filters.map(([field, value]) => filterCondition(field, countable[field]!, value));
     if (query.search) on.push(sql`${alertCounts.searchLc} like ${`%${escapeLike(query.search.toLowerCase())}%`}`);
-    const [row] = await d.select({ n: sql<string>`coalesce(sum(${alertCounts.n}), 0)` }).from(alertCounts).where(on.length ? and(...on) : undefined);
+    const [row] = await x.select({ n: sql<string>`coalesce(sum(${alertCounts.n}), 0)` }).from(alertCounts).where(on.length ? and(...on) : undefined);
     return Number(row?.n ?? 0);
   };
-  const page = await withoutParallelWorkers(db, (d) => listPage(d, { ...source, total: (x) => counted(x)() }, query, fromCounts ? counted(d) : undefined, DENSE_MATCHES));
-  return { data: page.rows.map(alertToApi), count: page.count, ...(page.countEstimated ? { countEstimated: true as const } : {}) };
+  return listPage(d, { ...source, total: (x) => counted(x)() }, query, fromCounts ? counted(d) : undefined, DENSE_MATCHES);
+}
+
+/** The statuses a status filter admits (every status without one), as buildListQuery has checked it. */
+function statusesOf(value: FilterValue | undefined): string[] {
+  if (value === undefined) return [...alertStatuses];
+  if (Array.isArray(value)) return value.map(String);
+  if (value !== null && typeof value === 'object') {
+    if ('in' in value) return value.in.map(String);
+    if ('eq' in value) return [String(value.eq)];
+  }
+  return [String(value)];
+}
+
+/**
+ * Sort `firing` (issue 24 §2, what the Notifications page opens on): the firing alerts newest
+ * first, then the snoozed and resolved ones newest first, paged straight across the boundary.
+ * Two pages composed, each an ordinary createdAt-desc query that alerts_status_created_idx
+ * (status, created_at, id) and alert_counts already serve: the firing part from the page's offset,
+ * the rest from where the firing part ended (or only its count when the firing part filled the
+ * page). The firing part's count places the boundary, so it is exact (counted when estimated);
+ * the total is both counts. Every other filter applies to both parts.
+ */
+async function firingFirst(d: Db, input: ListQueryInput): Promise<ListPage<AlertRow>> {
+  if (input.sort?.direction !== 'desc') throw badRequest(`Sort "${FIRING_SORT}" is descending only (firing alerts first)`, 'sort.direction');
+  // Every field, operator and value checked as with any sort: the same 400 naming the field.
+  const whole = buildListQuery(alertsList, { ...input, sort: { by: 'createdAt', direction: 'desc' } });
+  const admitted = statusesOf(input.filter?.status);
+  const part = (statuses: string[]): ListQuery | undefined =>
+    statuses.length ? buildListQuery(alertsList, { ...input, sort: { by: 'createdAt', direction: 'desc' }, filter: { ...input.filter, status: statuses.length === 1 ? { eq: statuses[0]! } : { in: statuses } } }) : undefined;
+  const firing = part(admitted.filter((s) => s === 'firing'));
+  const rest = part(admitted.filter((s) => s !== 'firing'));
+  const none: ListPage<AlertRow> = { rows: [], count: 0 };
+
+  const first = firing ? await alertPage(d, { ...firing, offset: whole.offset, limit: whole.limit }) : none;
+  const firingCount = first.countEstimated ? await exactCount(d, firing!) : first.count;
+  const fromRest = Math.max(0, whole.offset - firingCount);
+  const second = rest ? await alertPage(d, { ...rest, offset: fromRest, limit: whole.limit - first.rows.length }) : none;
+  return { rows: [...first.rows, ...second.rows], count: firingCount + second.count, ...(second.countEstimated ? { countEstimated: true as const } : {}) };
+}
+
+/** How many alerts match, counted (firing alerts are the open ones: few, on their status index). */
+async function exactCount(d: Db, query: ListQuery): Promise<number> {
+  const [row] = await d.select({ n: count() }).from(alerts).where(query.where);
+  return Number(row?.n ?? 0);
 }

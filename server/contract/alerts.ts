@@ -186,7 +186,13 @@ export const unackAlertSchema = z
   .strict();
 export type UnackAlert = z.input<typeof unackAlertSchema>;
 
-export const alertSortable = ['createdAt', 'updatedAt', 'severity', 'status', 'hostname', 'alertname'] as const;
+/**
+ * Extension sort key of the alerts list (issue 24 §2), `{ by: 'firing', direction: 'desc' }`:
+ * firing alerts first, then snoozed and resolved ones, each newest first (createdAt desc), paged
+ * straight across. Descending only. SPEC's own `createdAt` desc is unchanged.
+ */
+export const FIRING_SORT = 'firing' as const;
+export const alertSortable = ['createdAt', 'updatedAt', 'severity', 'status', 'hostname', 'alertname', FIRING_SORT] as const;
 export const alertFilterable = {
   serverId: ['eq', 'in'],
   checkId: ['eq', 'in'],

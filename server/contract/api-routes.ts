@@ -5,7 +5,9 @@ import {
   alertConfigSchema,
   alertDetailSchema,
   alertSchema,
+  alertSortable,
   createNotificationGroupSchema,
+  FIRING_SORT,
   notificationGroupSchema,
   unackAlertSchema,
   updateAlertConfigSchema,
@@ -75,6 +77,8 @@ export interface ApiRoute {
   /** Fastify's pattern: `/api/servers/:id`. */
   path: string;
   summary: string;
+  /** More than the summary says (a list's sort keys), put before who may call in the description. */
+  notes?: string;
   tag: string;
   access: Access;
   /** Path parameters checked by a schema of their own (others are plain strings). */
@@ -180,7 +184,16 @@ export const apiRoutes: readonly ApiRoute[] = [
   agentDownload('/cli/:version/:file', 'A file of another version (refused, naming the version served)'),
 
   // Alerts
-  { method: 'POST', path: '/api/alerts/all', summary: 'List alerts: page, sort, filter and search', tag: 'Alerts', access: 'read', body: listQuerySchema, response: page(alertSchema) },
+  {
+    method: 'POST',
+    path: '/api/alerts/all',
+    summary: 'List alerts: page, sort, filter and search',
+    notes: `Sort by ${alertSortable.map((k) => `\`${k}\``).join(', ')} (default \`createdAt\` desc). \`{ by: '${FIRING_SORT}', direction: 'desc' }\`: firing alerts first, then snoozed and resolved ones, each newest first, paged straight across; descending only.`,
+    tag: 'Alerts',
+    access: 'read',
+    body: listQuerySchema,
+    response: page(alertSchema),
+  },
   { method: 'GET', path: '/api/alerts', summary: 'Alerts by id (?id=…&id=…)', tag: 'Alerts', access: 'read', query: idsQuery, response: page(alertSchema) },
   { method: 'GET', path: '/api/alerts/:id', summary: 'One alert with its timeline', tag: 'Alerts', access: 'read', response: one(alertDetailSchema) },
   { method: 'PATCH', path: '/api/alerts/:id', summary: "Change an alert's status (resolve, reopen, snooze) with a note", tag: 'Alerts', access: 'alerts.triage', body: updateAlertSchema, response: one(alertDetailSchema) },

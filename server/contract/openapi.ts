@@ -48,7 +48,7 @@ function operation(route: ApiRoute, params: string[]): Json {
   const op: Json = {
     operationId: `${route.method.toLowerCase()} ${route.path}`,
     summary: route.summary,
-    description: access,
+    description: route.notes ? `${route.notes} ${access}` : access,
     tags: [route.tag],
     parameters: [...params.map((name) => ({ name, in: 'path', required: true, schema: route.params?.[name] ? jsonSchema(route.params[name], 'input') : { type: 'string' } })), ...(route.query ? queryParameters(route.query) : [])],
     responses: {

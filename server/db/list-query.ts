@@ -50,6 +50,8 @@ export interface ListDef {
   /** The texts `search` matches (any of them). */
   search: TextSpec[];
   defaultSort: { by: string; direction: 'asc' | 'desc' };
+  /** Sort keys the list answers itself before it gets here (the alerts' `firing`): named in the 400 of an unknown one. */
+  composedSorts?: readonly string[];
 }
 
 /**
@@ -163,7 +165,7 @@ export function buildListQuery(def: ListDef, q: ListQueryInput): ListQuery {
   }
   const sort = q.sort ?? def.defaultSort;
   const sortKey = declared(def.sortable, sort.by);
-  if (!sortKey) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${Object.keys(def.sortable).join(', ')})`, sort.by);
+  if (!sortKey) throw badRequest(`Unknown sort field "${sort.by}" (sortable: ${[...Object.keys(def.sortable), ...(def.composedSorts ?? [])].join(', ')})`, sort.by);
   return {
     where: conditions.length ? and(...conditions.map((c) => c.find)) : undefined,
     scan: conditions.length ? and(...conditions.map((c) => c.scan)) : undefined,
@@ -261,6 +263,8 @@ const dir = (direction: 'asc' | 'desc', key: PgColumn | SQL) => (direction === '
  *   Many matches lie dense along the sort index, so a walk along it finds the page at once; the
  *   count is then the planner's estimate, marked (docs/decisions.md "Counts").
  * `counted` (alerts: alert_counts) replaces the capped pass when it knows the exact count.
+ * A page of no rows (limit 0) is the count alone: a list composed of two (the alerts' `firing`
+ * sort) asks the second part only for its count while the first fills the page.
  */
 export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery, counted?: () => Promise<number>, denseAbove = COUNT_BOUND): Promise<ListPage<Row>> {
   const order = [dir(q.direction, q.sortKey), ...source.ties.map((t) => dir(t.direction, t.key))];
@@ -273,12 +277,12 @@ export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery
   };
   if (!q.where) {
     const countAll = source.total ? source.total(d) : countRows(d, source, undefined);
-    const [rows, total] = await Promise.all([walk(), countAll]);
+    const [rows, total] = await Promise.all([q.limit === 0 ? [] : walk(), countAll]);
     return { rows, count: total };
   }
   if (counted) {
     const total = await counted();
-    if (total === 0 || q.offset >= total) return { rows: [], count: total };
+    if (total === 0 || q.offset >= total || q.limit === 0) return { rows: [], count: total };
     if (total > denseAbove) return { rows: await walk(), count: total };
     const { ids } = await pageIds(d, source, q, order.length, total + 1);
     return { rows: await rowsById(d, source, ids), count: total };
@@ -289,7 +293,7 @@ export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery
   // ~1 µs per match, far too slow for 12,000 matches of "u" but 30× faster than reading every row
   // for a rare one).
   const estimate = await estimatedCountOf(d, matching(q.scan));
-  const many = async (where: SQL | undefined): Promise<ListPage<Row>> => ({ rows: await rowsById(d, source, await densePage(d, source, { ...q, where }, order.length)), count: estimate, countEstimated: true });
+  const many = async (where: SQL | undefined): Promise<ListPage<Row>> => ({ rows: q.limit === 0 ? [] : await rowsById(d, source, await densePage(d, source, { ...q, where }, order.length)), count: estimate, countEstimated: true });
   // Many expected: more than COUNT_BOUND matches are proven by reading rows until that many have
   // (no keys, no sort: half the CPU of finding and sorting them, whose ids were never the page),
   // then the page is walked along the sort index.
@@ -298,7 +302,7 @@ export async function listPage<Row>(d: Db, source: ListSource<Row>, q: ListQuery
   // Few expected, or fewer found than the statistics said: their own indexes find them, counted
   // exactly. An empty first page found every match there is: none (no second pass to count).
   const { ids, total } = await pageIds(d, source, q, order.length, COUNT_BOUND + 1);
-  const seen = proven ?? total ?? (q.offset === 0 ? 0 : await boundedCountOf(d, matching(q.where)));
+  const seen = proven ?? total ?? (q.offset === 0 && q.limit > 0 ? 0 : await boundedCountOf(d, matching(q.where)));
   if (seen <= COUNT_BOUND) return { rows: await rowsById(d, source, ids), count: seen };
   return many(q.where);
 }

@@ -230,6 +230,103 @@ describe.each(await backends())('alerts, alert config and notification groups on
       }
     });
 
+    it("sort firing: what is firing first, then snoozed and resolved, each newest first, paged straight across with the whole count; filters apply; SPEC's createdAt desc unchanged", async () => {
+      const web = await server('order-web-01');
+      const db = await server('order-db-01');
+      // 30 alerts an hour apart on web: every third firing, the newest two snoozed and resolved
+      // (newer than any firing one); a few on db, newer still, that the filters leave out.
+      const insert = (s: { _id: string; hostname: string; ipaddress: string }, i: number, status: string, createdAt: Date) =>
+        t.database.query(
+          `insert into alerts (server_id, subject, hostname, instance, alertname, type, severity, status, summary, created_at)
+           values ($1, $2, $3, $4, 'service_down', 'service_down_alert', 'critical', $5, 'Service down', $6) returning id`,
+          [s._id, `order-${i}`, s.hostname, s.ipaddress, status, createdAt],
+        );
+      const statusOf = (i: number) => ['firing', 'resolved', 'snoozed'][i % 3]!;
+      const at = (i: number) => new Date(Date.UTC(2025, 1, 1, i));
+      const ids: string[] = [];
+      for (let i = 0; i < 30; i++) ids.push(((await insert(web, i, statusOf(i), at(i))) as { id: string }[])[0]!.id);
+      for (let i = 0; i < 4; i++) await insert(db, 100 + i, i % 2 ? 'firing' : 'resolved', at(40 + i));
+      const newestFirst = (keep: (i: number) => boolean) => Array.from({ length: 30 }, (_, k) => 29 - k).filter(keep);
+      const expected = [...newestFirst((i) => statusOf(i) === 'firing'), ...newestFirst((i) => statusOf(i) !== 'firing')].map((i) => ids[i]);
+      const firingSort = { by: 'firing', direction: 'desc' };
+      const list = (body: Record<string, unknown>) => t.call('POST', '/api/alerts/all', { cookie: admin, body: { sort: firingSort, ...body } });
+      const pages = async (filter: Record<string, unknown>, pageSize: number, wanted: (string | undefined)[]) => {
+        const seen: string[] = [];
+        for (let n = 1; n <= Math.ceil(wanted.length / pageSize) + 1; n++) {
+          const r = await list({ pageNumber: n, pageSize, filter });
+          expect(r.status, JSON.stringify(r.body)).toBe(200);
+          expect(r.body.result.count, `page ${n} of ${JSON.stringify(filter)}`).toBe(wanted.length);
+          expect(r.body.result.countEstimated).toBeUndefined();
+          seen.push(...r.body.result.data.map((a: { _id: string }) => a._id));
+        }
+        expect(seen, JSON.stringify(filter)).toEqual(wanted);
+      };
+      // The boundary (10 firing) falls inside page 3 of 4: 8 + 2 firing, then the rest from its start.
+      // By server (counted by the capped pass) and by hostname (counted from alert_counts).
+      await pages({ serverId: web._id }, 4, expected);
+      await pages({ hostname: { eq: 'order-web-01' } }, 4, expected);
+      await pages({ hostname: { contains: 'order-web' } }, 10, expected);
+      const page3 = await list({ pageNumber: 3, pageSize: 4, filter: { serverId: web._id } });
+      expect(page3.body.result.data.map((a: { status: string }) => a.status)).toEqual(['firing', 'firing', 'snoozed', 'resolved']);
+      expect(page3.body.result.data[2].createdAt).toBe(at(29).toISOString());
+      // The status filter is kept: two statuses in their parts, one alone; a date range applies to both parts.
+      await pages({ serverId: web._id, status: ['firing', 'resolved'] }, 4, expected.filter((id) => ['firing', 'resolved'].includes(statusOf(ids.indexOf(id!)))));
+      await pages({ serverId: web._id, status: { eq: 'snoozed' } }, 4, newestFirst((i) => statusOf(i) === 'snoozed').map((i) => ids[i]));
+      await pages({ serverId: web._id, status: 'firing' }, 25, newestFirst((i) => statusOf(i) === 'firing').map((i) => ids[i]));
+      const range = { between: [at(10).toISOString(), at(20).toISOString()] };
+      await pages({ serverId: web._id, createdAt: range }, 3, expected.filter((id) => ids.indexOf(id!) >= 10 && ids.indexOf(id!) <= 20));
+      // Every alert: db's firing ones are the newest firing, before web's.
+      const all = await list({ pageSize: 100 });
+      const mine = all.body.result.data.filter((a: { hostname: string }) => a.hostname.startsWith('order-'));
+      expect(mine.slice(0, 2).map((a: { hostname: string; status: string }) => `${a.hostname} ${a.status}`)).toEqual(['order-db-01 firing', 'order-db-01 firing']);
+      const firstRest = all.body.result.data.findIndex((a: { status: string }) => a.status !== 'firing');
+      expect(all.body.result.data.slice(firstRest).every((a: { status: string }) => a.status !== 'firing')).toBe(true);
+      expect(all.body.result.count).toBe(await t.count('alerts'));
+
+      // SPEC's sort and the default stay plain createdAt desc.
+      for (const sort of [undefined, { by: 'createdAt', direction: 'desc' }]) {
+        const r = await t.call('POST', '/api/alerts/all', { cookie: admin, body: { pageSize: 5, filter: { serverId: web._id }, ...(sort ? { sort } : {}) } });
+        expect(r.body.result.data.map((a: { _id: string }) => a._id)).toEqual(newestFirst(() => true).slice(0, 5).map((i) => ids[i]));
+      }
+      // Refused: firing ascending, an unknown key (naming firing among the keys), a bad filter with the firing sort.
+      const asc = await list({ sort: { by: 'firing', direction: 'asc' } });
+      expect(asc.status).toBe(400);
+      expect(asc.body).toMatchObject({ field: 'sort.direction' });
+      expect(asc.body.message).toMatch(/firing/);
+      const unknown = await list({ sort: { by: 'urgency', direction: 'desc' } });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.field).toBe('urgency');
+      expect(unknown.body.message).toMatch(/Unknown sort field "urgency" \(sortable: .*firing/);
+      for (const [filter, field] of [[{ status: { contains: 'fir' } }, 'status'], [{ serverId: 'x' }, 'serverId'], [{ nope: 1 }, 'nope']] as const) {
+        const r = await list({ filter });
+        expect(r.status, JSON.stringify(filter)).toBe(400);
+        expect(r.body.field).toBe(field);
+      }
+      await t.database.query('delete from alerts where server_id in ($1, $2)', [web._id, db._id]);
+    });
+
+    it('sort firing places the boundary by an exact count when more firing alerts match than lists count', async () => {
+      const s = await server('order-many-01');
+      await t.database.query(
+        `insert into alerts (server_id, subject, hostname, instance, alertname, type, severity, status, created_at)
+         select $1, 'bulk-' || g, 'order-many-01', '10.0.0.2', 'service_down', 'service_down_alert', 'info', case when g <= 1050 then 'firing' else 'resolved' end,
+                timestamptz '2024-06-01' + g * interval '1 minute'
+         from generate_series(1, 1060) g`,
+        [s._id],
+      );
+      const minutes = (p: { body: { result: { data: { createdAt: string }[] } } }) => p.body.result.data.map((a) => (Date.parse(a.createdAt) - Date.parse('2024-06-01T00:00:00Z')) / 60_000);
+      const page = (pageNumber: number) => t.call('POST', '/api/alerts/all', { cookie: admin, body: { pageNumber, pageSize: 25, sort: { by: 'firing', direction: 'desc' }, filter: { serverId: s._id } } });
+      const last = await page(42);
+      expect(minutes(last)).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
+      const after = await page(43);
+      expect(minutes(after)).toEqual(Array.from({ length: 10 }, (_, i) => 1060 - i));
+      for (const p of [last, after]) {
+        expect(p.body.result.count).toBe(1060);
+        expect(p.body.result.countEstimated).toBeUndefined();
+      }
+      await t.database.query('delete from alerts where server_id = $1', [s._id]);
+    });
+
     it('pages a filter with many matches (walking the sort index) in the same order as a few', async () => {
       const s = await server('many-alerts-01');
       await t.database.query(

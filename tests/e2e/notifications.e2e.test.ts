@@ -213,6 +213,39 @@ describe('notifications', () => {
     await waitForAlert(admin, 'e2e-gone-01', 'instance_down', 60_000);
   }, 300_000);
 
+  it('opens on what is firing, newest first: a resolved alert newer than every firing one comes after them', async () => {
+    const { page } = b;
+    // An alert from Alertmanager that fires and resolves now: the newest alert of all.
+    const token = await admin.call<{ result: { token: string } }>('POST', 'integrations/alertmanager/token');
+    expect(token.status, JSON.stringify(token.body)).toBe(200);
+    const startsAt = new Date().toISOString();
+    const send = async (status: 'firing' | 'resolved') => {
+      const alert = { status, labels: { alertname: 'OrderCheck', severity: 'info', instance: 'order-check.example:9100' }, annotations: { summary: 'Fired and resolved' }, startsAt, endsAt: status === 'resolved' ? new Date().toISOString() : '0001-01-01T00:00:00Z', generatorURL: 'http://prometheus:9090/graph', fingerprint: 'e2e-order-check' };
+      const body = { version: '4', groupKey: '{}:{alertname="OrderCheck"}', truncatedAlerts: 0, status, receiver: 'opsdeck', groupLabels: {}, commonLabels: {}, commonAnnotations: {}, externalURL: 'http://alertmanager:9093', alerts: [alert] };
+      const res = await fetch(`${server.url}/api/integrations/alertmanager`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token.body.result.token}` }, body: JSON.stringify(body) });
+      expect(res.status, await res.text()).toBe(200);
+    };
+    await send('firing');
+    await send('resolved');
+    // SPEC's order (createdAt desc) puts it first.
+    const newest = (await alerts(admin))[0]!;
+    expect(newest).toMatchObject({ alertname: 'OrderCheck', status: 'resolved' });
+
+    await page.goto('/notifications');
+    const cards = page.getByRole('article');
+    await shown(cards.filter({ hasText: newest.hostname }));
+    const active: boolean[] = [];
+    let resolvedAt = -1;
+    for (const [i, c] of (await cards.all()).entries()) {
+      active.push((await c.getByText('Active', { exact: true }).count()) > 0);
+      if ((await c.textContent())!.includes(newest.hostname)) resolvedAt = i;
+    }
+    const firing = active.filter(Boolean).length;
+    expect(firing).toBeGreaterThan(0);
+    expect(active, 'firing cards first').toEqual(active.map((_, i) => i < firing));
+    expect(resolvedAt).toBeGreaterThanOrEqual(firing);
+  });
+
   it('shows cards by default with the alert’s details; the drawer has Overview, Timeline and Action, whose form says what is missing', async () => {
     const { page } = b;
     await page.goto('/notifications');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FIRING_SORT } from '../../../server/contract/alerts';
 import { alertsListQuery, dayRange, notificationsSearchSchema } from './notifications-search';
 
 describe('notifications URL state', () => {
@@ -10,13 +11,25 @@ describe('notifications URL state', () => {
   });
 
   it('builds SPEC’s list query: status, hostname contains, createdAt between, server, newest first', () => {
-    expect(alertsListQuery({ page: 2, pageSize: 50, status: 'all' })).toEqual({ pageNumber: 2, pageSize: 50, sort: { by: 'createdAt', direction: 'desc' }, filter: {} });
     const q = alertsListQuery({ page: 1, pageSize: 25, status: 'firing', hostname: ' web ', from: '2026-01-01', to: '2026-01-01' }, 'srv');
+    expect(q.sort).toEqual({ by: 'createdAt', direction: 'desc' });
     expect(q.filter).toEqual({
       serverId: { eq: 'srv' },
       status: { eq: 'firing' },
       hostname: { contains: 'web' },
       createdAt: { between: dayRange('2026-01-01', '2026-01-01') },
+    });
+    for (const status of ['resolved', 'snoozed'] as const) expect(alertsListQuery({ page: 1, pageSize: 25, status }).sort).toEqual({ by: 'createdAt', direction: 'desc' });
+  });
+
+  it('under All, opens on what is firing (the sort `firing`), on the page and a server’s tab, filters kept', () => {
+    expect(alertsListQuery({ page: 2, pageSize: 50, status: 'all' })).toEqual({ pageNumber: 2, pageSize: 50, sort: { by: FIRING_SORT, direction: 'desc' }, filter: {} });
+    const q = alertsListQuery({ page: 1, pageSize: 25, status: 'all', hostname: 'db', from: '2026-01-01' }, 'srv');
+    expect(q).toEqual({
+      pageNumber: 1,
+      pageSize: 25,
+      sort: { by: 'firing', direction: 'desc' },
+      filter: { serverId: { eq: 'srv' }, hostname: { contains: 'db' }, createdAt: { between: dayRange('2026-01-01', undefined) } },
     });
   });
 
