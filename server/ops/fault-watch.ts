@@ -10,7 +10,7 @@ import { faultsOf } from './faults';
  * is itself a write: on a full disk a small row usually still fits (PostgreSQL fails only what
  * needs a new page, and the data folder's reserve is given back first: faults.ts RESERVE_BYTES),
  * but a read-only database takes none: no alert can be stored while it lasts, and readiness,
- * every 503 and the log carry the reason instead.
+ * every 503, the log and /metrics (opsdeck_storage_fault) carry the reason instead.
  */
 export class FaultWatch {
   private timer: NodeJS.Timeout | null = null;

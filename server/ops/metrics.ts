@@ -148,6 +148,8 @@ export interface MetricSource {
   pool?: () => { total: number; idle: number; waiting: number } | null;
   leader?: () => boolean;
   freshness?: () => Promise<{ fresh: boolean; staleServers: number } | null>;
+  /** The storage faults this process knows of now (ops/faults.ts). */
+  faults?: () => readonly string[];
 }
 const sources = new Set<MetricSource>();
 
@@ -187,6 +189,24 @@ new Gauge({
     });
     if (!pools.length) return;
     for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pools.reduce((a, p) => a + p[state], 0));
+  },
+});
+
+/** The reasons of ops/faults.ts FaultReason, each a series of opsdeck_storage_fault. */
+const STORAGE_FAULTS = ['disk_full', 'read_only', 'pool_exhausted'] as const;
+
+new Gauge({
+  name: 'opsdeck_storage_fault',
+  // The one signal of a read-only database that needs no write: the meta alert saying so
+  // cannot be stored while it lasts, but a Prometheus scraping this can alert on it.
+  help: '1 while this process knows the database cannot store changes for this reason (disk_full, read_only, pool_exhausted), else 0',
+  labelNames: ['reason'] as const,
+  registers,
+  collect() {
+    this.reset();
+    const known = [...sources].flatMap((s) => (s.faults ? [s.faults()] : []));
+    if (!known.length) return;
+    for (const reason of STORAGE_FAULTS) this.set({ reason }, known.some((reasons) => reasons.includes(reason)) ? 1 : 0);
   },
 });
 

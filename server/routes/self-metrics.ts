@@ -3,6 +3,7 @@ import type pg from 'pg';
 import type { MetricsSettings } from '../config';
 import { HttpError } from '../http/errors';
 import { bearer, sameToken } from '../http/bearer';
+import { faultsOf } from '../ops/faults';
 import { monitoringStatus } from '../ops/freshness-watch';
 import { addMetricSource, httpRequestDuration, metricsRegistry } from '../ops/metrics';
 
@@ -12,7 +13,8 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  * GET /metrics: Opsdeck's own metrics in the Prometheus text format (issue 12 §3), with an
  * optional bearer token (METRICS_TOKEN). Off (METRICS_ENABLED=0): no route, so /metrics is a 404
  * like any other path that is not a page of the app. Also times every HTTP request by its route
- * pattern, and gives the registry this app's gauges (queue depth, pool, leader, freshness).
+ * pattern, and gives the registry this app's gauges (queue depth, pool, leader, freshness,
+ * storage faults).
  */
 export function registerSelfMetrics(app: FastifyInstance, settings: MetricsSettings): void {
   app.addHook('onResponse', async (request, reply) => {
@@ -28,6 +30,7 @@ export function registerSelfMetrics(app: FastifyInstance, settings: MetricsSetti
     queueDepth: async () => Number((await database.query<{ n: number }>('select count(*)::int as n from alert_outbox where processed_at is null'))[0]?.n ?? 0),
     pool: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
     leader: () => app.leader.isLeader,
+    faults: () => faultsOf(database).current().map((f) => f.reason),
     freshness: async () => {
       const status = await monitoringStatus(database, app.monitoring, app.freshness, app.leader.isLeader);
       return status.status === 'off' ? null : { fresh: status.status === 'ok', staleServers: status.staleServers };

@@ -181,11 +181,15 @@ describe.skipIf(!postgres)('PostgreSQL faults', () => {
       const ready = await t.call('GET', '/api/ready');
       return ready.status === 503 && (ready.body.reasons ?? []).includes('read_only');
     });
+    // The meta alert cannot be stored in a read-only database: /metrics says it for a Prometheus to alert on.
+    const fault = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.match(/^opsdeck_storage_fault\{reason="read_only"\} (\d)$/m)?.[1];
+    expect(await fault()).toBe('1');
 
     await adminQuery(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
     await terminateSessions();
     await until('ready again', async () => (await t.call('GET', '/api/ready')).status === 200);
     await until('a write to work', async () => (await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: `rw ${Date.now()}` } })).status === 201);
+    await until('the fault gauge to clear', async () => (await fault()) === '0');
   }, 60_000);
 
   it('an exhausted pool: 503 pool_exhausted, /api/ready says so, and it clears when connections come back', async () => {
