@@ -183,7 +183,7 @@ describe.skipIf(!postgres)('PostgreSQL faults', () => {
     });
     // The meta alert cannot be stored in a read-only database: /metrics says it for a Prometheus to alert on.
     const fault = async () => (await t.app.inject({ method: 'GET', url: '/metrics' })).body.match(/^opsdeck_storage_fault\{reason="read_only"\} (\d)$/m)?.[1];
-    expect(await fault()).toBe('1');
+    await until('the fault gauge to say read_only', async () => (await fault()) === '1');
 
     await adminQuery(`ALTER DATABASE ${name} RESET default_transaction_read_only`);
     await terminateSessions();
