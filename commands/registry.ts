@@ -69,7 +69,14 @@ function plainText(markdown: string): string {
  * `C` is the union of the commands it will hold (the app's: `AppCommand`), so `run` is typed by
  * id: `run('alert.resolve', { alert, note })` checks the input against that command's schema.
  */
-export function createRegistry<C extends AnyCommand = AnyCommand>(options: { undoStorage?: UndoStorage } = {}) {
+export function createRegistry<C extends AnyCommand = AnyCommand>(
+  options: {
+    undoStorage?: UndoStorage;
+    /** Where a command's own fault is told (an `enabled` predicate that throws); default the console. */
+    report?: (error: unknown, commandId: string) => void;
+  } = {},
+) {
+  const report = options.report ?? ((error: unknown, commandId: string) => console.error(`Command "${commandId}": its enabled check failed`, error));
   const commands = new Map<string, AnyCommand>();
   const listeners = new Set<() => void>();
   const undoStack = new UndoStack(options.undoStorage);
@@ -92,7 +99,15 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(options: { und
       if (!ctx.user) return 'Sign in first.';
       if (!can(ctx.user.role, def.permission)) return whyNot(def.permission);
     }
-    return def.enabled ? def.enabled(ctx) : true;
+    if (!def.enabled) return true;
+    try {
+      return def.enabled(ctx);
+    } catch (error) {
+      // A predicate's bug must not break the screen that asks (the palette asks every command):
+      // the command reads as unavailable, with the reason, and the fault is reported.
+      report(error, id);
+      return `${def.title} cannot tell whether it can run now (${error instanceof Error ? error.message : String(error)}).`;
+    }
   }
 
   /**

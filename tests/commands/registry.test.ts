@@ -144,6 +144,33 @@ describe('the run gate', () => {
     expect(calls).toEqual([]);
   });
 
+  it('survives an enabled check that throws: the command reads as unavailable with the reason, the fault is reported, nothing runs', async () => {
+    const reported: [unknown, string][] = [];
+    const registry = createRegistry({ report: (error, id) => void reported.push([error, id]) });
+    const run = vi.fn(async () => ({}));
+    registry.register(
+      defineCommand({
+        id: 'test.fragile',
+        title: 'Fragile',
+        category: 'Test',
+        input: z.object({}),
+        enabled: () => {
+          throw new TypeError('boom');
+        },
+        run,
+      }),
+    );
+    const { api, calls } = spyApi();
+    expect(registry.check('test.fragile', context('admin', api))).toBe('Fragile cannot tell whether it can run now (boom).');
+    await expect(registry.run('test.fragile', {}, { source: 'palette', ctx: context('admin', api) })).rejects.toMatchObject({ outcome: 'refused', message: 'Fragile cannot tell whether it can run now (boom).' });
+    expect(run).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
+    expect(reported.map(([e, id]) => [(e as Error).message, id])).toEqual([
+      ['boom', 'test.fragile'],
+      ['boom', 'test.fragile'],
+    ]);
+  });
+
   it('refuses a disabled command with its reason and does not run it', async () => {
     const { registry, run } = make();
     const { api, calls } = spyApi();
