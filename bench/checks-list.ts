@@ -37,7 +37,7 @@ async function listLatency(database: Database, name: string): Promise<void> {
      select c.id, date_trunc('hour', now()) - (h || ' hours')::interval, 60, 59, 6000, 60, 300 from checks c, generate_series(0, 24) as h`,
   );
   // What the result writer leaves on each check after writing its results this hour (uptime24h's
-  // sums, h16-list); `--unkept`: as in an hour's first minute, before any check was written in it.
+  // sums, docs/decisions.md "The Checks list at 5,000 checks"); `--unkept`: as in an hour's first minute, before any check was written in it.
   if (!process.argv.includes('--unkept')) await new CheckStore(database).keepUptime24h(null, Date.now());
   await database.query('analyze checks, check_rules, check_hourly');
   const hash = await hashPassword('bench-password');

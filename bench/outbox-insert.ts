@@ -1,5 +1,5 @@
 /**
- * h14-tick2: the tick's outbox and timeline-event inserts as drizzle's multi-row VALUES (before) and as one
+ * The tick's outbox and timeline-event inserts as drizzle's multi-row VALUES (before) and as one
  * `insert … select from unnest(arrays)` (server/alerting/lifecycle.ts insertOutbox/insertEvents, which
  * keep the VALUES below 4 rows, so their 1-row figure is the VALUES one), on PGlite,
  * alternated in one process so machine load falls on both alike. CPU of this process per insert

@@ -1,11 +1,11 @@
 /**
- * The scrape worker's heap when it parses a round of real-sized bodies (h17-rss): one thread
+ * The scrape worker's heap when it parses a round of real-sized bodies (issue 17 §2): one thread
  * decodes 950 real-sized demo bodies a round (100 distinct hosts' renders, 64 KB socket-read
  * chunks as http gives them) and parses and derives each with its own counter memory, for 8
  * rounds; prints the largest V8 heap total and RSS seen, and the CPU time. `whole` joins the
- * chunks into one string first (the worker before h17-rss; h17-rss then kept line-ended string
- * pieces), `bytes` joins them into one Buffer and parses its bytes (fetchMetricsBytes, since
- * h17-scrape50). Heap sizes move with when collections land: run each a few times.
+ * chunks into one string first (as the worker once did), `bytes` joins them into one Buffer and
+ * parses its bytes (fetchMetricsBytes, as the worker does: docs/decisions.md "Scrape cost at 50
+ * real-sized hosts"). Heap sizes move with when collections land: run each a few times.
  *
  * `npx tsx bench/parse-heap.ts whole|bytes`
  */

@@ -23,7 +23,7 @@
  * server, a few seconds) so the figure is never that of an older build; `--source` runs the
  * sources through tsx instead, which costs ~20 % more CPU than what ships (tsx compiles with
  * esbuild's keepNames: every closure the hot paths create is wrapped in a defineProperty call;
- * h17-scrape50). `--built` is accepted and changes nothing. `--mem-probe`:
+ * docs/decisions.md "Scrape cost at 50 real-sized hosts"). `--built` is accepted and changes nothing. `--mem-probe`:
  * per thread V8 heap and PGlite's WebAssembly memory every 5 s (bench/lib/mem-probe.mjs), the
  * last and the largest of each printed. RSS max is over the measured window; "peak" is the
  * process's own high-water mark (VmHWM) since it started, warm-up and first prune included.

@@ -361,7 +361,7 @@ export class AlertEvaluator {
     //    are skipped. What this tick changes before them only takes work away (a resolution ends a
     //    snooze and an acknowledgement), so a "no" stays true.
     //    Not through a kept plan (server/db/cached-plans.ts): PostgreSQL's generic plan for it cost
-    //    11.9 ms a tick against 7.3 ms planned each time (bench/alert-tick-statements.ts, h14-tick3).
+    //    11.9 ms a tick against 7.3 ms planned each time (docs/benchmarks.md "npx tsx bench/alert-tick-statements.ts").
     const clearing = await tx.execute<{ id: string | null; reason: string; group_id: string | null; suppress_alarm: string; notified: boolean; muted: boolean; snoozes: boolean; acks: boolean; checks: boolean }>(sql`
       with work as (
         select exists (select 1 from alerts where status = 'snoozed' and snoozed_until <= ${now}) as snoozes,

@@ -61,7 +61,7 @@ export interface OutboxRow {
  * multi-row VALUES: on PGlite a VALUES list is about ten bind parameters a row to serialize,
  * parse and plan, which made a tick that notified a few dozen alerts spend ~10 ms of CPU on one
  * insert. Below FEW rows the plain VALUES is cheaper (one row: 0.6–1.0 ms against 0.8–1.4), so
- * it is kept there (docs/benchmarks.md "h14-tick2", bench/outbox-insert.ts).
+ * it is kept there (docs/benchmarks.md "npx tsx bench/outbox-insert.ts").
  */
 const FEW = 4;
 const iso = (at: Date) => sql`${at.toISOString()}::timestamptz`;

@@ -73,7 +73,7 @@ export async function pruneAlerts(
  * alerts, and of every alert's earlier versions (a status change writes a new one), would never
  * be reused, dead index entries would pile up for good, and a deep page of the list could not be
  * read from the index alone (the visibility map is set by VACUUM). Measured at 1,000,000 alerts:
- * ~0.1 s after 200 changed alerts, 2.6 s after 4,000 (docs/benchmarks.md "Stop 24").
+ * ~0.1 s after 200 changed alerts, 2.6 s after 4,000 (docs/benchmarks.md "npm run bench -- lists").
  */
 export class AlertRetention {
   private timer: NodeJS.Timeout | null = null;

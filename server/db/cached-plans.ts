@@ -36,7 +36,7 @@ export const cachedPlanProbe: { onRun: ((text: string, cpuMs: number) => void) |
 
 /**
  * `tx.execute(query)` for the statements the alert evaluation tick runs every time with the same
- * text (h14-tick3): on PGlite, through a named prepared statement of PGlite's session, so the
+ * text (docs/decisions.md "Kept plans, candidates by the lowest enabled threshold"): on PGlite, through a named prepared statement of PGlite's session, so the
  * tick does not parse and plan them again on every run (1.5–3 ms for the grace-period statement
  * alone, on the thread that serves the API); on PostgreSQL, and outside a transaction, exactly
  * `tx.execute`. Only inside a transaction of `database` (`tx`): PGlite's transaction lock then

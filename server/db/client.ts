@@ -252,7 +252,7 @@ export const pgliteDir = (dataDir: string) => join(dataDir, 'pglite');
 /**
  * PGlite's buffer cache. Its pages live in PGlite's WebAssembly memory, which never gives a page
  * back once touched: initdb's 128 MB all become resident as soon as a day of metric history has
- * been read through them (1,000 hosts: docs/benchmarks.md "h17-rss"). The data files stay in the
+ * been read through them (1,000 hosts: docs/benchmarks.md "npm run bench -- scrape-vs-prometheus"). The data files stay in the
  * operating system's page cache, so a page that falls out of PGlite's buffers is read back with
  * one copy, not from disk. Set at every start (a server setting, not written to the folder);
  * PGLITE_SHARED_BUFFERS (PostgreSQL's units: `64MB`, `128MB`) overrides it.
@@ -283,7 +283,8 @@ export async function createPglite(dir?: string, loadDataDir?: Blob): Promise<PG
 /**
  * Fixed SQL straight through the driver behind a top-level `db` (undefined for a transaction,
  * whose statements must stay on its connection): for statements every request makes, where
- * Drizzle's building and row mapping cost more CPU than the statement (h17-req, PGlite).
+ * Drizzle's building and row mapping cost more CPU than the statement on PGlite (docs/decisions.md "The request
+ * path every list pays").
  */
 export function rawQueryOf(db: Db): (<T>(sql: string, params: unknown[]) => Promise<T[]>) | undefined {
   const client = (db as unknown as { $client?: unknown }).$client;

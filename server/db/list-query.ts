@@ -249,7 +249,7 @@ export interface ListPage<Row> {
  * From this offset on, a walk along the sort index finds the page's ids first and then reads only
  * their rows: every row an OFFSET skips is read whole when whole rows are selected, while the ids
  * (with the sort keys) come from the index alone where the visibility map allows. The alerts at
- * 1,000,000, page 400 (OFFSET 9,975): 30 ms → 4 ms on PGlite (docs/benchmarks.md "Stop 24").
+ * 1,000,000, page 400 (OFFSET 9,975): 30 ms → 4 ms on PGlite (docs/benchmarks.md "npm run bench -- lists").
  */
 const DEEP_OFFSET = 250;
 

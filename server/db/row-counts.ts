@@ -19,7 +19,8 @@ const FOLD_ABOVE = 64;
  */
 export async function rowCount(db: Db, table: CountedTable): Promise<number> {
   const raw = rawQueryOf(db);
-  // Fixed SQL when not in a transaction: a third of the CPU of the built statement (h17-req).
+  // Fixed SQL when not in a transaction: a third of the CPU of the built statement
+  // (docs/decisions.md "The request path every list pays").
   const [row] = raw
     ? (await raw<{ n: string | null; deltas: number }>(SUM_SQL, [table])).map((r) => ({ n: r.n === null ? null : Number(r.n), deltas: r.deltas }))
     : await db.select({ n: sum(rowCounts.n).mapWith(Number), deltas: count() }).from(rowCounts).where(eq(rowCounts.tbl, table));

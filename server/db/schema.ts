@@ -361,7 +361,8 @@ export const alertRules = pgTable(
     uniqueIndex('alert_rules_config_name_idx').on(t.configId, t.name),
     index('alert_rules_server_idx').on(t.serverId),
     index('alert_rules_group_idx').on(t.notificationGroupId),
-    // The evaluator's grace-period statement (h14-tick3): a candidate server's enabled rules read
+    // The evaluator's grace-period statement (docs/decisions.md "Kept plans, candidates by the
+    // lowest enabled threshold"): a candidate server's enabled rules read
     // from the index alone (no pass over every rule's row), and each metric's lowest enabled
     // threshold, which decides which servers are candidates, as one index probe.
     index('alert_rules_enabled_server_idx').on(t.serverId, t.metric, t.threshold, t.timeLimit, t.id).where(sql`${t.enabled}`),
@@ -702,7 +703,8 @@ export const checks = pgTable(
     nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.name})`),
     targetLc: text('target_lc').generatedAlwaysAs((): SQL => sql`lower(${checks.target})`),
     /**
-     * uptime24h's sums as the result writer left them (h16-list): check_hourly's total and up over
+     * uptime24h's sums as the result writer left them (docs/decisions.md "The Checks list
+     * at 5,000 checks"): check_hourly's total and up over
      * the 24 whole hours before `up24Hour` and that hour. The list reads them only while `up24Hour`
      * is the current hour, and sums check_hourly otherwise.
      */

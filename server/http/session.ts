@@ -31,7 +31,7 @@ export async function destroySession(db: Db, token: string): Promise<void> {
 
 /**
  * The session lookup every signed-in request makes, as fixed SQL through the driver: built by
- * Drizzle's query builder it cost ~0.9 ms more CPU a request on PGlite (h17-req), where every
+ * Drizzle's query builder it cost ~0.9 ms more CPU a request on PGlite (docs/decisions.md "The request path every list pays"), where every
  * request's work shares one thread. Not cached: a signed-out or suspended session stops at once.
  */
 const SESSION_SQL =

@@ -42,7 +42,7 @@ type PendingRow =
  *
  * Collectors queue their readings (`queueUp`, `queueDown`) and `flush` once per round: a round
  * of 200 servers is one `UPDATE … FROM (VALUES …)` instead of 200 statements, which were most of
- * the pipeline's CPU on PGlite (docs/benchmarks.md, issue 3). `up` and `down` write at once.
+ * the pipeline's CPU on PGlite (docs/benchmarks.md "npm run bench -- scrape-cost"). `up` and `down` write at once.
  */
 export class ObservationWriter {
   /** The service states last written per server, to write only changes. */

@@ -16,7 +16,7 @@ export const metricsRegistry = new Registry();
 // process_cpu_seconds_total, process_resident_memory_bytes, nodejs_eventloop_lag_seconds, nodejs_heap_* …
 // prom-client's event-loop histogram samples every 10 ms: a timer waking the process 100 times
 // a second, ~0.3–0.5 % of a core on an idle console (issue 17 §2, docs/benchmarks.md
-// "h17-idle"). Its timer is pushed out of reach here and the same gauges are served below from
+// "npx tsx bench/console-idle.ts"). Its timer is pushed out of reach here and the same gauges are served below from
 // a timer sampling every LOOP_SAMPLE_MS; they show the delay beyond the interval (an idle
 // process reads ~0, where prom-client's read ~10 ms, its own interval).
 collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 2 ** 31 - 1 });

@@ -98,7 +98,7 @@ export function registerAnalytics(app: FastifyInstance, db: Db): void {
   /**
    * Every alert there is; snoozed ones count in the total only. Firing and snoozed are index
    * ranges of (status, created_at) and resolved is the rest, which at 100,000 alerts costs a
-   * fraction of grouping every row by status (docs/benchmarks.md "Dashboard").
+   * fraction of grouping every row by status (docs/benchmarks.md "npm run bench -- dashboard").
    */
   app.get('/api/analytics/alerts-summary', read, async () => {
     const [r] = await db

@@ -34,7 +34,7 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   /**
    * The columns a list page reads (the fields `toApi` uses), when not every one: the users list
    * reads no password hash and no generated lower-case copies (fewer fields to send and decode
-   * on PGlite's one thread, h17-req).
+   * on PGlite's one thread; docs/decisions.md "The request path every list pays").
    */
   listColumns?: Partial<Record<keyof Row, PgColumn>>;
   read: Permission;
@@ -58,7 +58,7 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
    * A list page's items from their ids, in that order, in one statement: what `toApi` and `enrich`
    * give for the same rows. Given, the page is found by its ids alone and its rows are not read
    * as rows: on PGlite every field of an answer costs about a microsecond to send and decode, so
-   * 100 checks as 35 columns plus their 300 rules as 9 were most of a 100-row page (h16-list).
+   * 100 checks as 35 columns plus their 300 rules as 9 were most of a 100-row page (docs/benchmarks.md "npm run bench -- checks-list").
    */
   listItems?: (ids: string[]) => Promise<Out[]>;
   /** What the caller may see of the items (a DNS check's records only for its editors); every answer goes through it. */

@@ -11,7 +11,7 @@ type AppRegistry = ReturnType<typeof createAppRegistry>;
 
 /**
  * The registry, fetched on the first run: the commands (and the full zod they use) stay out of
- * the sign-in page's first download (docs/benchmarks.md, sign-in JavaScript), and the app needs
+ * the sign-in page's first download (docs/benchmarks.md "npm run bench -- bundle-size"), and the app needs
  * the same code right after signing in anyway.
  */
 let loading: Promise<AppRegistry> | undefined;

@@ -17,7 +17,7 @@ import { warm } from './warm';
  * / : the Dashboard (SPEC §2 Dashboard); thresholds and the Instance Down table's state are URL
  * search. The loader starts every card's request while the screen's code is still downloading:
  * the cards read the same query options, so they find the answers on the way
- * (docs/benchmarks.md "Dashboard").
+ * (docs/benchmarks.md "npm run bench -- dashboard").
  */
 export function dashboardRoute(parent: AppLayoutRoute) {
   return createRoute({

@@ -6,7 +6,7 @@
  * (a filter typed) does not refetch the rest.
  *
  * Not awaited: each screen shows its own loading state in its own place, and one slow answer holds
- * up nothing (docs/benchmarks.md "Dashboard"). Settled, not caught: a failed request stays in the
+ * up nothing (docs/benchmarks.md "npm run bench -- dashboard"). Settled, not caught: a failed request stays in the
  * query's state, and the screen, reading the same options, shows that error as its own (SPEC's
  * texts, "Server not found"…) instead of a route error page.
  */

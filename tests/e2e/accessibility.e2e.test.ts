@@ -259,8 +259,8 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
       await visit('/pinned-widgets', heading('No Pinned Widgets Found', 2));
       await commandLine(b.page, 'widget.pin web-01 memory "RAM Used" --refresh 1m');
       // The command looks web-01 up through the API before it stores the widget: wait for the
-      // widget here, or the reload below cancels the command. Under load it did (stop 21's CI
-      // failure, reproduced at stop 22 with the page showing "No Pinned Widgets Found").
+      // widget here, or the reload below cancels the command. Under load it did (a CI failure,
+      // reproduced with the page showing "No Pinned Widgets Found").
       await shown(b.page.getByRole('region', { name: 'RAM Used' }));
       await b.page.keyboard.press('Escape');
       await visit('/pinned-widgets', (page) => shown(page.getByRole('region', { name: 'RAM Used' }).getByRole('meter', { name: 'RAM Used' }), 30_000));

@@ -370,7 +370,7 @@ describe('notification groups', () => {
     const { page } = b;
     const list = '**/api/notification-groups/all';
     // The list is held until the loading rows have been seen: a fixed delay (1.5 s) was shorter
-    // than the page's own start under load, so the rows had come before the table showed (stop 22).
+    // than the page's own start under load, so the rows had come before the table showed.
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
     await page.route(list, async (route) => {

@@ -104,7 +104,7 @@ describe('a high-cardinality exporter (~234,000 series)', () => {
       expect(res.ms).toBeLessThan(2000);
     }
     await until('a few more scrapes', async () => exporter.scrapes() >= 5);
-    // Before the limits: 0.5 → 3.9 GB with 500s after 17–41 s (docs/benchmarks.md "Hostile exporters").
+    // Before the limits: 0.5 → 3.9 GB with 500s after 17–41 s (docs/benchmarks.md "npm run bench -- hostile-exporter").
     expect(rssPeak - rssBefore).toBeLessThan(400 * 1024 * 1024);
   }, 120_000);
 });

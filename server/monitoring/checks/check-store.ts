@@ -197,7 +197,7 @@ export class CheckStore {
 
   /**
    * Writes uptime24h's sums on the checks' rows (checks.up24_*) for the hour of `nowMs`, so that a
-   * list page reads two numbers per check instead of summing its 25 hourly rows (h16-list). Every
+   * list page reads two numbers per check instead of summing its 25 hourly rows (docs/decisions.md "The Checks list at 5,000 checks"). Every
    * write of check_hourly is followed by this for its checks; `null`: all checks.
    */
   async keepUptime24h(checkIds: string[] | null, nowMs: number): Promise<void> {
