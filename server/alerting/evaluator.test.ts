@@ -247,7 +247,7 @@ describe.each(await backends())('alert evaluator on $name', (backend) => {
     expect((await alertsOf(b)).map((x) => [x.alertname, x.status])).toEqual([['high_cpu_usage', 'resolved']]);
   });
 
-  it('rules edited between ticks, by this process or another one, count from the next tick, after many ticks with the same statements (h14-tick3: kept plans, candidates by the lowest enabled threshold)', async () => {
+  it('rules edited between ticks, by this process or another one, count from the next tick, after many ticks with the same statements (kept plans, candidates by the lowest enabled threshold)', async () => {
     // On PostgreSQL the edits come through a second pool, as another replica's API writes them.
     const url = backend.name === 'postgres' ? (database.db as unknown as { $client: { options: { connectionString: string } } }).$client.options.connectionString : null;
     const other = url ? await openDatabase({ databaseUrl: url }) : database;

@@ -417,17 +417,17 @@ describe('servers list', () => {
       'server.delete:ui:ok',
       'server.create:palette:ok',
       'server.edit:palette:ok',
-      'server.delete:palette:refused',
       'server.delete:palette:ok',
       'server.create:cmdline:ok',
       'server.create:cmdline:error',
       'server.edit:cmdline:ok',
-      'server.delete:cmdline:refused',
       'server.delete:cmdline:ok',
-      'server.delete:cmdline:error',
     ];
     // A run records itself after its effect shows, so the newest record may still be on its way.
     await expect.poll(() => admin.historyMissing(['server.create', 'server.edit', 'server.delete'], expected), { timeout: 15_000 }).toEqual([]);
+    // The deletes refused before any call (not acknowledged, no such server) changed nothing on
+    // the server: History, the server's record, holds none of them (issue 25 §3).
+    expect(await admin.historyMissing(['server.delete'], ['server.delete:palette:refused', 'server.delete:cmdline:refused', 'server.delete:cmdline:error'])).toHaveLength(3);
   });
 
   it('shows 12 skeleton cards while loading, de-duplicates cards by _id, an empty state, and an error with Retry', async () => {
