@@ -7,7 +7,9 @@
  * - PostgreSQL made read-only (default_transaction_read_only, as a standby answers): 503 with
  *   reason read_only, /api/ready says so, and writes work again once it is writable;
  * - PostgreSQL's pool exhausted (every connection held by long statements): 503 with reason
- *   pool_exhausted, /api/ready says so, and it clears when the connections come back.
+ *   pool_exhausted, /api/ready says so, and it clears when the connections come back;
+ * - PostgreSQL whose tablespace (a small tmpfs) is filled up: 503 disk_full, /api/ready and
+ *   /metrics say so, and writes work again once space is freed.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -206,4 +208,105 @@ describe.skipIf(!postgres)('PostgreSQL faults', () => {
     await until('ready again', async () => (await t.call('GET', '/api/ready')).status === 200);
     expect((await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: 'after the pool came back' } })).status).toBe(201);
   }, 60_000);
+});
+
+/**
+ * PostgreSQL on a full disk: the test database is moved to a tablespace on a small tmpfs, which is
+ * then filled. PostgreSQL fails what needs a new page with 53100 (could not extend file): writes
+ * answer 503 disk_full, /api/ready says so, /metrics carries it, and everything works again once
+ * space is freed, without a restart. (The meta alert needs room in that same tablespace: Opsdeck
+ * keeps no reserve on a disk that is the database server's, so it is written once there is room.)
+ */
+const pgUid = (() => {
+  try {
+    return execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+})();
+const pgMount = postgres && pgUid ? mkdtempSync(join(tmpdir(), 'opsdeck-pg-small-fs-')) : null;
+const pgMounted = (() => {
+  if (!pgMount) return false;
+  try {
+    execFileSync('chmod', ['755', pgMount]);
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=64m,uid=${pgUid},mode=0700`, 'tmpfs', pgMount], { stdio: 'ignore' });
+    return true;
+  } catch {
+    rmSync(pgMount, { recursive: true, force: true });
+    return false;
+  }
+})();
+
+describe.skipIf(!pgMounted)('a full disk under PostgreSQL', () => {
+  let t: TestApp;
+  let admin: string;
+  let name = '';
+  const space = `opsdeck_small_${process.pid}`;
+  const fill = join(pgMount ?? '/nonexistent', 'fill');
+
+  beforeAll(async () => {
+    await adminQuery(`CREATE TABLESPACE ${space} LOCATION '${pgMount}'`);
+    const backend: Backend = {
+      name: 'postgres',
+      open: async () => {
+        const opened = await postgres!.open();
+        const url = opened.url!;
+        await opened.database.close();
+        name = new URL(url).pathname.slice(1);
+        await adminQuery(`ALTER DATABASE ${name} SET TABLESPACE ${space}`);
+        const database = await openDatabase({ databaseUrl: url });
+        return {
+          database,
+          drop: async () => {
+            await database.close();
+            await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+          },
+        };
+      },
+    };
+    t = await startTestApp(backend, config());
+    const a = await t.addUser({ role: 'admin' });
+    admin = await t.signIn(a.email, a.password);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    rmSync(fill, { force: true });
+    await adminQuery(`DROP TABLESPACE IF EXISTS ${space}`).catch(() => undefined);
+    execFileSync('umount', ['--lazy', pgMount!]);
+    rmSync(pgMount!, { recursive: true, force: true });
+  });
+
+  it('answers 503 disk_full, reports it in /api/ready and /metrics, and recovers without a restart', async () => {
+    expect((await t.call('GET', '/api/ready')).status).toBe(200);
+    try {
+      execFileSync('dd', ['if=/dev/zero', `of=${fill}`, 'bs=1M'], { stdio: 'ignore' });
+    } catch {
+      // "No space left on device": the point.
+    }
+    const statuses = new Set<number>();
+    let refused: { status: number; body: any } | undefined;
+    for (let i = 0; i < 5000 && !refused; i++) {
+      const res = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: `pg group ${i}`, description: 'd'.repeat(500), emailList: [`g${i}@example.com`] } });
+      statuses.add(res.status);
+      if (res.status !== 201) refused = res;
+    }
+    expect(refused, 'a write that needs room fails').toBeDefined();
+    expect(refused!.body).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      reason: 'disk_full',
+      message: 'The disk holding the database is full: changes cannot be stored until space is freed (reading still works)',
+    });
+    expect([...statuses].filter((s) => s !== 201 && s !== 503)).toEqual([]);
+    const ready = await t.call('GET', '/api/ready');
+    expect(ready.status).toBe(503);
+    expect(ready.body.reasons).toContain('disk_full');
+    const metrics = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toMatch(/^opsdeck_storage_fault\{reason="disk_full"\} 1$/m);
+    expect((await t.call('GET', '/api/auth/whoami', { cookie: admin })).status).toBe(200);
+
+    rmSync(fill);
+    await until('a write to work', async () => (await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: `after ${Date.now()}` } })).status === 201, 30_000);
+    await until('ready again', async () => (await t.call('GET', '/api/ready')).status === 200, 30_000);
+  }, 120_000);
 });
