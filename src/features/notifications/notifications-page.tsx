@@ -1,5 +1,6 @@
 import { getRouteApi, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import type { Alert } from '../../../server/contract/alerts';
 import { cx } from '../../components/ui/cx';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
@@ -14,20 +15,7 @@ import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsS
 import { useAlertList } from './use-alert-list';
 
 const route = getRouteApi('/app/notifications');
-/** SPEC §2: the card/table switch is hidden on small screens, which always get cards. */
-const PHONE = '(max-width: 639px)';
 const SKELETON_CARDS = 12;
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** SPEC §2 Notifications: every alert, cards (default) or table, filtered by date range, status and hostname. */
 export function NotificationsPage() {

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import type { Server } from '../../../server/contract/servers';
 import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
 import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
@@ -19,20 +20,7 @@ import { Icon } from '../../components/ui/icons';
 import { useLiveInterval } from '../../lib/use-connection';
 
 const route = getRouteApi('/app/servers');
-/** SPEC §2: the card/table switch is hidden on extra-small screens, which always get cards. */
-const PHONE = '(max-width: 639px)';
 const SKELETON_CARDS = 12;
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** The current time, ticking, so 'Last Updated' texts age without a refetch. */
 function useNow(everyMs: number): number {

@@ -1,7 +1,8 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import { roleLabels } from '../../../server/contract/permissions';
 import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
@@ -20,18 +21,6 @@ import { Icon } from '../../components/ui/icons';
 
 const route = getRouteApi('/app/users');
 const features = tableFeatures({});
-const PHONE = '(max-width: 639px)';
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** Users are marked by name (Space on a row; commands then apply to every marked user). */
 const userMarks = { kind: 'user', label: (u: { username: string }) => u.username };
