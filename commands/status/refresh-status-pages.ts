@@ -1,17 +1,10 @@
-import { z } from 'zod';
 import { queryKeys } from '../../src/api/query-keys';
-import { defineCommand } from '../define-command';
+import { defineListRefresh } from '../define-list-refresh';
 
-export const refreshStatusPages = defineCommand({
+export const refreshStatusPages = defineListRefresh({
   id: 'status.refresh',
   title: 'Refresh status pages',
   category: 'Status Pages',
   description: 'Fetch the status pages list again.',
-  input: z.object({}).strict(),
-  permission: 'read',
-  history: false,
-  async run(_input, ctx) {
-    await ctx.invalidate([...queryKeys.statusPages.all, 'list']);
-    return {};
-  },
+  queryKey: [...queryKeys.statusPages.all, 'list'],
 });

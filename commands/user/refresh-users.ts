@@ -1,17 +1,11 @@
-import { z } from 'zod';
 import { queryKeys } from '../../src/api/query-keys';
-import { defineCommand } from '../define-command';
+import { defineListRefresh } from '../define-list-refresh';
 
-export const refreshUsers = defineCommand({
+export const refreshUsers = defineListRefresh({
   id: 'user.refresh',
   title: 'Refresh users',
   category: 'Users',
   description: 'Fetch the users list again.',
-  input: z.object({}).strict(),
+  queryKey: [...queryKeys.users.all, 'list'],
   permission: 'users.read',
-  history: false,
-  async run(_input, ctx) {
-    await ctx.invalidate([...queryKeys.users.all, 'list']);
-    return {};
-  },
 });
