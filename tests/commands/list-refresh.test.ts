@@ -2,22 +2,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
 import type { Role } from '../../server/contract/permissions';
-import type { Api } from '../../src/api/client';
 
-function context(role: Role): CommandContext & { api: Api } {
-  const refuse = vi.fn(async () => {
-    throw new Error('a refresh calls no API');
-  });
-  return {
-    api: { get: refuse, post: refuse, put: refuse, patch: refuse, delete: refuse } as unknown as Api,
-    user: { _id: 'u1', username: 'ann', email: 'ann@x', role },
-    navigate: vi.fn(),
-    invalidate: vi.fn(async () => {}),
-    confirm: vi.fn(async () => true),
-    ui: { colorMode: () => 'light', setColorMode: vi.fn(), open: vi.fn() },
-    session: { signedIn: vi.fn(), signedOut: vi.fn() },
-    run: vi.fn(),
-  };
+/** Only what a refresh may touch: who runs it and the query cache. An API call would throw. */
+function context(role: Role): CommandContext {
+  const ctx: Pick<CommandContext, 'user' | 'invalidate'> = { user: { _id: 'u1', username: 'ann', email: 'ann@x', role }, invalidate: vi.fn(async () => {}) };
+  return ctx as CommandContext;
 }
 
 /** Each list's Refresh and the queries it fetches again: the list's own, nothing else. */
