@@ -1,18 +1,11 @@
-import { z } from 'zod';
 import { queryKeys } from '../../src/api/query-keys';
-import { defineCommand } from '../define-command';
+import { defineListRefresh } from '../define-list-refresh';
 
-export const refreshAlerts = defineCommand({
+export const refreshAlerts = defineListRefresh({
   id: 'alerts.refresh',
   title: 'Refresh alerts',
   category: 'Alerts',
   description: 'Fetch the latest alerts for the Notifications lists.',
-  input: z.object({}).strict(),
-  permission: 'read',
-  history: false,
-  async run(_input, ctx) {
-    // Only the lists: an open alert drawer keeps what the person is reading.
-    await ctx.invalidate([...queryKeys.alerts.all, 'list']);
-    return {};
-  },
+  // Only the lists: an open alert drawer keeps what the person is reading.
+  queryKey: [...queryKeys.alerts.all, 'list'],
 });

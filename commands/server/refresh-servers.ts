@@ -1,18 +1,11 @@
-import { z } from 'zod';
 import { queryKeys } from '../../src/api/query-keys';
-import { defineCommand } from '../define-command';
+import { defineListRefresh } from '../define-list-refresh';
 
-export const refreshServers = defineCommand({
+export const refreshServers = defineListRefresh({
   id: 'server.refresh',
   title: 'Refresh servers list',
   category: 'Servers',
   description: 'Fetch the latest figures of the servers list.',
-  input: z.object({}).strict(),
-  permission: 'read',
-  history: false,
-  async run(_input, ctx) {
-    // Only the lists: a detail open elsewhere keeps its own refresh rhythm.
-    await ctx.invalidate([...queryKeys.servers.all, 'list']);
-    return {};
-  },
+  // Only the lists: a detail open elsewhere keeps its own refresh rhythm.
+  queryKey: [...queryKeys.servers.all, 'list'],
 });

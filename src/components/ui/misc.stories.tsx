@@ -1,6 +1,7 @@
 import type { Story } from '@ladle/react';
 import { useState } from 'react';
 import { Button } from './button';
+import { LoadError } from './load-error';
 import { Menu } from './menu';
 import { Pagination } from './pagination';
 import { SearchField } from './search-field';
@@ -39,4 +40,12 @@ export const Toasts: Story = () => (
     </div>
     <Toaster />
   </>
+);
+
+export const FailedLoad: Story = () => (
+  <div className="grid max-w-xl gap-2">
+    <LoadError title="Could not load servers." detail="Request failed with status 503" onRetry={() => {}} />
+    <LoadError compact title="Could not load the services." detail="Request failed with status 503" onRetry={() => {}} retrying />
+    <LoadError title="Could not load users:" detail="Forbidden" />
+  </div>
 );

@@ -4,8 +4,6 @@ import type { AlertRule } from '../../../server/contract/alerts';
 import type { Server } from '../../../server/contract/servers';
 import { changedRuleIds, draftRules } from '../../../commands/rules/rule-draft';
 import { alertConfigQueryOptions } from '../../api/alert-config';
-import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
 import { Pagination } from '../../components/ui/pagination';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
@@ -13,7 +11,8 @@ import type { ServerView } from '../../lib/server-view';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { RulesTable, type RuleActions } from './rules-table';
 import { useRuleDraft } from './use-rule-draft';
-import { Icon } from '../../components/ui/icons';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
 
 /** SPEC §9: the rules table shows 10 rows, with 10/20/30 to choose from. */
 const PAGE_SIZES = [10, 20, 30] as const;
@@ -81,10 +80,7 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
             {changed.size} rule{changed.size === 1 ? '' : 's'} changed, not saved
           </span>
         )}
-        <CommandButton command="rules.refresh" input={{ server: serverRef }} size="sm" aria-label="Refresh alert rules" isDisabled={query.isFetching}>
-          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-          Refresh
-        </CommandButton>
+        <RefreshButton command="rules.refresh" input={{ server: serverRef }} size="sm" aria-label="Refresh alert rules" spinning={query.isFetching} isDisabled={query.isFetching} />
         {writable && dirty && (
           <CommandButton command="rules.discard-changes" input={{}} size="sm" variant="ghost">
             Discard changes
@@ -99,14 +95,7 @@ export function AlertsConfigTab({ server }: { server: Server; view: ServerView }
       </div>
       {!writable && <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">Read only: your role cannot change alert rules.</p>}
       {query.isError && (
-        <div role="alert" className="mb-3 flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="mr-auto">
-            <strong>Could not load the alert rules.</strong> {query.error.message}
-          </span>
-          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
-            Retry
-          </Button>
-        </div>
+        <LoadError className="mb-3" title="Could not load the alert rules." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
       {!query.isError && (
         <RulesTable rows={shown} changed={changed} loading={query.isPending} readOnly={!writable} actions={actions} caption={`Alert rules of ${server.hostname}`} />

@@ -5,7 +5,6 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { checkKindLabels, type Check } from '../../../server/contract/checks';
 import { checksListQueryOptions } from '../../api/checks';
 import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
 import { DataTable } from '../../components/ui/data-table';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
@@ -18,19 +17,15 @@ import { CheckStateBadge, UptimeText } from './check-display';
 import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
 import { Icon } from '../../components/ui/icons';
 import { useLiveInterval } from '../../lib/use-connection';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/checks');
 const features = tableFeatures({});
 const REFETCH_MS = 10_000;
 /** Checks are marked by name (Space on a row; check.pause, check.run-now … then apply to every marked check). */
 const checkMarks = { kind: 'check', label: (c: Check) => c.name };
-
-const linkButton = (primary: boolean, disabled = false) =>
-  cx(
-    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
-    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
-    disabled && 'pointer-events-none opacity-50',
-  );
 
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -152,9 +147,9 @@ export function ChecksPage() {
       <h2 className="text-lg font-semibold">No checks yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">Watch a website, a TCP port, a DNS name or a TLS certificate from Opsdeck.</p>
       {canWrite === true && (
-        <Link to="/checks/create" search={true} className={linkButton(true)}>
+        <LinkButton to="/checks/create" search={true}>
           Add check
-        </Link>
+        </LinkButton>
       )}
     </div>
   );
@@ -170,25 +165,13 @@ export function ChecksPage() {
           value={search.state ?? 'all'}
           onChange={(v) => void runner.run('list.filter', { field: 'state', ...(v === 'all' ? {} : { value: v }) })}
         />
-        <CommandButton command="check.refresh" input={{}} isDisabled={query.isPending} aria-label="Refresh">
-          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-          Refresh
-        </CommandButton>
-        <span title={canWrite === true ? undefined : canWrite}>
-          <Link to="/checks/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
-            Add check
-          </Link>
-        </span>
+        <RefreshButton command="check.refresh" input={{}} spinning={query.isFetching} isDisabled={query.isPending} />
+        <LinkButton to="/checks/create" search={true} disabledReason={canWrite !== true && canWrite}>
+          Add check
+        </LinkButton>
       </div>
       {query.isError && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="mr-auto">
-            <strong>Could not load checks.</strong> {query.error.message}
-          </span>
-          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
-            Retry
-          </Button>
-        </div>
+        <LoadError title="Could not load checks." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
       <DataTable
         table={table}

@@ -1,10 +1,9 @@
 import { useId, type ReactNode } from 'react';
-import { Button } from '../../components/ui/button';
 import { cx } from '../../components/ui/cx';
 import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
-import { thresholdOptions, type ThresholdValue } from '../../lib/dashboard-view';
-import { Icon } from '../../components/ui/icons';
+import { thresholdOptions, type DashboardCard as CardName, type ThresholdValue } from '../../lib/dashboard-view';
+import { RefreshButton } from '../../components/ui/refresh-button';
 
 /**
  * SPEC §2: card widths on the 24-column grid (from md up); phones stack them in one column,
@@ -21,14 +20,15 @@ export interface DashboardCardProps {
   span: keyof typeof spans;
   /** Fetching (first load or a refresh): the refresh button is disabled meanwhile. */
   busy: boolean;
-  onRefresh: () => void;
+  /** The card the refresh button names to dashboard.refresh. */
+  card: CardName;
   /** High-usage cards: the "above N" choice. */
   threshold?: { value: number; onChange: (v: ThresholdValue) => void };
   children: ReactNode;
 }
 
 /** One dashboard card: title, threshold choice, round refresh button, body. */
-export function DashboardCard({ title, span, busy, onRefresh, threshold, children }: DashboardCardProps) {
+export function DashboardCard({ title, span, busy, card, threshold, children }: DashboardCardProps) {
   const headingId = useId();
   return (
     <article
@@ -50,9 +50,7 @@ export function DashboardCard({ title, span, busy, onRefresh, threshold, childre
               onChange={threshold.onChange}
             />
           )}
-          <Button round size="sm" aria-label={`Refresh ${title}`} isDisabled={busy} onPress={onRefresh}>
-            <Icon name="refresh" className={cx(busy && 'animate-spin')} />
-          </Button>
+          <RefreshButton command="dashboard.refresh" input={{ card }} round size="sm" aria-label={`Refresh ${title}`} spinning={busy} isDisabled={busy} />
         </div>
       </header>
       {children}

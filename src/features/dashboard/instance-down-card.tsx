@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getRouteApi, useRouter } from '@tanstack/react-router';
-import { useCallback, type MouseEvent } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { useCallback } from 'react';
 import { alertTypeLabel, type Alert } from '../../../server/contract/alerts';
 import { alertsListQueryOptions } from '../../api/alerts';
 import { Button } from '../../components/ui/button';
@@ -12,30 +12,18 @@ import { SearchField } from '../../components/ui/search-field';
 import { instanceDownPageSizes, instanceDownQuery, type DashboardSearch } from '../../lib/dashboard-view';
 import { CardEmpty, CardError, CardSkeleton, DashboardCard } from './dashboard-card';
 import { useCardCommands } from './use-card';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/');
-
-const linkButton =
-  'inline-flex h-8 items-center rounded-md px-2.5 text-sm font-medium text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-400 dark:hover:bg-slate-800';
-
-// The alerts screen (issue 4) owns /notifications/show/$id; its route is declared in another
-// module, so the link is a plain href followed through the router's history.
-const alertHref = (id: string) => `/notifications/show/${encodeURIComponent(id)}`;
 
 export function InstanceDownCard() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const { refresh, runner } = useCardCommands();
+  const { runner } = useCardCommands();
   const q = useQuery({ ...alertsListQueryOptions(instanceDownQuery(search)), placeholderData: keepPreviousData });
   const page = search.page ?? 1;
   const pageSize = search.pageSize ?? 25;
   const canDelete = runner.check('alert.delete');
-  const router = useRouter();
-  const openAlert = (e: MouseEvent, id: string) => {
-    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    router.history.push(alertHref(id));
-  };
 
   const setSearch = useCallback((patch: Partial<DashboardSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }), [navigate]);
   const setHost = useCallback((v: string) => setSearch({ host: v || undefined, page: undefined }), [setSearch]);
@@ -47,7 +35,7 @@ export function InstanceDownCard() {
   const rows = q.data?.result.data ?? [];
   const total = q.data?.result.count ?? 0;
   return (
-    <DashboardCard title="Instance Down" span={24} busy={q.isFetching} onRefresh={() => refresh('instance-down')}>
+    <DashboardCard title="Instance Down" span={24} busy={q.isFetching} card="instance-down">
       {q.isError && <CardError error={q.error} />}
       <div className="overflow-x-auto rounded-lg border border-slate-200 dark:border-slate-800">
         <table className="w-full text-left text-sm" aria-label="Instance Down">
@@ -96,9 +84,9 @@ export function InstanceDownCard() {
                   </td>
                   <td className="px-1.5 py-2">
                     <div className="flex items-center gap-1 whitespace-nowrap">
-                      <a href={alertHref(a._id)} onClick={(e) => openAlert(e, a._id)} className={linkButton} aria-label={`Show alert ${name}`}>
+                      <LinkButton variant="link" to="/notifications/show/$id" params={{ id: a._id }} aria-label={`Show alert ${name}`}>
                         Show
-                      </a>
+                      </LinkButton>
                       <Button variant="danger-ghost" size="sm" disabledReason={canDelete === true ? false : canDelete} onPress={() => remove(a)} aria-label={`Delete alert ${name}`}>
                         Delete
                       </Button>

@@ -3,7 +3,6 @@ import { alertsSummaryQueryOptions, nodesSummaryQueryOptions } from '../../api/a
 import { abbreviateCount, instanceRingText } from '../../lib/dashboard-format';
 import { CardError, DashboardCard } from './dashboard-card';
 import { Ring } from './ring';
-import { useCardCommands } from './use-card';
 
 function Figure({ label, value, tone }: { label: string; value: string; tone?: 'green' | 'red' }) {
   return (
@@ -18,11 +17,10 @@ function Figure({ label, value, tone }: { label: string; value: string; tone?: '
 
 /** SPEC §2: the instance ring shows running/total, or '--' when the figures are missing. */
 export function InstanceSummaryCard() {
-  const { refresh } = useCardCommands();
   const q = useQuery(nodesSummaryQueryOptions());
   const s = q.data?.result;
   return (
-    <DashboardCard title="Instance Summary" span={6} busy={q.isFetching} onRefresh={() => refresh('instances')}>
+    <DashboardCard title="Instance Summary" span={6} busy={q.isFetching} card="instances">
       {q.isError && !s ? <CardError error={q.error} /> : null}
       <div className="flex items-center gap-4">
         <Ring label="Running instances" part={s?.total_nodes_up} total={s?.total_nodes} text={instanceRingText(s?.total_nodes_up, s?.total_nodes)} tone="green" />
@@ -38,11 +36,10 @@ export function InstanceSummaryCard() {
 
 /** SPEC §2: the alert ring shows the firing share of all alerts; counts abbreviate (k, m, b). */
 export function AlertsSummaryCard() {
-  const { refresh } = useCardCommands();
   const q = useQuery(alertsSummaryQueryOptions());
   const s = q.data?.result;
   return (
-    <DashboardCard title="Alerts Summary" span={6} busy={q.isFetching} onRefresh={() => refresh('alerts')}>
+    <DashboardCard title="Alerts Summary" span={6} busy={q.isFetching} card="alerts">
       {q.isError && !s ? <CardError error={q.error} /> : null}
       <div className="flex items-center gap-4">
         <Ring label="Firing alerts" part={s?.total_alerts_firing} total={s?.total_alerts} text={abbreviateCount(s?.total_alerts_firing)} tone="red" />

@@ -52,7 +52,7 @@ function useThreshold(card: ThresholdCard): number {
 }
 
 function UsageCard<T extends Host>(props: { card: ThresholdCard; title: string; threshold: number; q: UseQueryResult<Rows<T>>; valueHeader: string; value: (row: T) => string }) {
-  const { refresh, setThreshold } = useCardCommands();
+  const { setThreshold } = useCardCommands();
   const { q, threshold } = props;
   const columns: SmallColumn<T>[] = [...hostColumns<T>(), { header: props.valueHeader, cell: (r) => <span className="font-semibold tabular-nums">{props.value(r)}</span> }];
   return (
@@ -60,7 +60,7 @@ function UsageCard<T extends Host>(props: { card: ThresholdCard; title: string; 
       title={props.title}
       span={12}
       busy={q.isFetching}
-      onRefresh={() => refresh(props.card)}
+      card={props.card}
       threshold={{ value: threshold, onChange: (v) => setThreshold(props.card, v) }}
     >
       <Body q={q} empty={`No servers above ${threshold}%.`} render={(rows) => <SmallTable label={props.title} rows={rows} columns={columns} rowKey={(r) => r.serverId} />} />
@@ -89,9 +89,8 @@ export function HighDiskCard() {
 }
 
 function ListCard<T extends Host>({ card, title, q, empty, columns, rowKey }: { card: CardName; title: string; q: UseQueryResult<Rows<T>>; empty: string; columns: SmallColumn<T>[]; rowKey: (r: T) => string }) {
-  const { refresh } = useCardCommands();
   return (
-    <DashboardCard title={title} span={12} busy={q.isFetching} onRefresh={() => refresh(card)}>
+    <DashboardCard title={title} span={12} busy={q.isFetching} card={card}>
       <Body q={q} empty={empty} render={(rows) => <SmallTable label={title} rows={rows} columns={columns} rowKey={rowKey} />} />
     </DashboardCard>
   );

@@ -1,11 +1,10 @@
 import { useCallback } from 'react';
-import type { DashboardCard, ThresholdCard, ThresholdValue } from '../../lib/dashboard-view';
+import type { ThresholdCard, ThresholdValue } from '../../lib/dashboard-view';
 import { useCommandRunner } from '../../lib/run-command';
 
-/** The card buttons run the dashboard commands, so a click is the same act as `dashboard.refresh cpu`. */
+/** The card controls run the dashboard commands, so a choice is the same act as `dashboard.set-threshold cpu 90` (the refresh button is a RefreshButton). */
 export function useCardCommands() {
   const runner = useCommandRunner();
-  const refresh = useCallback((card: DashboardCard) => void runner.run('dashboard.refresh', { card }), [runner]);
   const setThreshold = useCallback((card: ThresholdCard, threshold: ThresholdValue) => void runner.run('dashboard.set-threshold', { card, threshold }), [runner]);
-  return { refresh, setThreshold, runner };
+  return { setThreshold, runner };
 }

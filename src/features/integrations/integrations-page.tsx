@@ -7,6 +7,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Skeleton } from '../../components/ui/skeleton';
 import { CommandButton } from '../../lib/command-button';
+import { LoadError } from '../../components/ui/load-error';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '--');
 
@@ -35,9 +36,7 @@ export function IntegrationsPage() {
       <h1 className="text-2xl font-semibold">Notifications</h1>
       <NotificationsTabs current="integrations" />
       {query.isError && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          Could not load the integrations: {query.error.message}
-        </p>
+        <LoadError title="Could not load the integrations:" detail={query.error.message} />
       )}
       {!status ? (
         !query.isError && <Skeleton className="h-40" />

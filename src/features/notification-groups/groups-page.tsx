@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupsListQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
-import { cx } from '../../components/ui/cx';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Switch } from '../../components/ui/switch';
@@ -18,15 +17,12 @@ import { EmailAvatars } from './email-avatars';
 import { MonitoringAlertGroups } from './monitoring-alert-groups';
 import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
 import { Icon } from '../../components/ui/icons';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/notification-groups');
 const features = tableFeatures({});
-
-const linkButton = (disabled: boolean) =>
-  cx(
-    'inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white outline-none hover:bg-blue-700 focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
-    disabled && 'pointer-events-none opacity-50',
-  );
 
 // Date over time, and headers that wrap: the table fits at 1280 px with its actions whole (issue 13).
 const dateCell = (iso: string) => <DateTime value={iso} stacked />;
@@ -147,9 +143,9 @@ export function GroupsPage() {
       <h2 className="text-lg font-semibold">No notification groups yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">A group holds the email addresses and Slack channel that alert rules notify.</p>
       {canCreate === true && (
-        <Link to="/notification-groups/create" search={true} className={linkButton(false)}>
+        <LinkButton to="/notification-groups/create" search={true}>
           Create Notification Group
-        </Link>
+        </LinkButton>
       )}
     </div>
   );
@@ -160,27 +156,15 @@ export function GroupsPage() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Notification Groups</h1>
         <SearchField aria-label="Search by name" placeholder="Search by name" value={search.name ?? ''} onChange={setName} className="w-56" />
-        <CommandButton command="group.refresh" input={{}} isDisabled={loading} aria-label="Refresh">
-          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-          Refresh
-        </CommandButton>
-        <span title={canCreate === true ? undefined : canCreate}>
-          <Link to="/notification-groups/create" search={true} disabled={canCreate !== true} className={linkButton(canCreate !== true)}>
-            Create Notification Group
-          </Link>
-        </span>
+        <RefreshButton command="group.refresh" input={{}} spinning={query.isFetching} isDisabled={loading} />
+        <LinkButton to="/notification-groups/create" search={true} disabledReason={canCreate !== true && canCreate}>
+          Create Notification Group
+        </LinkButton>
       </div>
       <MonitoringAlertGroups />
 
       {query.isError && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="mr-auto">
-            <strong>Could not load notification groups.</strong> {query.error.message}
-          </span>
-          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
-            Retry
-          </Button>
-        </div>
+        <LoadError title="Could not load notification groups." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
 
       {!failedWithoutData && (

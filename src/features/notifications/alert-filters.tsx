@@ -5,17 +5,17 @@ import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { inputClass } from '../../components/ui/text-field';
 import { statusFilterOptions, type AlertListFilters, type StatusFilter } from './notifications-search';
-import { Icon } from '../../components/ui/icons';
+import { RefreshButton } from '../../components/ui/refresh-button';
 
 export interface AlertFiltersProps {
   filters: Pick<AlertListFilters, 'hostname' | 'status' | 'from' | 'to'>;
   onChange: (patch: Partial<Pick<AlertListFilters, 'hostname' | 'status' | 'from' | 'to'>>) => void;
-  onRefresh: () => void;
-  refreshing: boolean;
+  /** The list's first load: Refresh waits for it (it turns while alerts.refresh runs). */
+  loading: boolean;
 }
 
 /** SPEC §2: date-range filter, status All/Active/Resolved/Snoozed, hostname search (500 ms), refresh. */
-export function AlertFilters({ filters, onChange, onRefresh, refreshing }: AlertFiltersProps) {
+export function AlertFilters({ filters, onChange, loading }: AlertFiltersProps) {
   const id = useId();
   return (
     <div className="flex flex-wrap items-end gap-2">
@@ -38,10 +38,7 @@ export function AlertFilters({ filters, onChange, onRefresh, refreshing }: Alert
       )}
       <Segmented<StatusFilter> aria-label="Status" options={statusFilterOptions} value={filters.status} onChange={(status) => onChange({ status })} />
       <SearchField aria-label="Search by Hostname" placeholder="Search by Hostname" value={filters.hostname ?? ''} onChange={(hostname) => onChange({ hostname: hostname || undefined })} className="w-56" />
-      <Button onPress={onRefresh} isDisabled={refreshing} aria-label="Refresh">
-        <Icon name="refresh" className={cx(refreshing && 'animate-spin')} />
-        Refresh
-      </Button>
+      <RefreshButton command="alerts.refresh" input={{}} spinning={loading} isDisabled={loading} />
     </div>
   );
 }

@@ -13,16 +13,3 @@ export function EmptyAlerts({ filtered, onClear }: { filtered: boolean; onClear:
     </div>
   );
 }
-
-export function ErrorBanner({ message, onRetry, retrying }: { message: string; onRetry: () => void; retrying: boolean }) {
-  return (
-    <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-      <span className="mr-auto">
-        <strong>Could not load alerts.</strong> {message}
-      </span>
-      <Button size="sm" onPress={onRetry} isDisabled={retrying}>
-        Retry
-      </Button>
-    </div>
-  );
-}

@@ -1,10 +1,11 @@
 import { getRouteApi, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import type { Alert } from '../../../server/contract/alerts';
 import { cx } from '../../components/ui/cx';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Pagination } from '../../components/ui/pagination';
-import { ErrorBanner, EmptyAlerts } from './list-states';
+import { EmptyAlerts } from './list-states';
 import { AlertCard, AlertCardSkeleton } from './alert-card';
 import { AlertFilters } from './alert-filters';
 import { AlertsTable, alertMarks } from './alerts-table';
@@ -12,22 +13,10 @@ import { useMarkableRows } from '../../lib/marks';
 import { useCommandRunner } from '../../lib/run-command';
 import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsSearch } from './notifications-search';
 import { useAlertList } from './use-alert-list';
+import { LoadError } from '../../components/ui/load-error';
 
 const route = getRouteApi('/app/notifications');
-/** SPEC §2: the card/table switch is hidden on small screens, which always get cards. */
-const PHONE = '(max-width: 639px)';
 const SKELETON_CARDS = 12;
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** SPEC §2 Notifications: every alert, cards (default) or table, filtered by date range, status and hostname. */
 export function NotificationsPage() {
@@ -96,9 +85,9 @@ export function NotificationsPage() {
         )}
       </div>
       <NotificationsTabs current="alerts" />
-      <AlertFilters filters={filters} onChange={setFilters} onRefresh={list.refresh} refreshing={list.refreshing} />
+      <AlertFilters filters={filters} onChange={setFilters} loading={list.query.isPending} />
 
-      {query.isError && <ErrorBanner message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      {query.isError && <LoadError title="Could not load alerts." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
 
       {failedWithoutData ? null : view === 'table' ? (
         <AlertsTable label="Alerts" alerts={alerts} loading={loading} onView={openAlert} onDelete={list.remove} canDelete={list.canDelete} onToggleAck={list.toggleAck} canAck={list.canAck} empty={empty} />

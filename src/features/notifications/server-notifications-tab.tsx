@@ -5,9 +5,10 @@ import { Pagination } from '../../components/ui/pagination';
 import { AlertDrawer } from './alert-drawer';
 import { AlertFilters } from './alert-filters';
 import { AlertsTable } from './alerts-table';
-import { ErrorBanner, EmptyAlerts } from './list-states';
+import { EmptyAlerts } from './list-states';
 import { hasFilters, type AlertListFilters } from './notifications-search';
 import { useAlertList } from './use-alert-list';
+import { LoadError } from '../../components/ui/load-error';
 
 const initial: AlertListFilters = { page: 1, pageSize: 25, status: 'all' };
 
@@ -28,8 +29,8 @@ export function ServerNotificationsTab({ server }: { server: Server }) {
   return (
     <section aria-label="Notifications" className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
       <h2 className="text-base font-semibold">Notifications</h2>
-      <AlertFilters filters={filters} onChange={change} onRefresh={list.refresh} refreshing={list.refreshing} />
-      {query.isError && <ErrorBanner message={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      <AlertFilters filters={filters} onChange={change} loading={list.query.isPending} />
+      {query.isError && <LoadError title="Could not load alerts." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
       {!(query.isError && !query.data) && (
         <>
           <AlertsTable

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { Alert } from '../../../server/contract/alerts';
 import { alertsListQueryOptions } from '../../api/alerts';
 import { useCommandRunner } from '../../lib/run-command';
@@ -13,11 +13,6 @@ const REFETCH_MS = 30_000;
 export function useAlertList(filters: AlertListFilters, serverId?: string) {
   const runner = useCommandRunner();
   const query = useQuery({ ...alertsListQueryOptions(alertsListQuery(filters, serverId)), placeholderData: keepPreviousData, refetchInterval: useLiveInterval(REFETCH_MS) });
-  const [refreshing, setRefreshing] = useState(false);
-  const refresh = useCallback(() => {
-    setRefreshing(true);
-    void runner.run('alerts.refresh', {}).finally(() => setRefreshing(false));
-  }, [runner]);
   // A refused or failed run is reported by the runner; a declined one needs nothing.
   const remove = useCallback((a: Alert) => void runner.run('alert.delete', { alert: a._id }), [runner]);
   // Issue 14: acknowledge an unowned alert, release an owned one (the commands say whose);
@@ -30,5 +25,5 @@ export function useAlertList(filters: AlertListFilters, serverId?: string) {
     for (const a of query.data?.result.data ?? []) if (!seen.has(a._id)) seen.set(a._id, a);
     return [...seen.values()];
   }, [query.data]);
-  return { query, alerts, total: query.data?.result.count ?? 0, refresh, refreshing: refreshing || query.isPending, remove, canDelete: runner.check('alert.delete'), toggleAck, canAck };
+  return { query, alerts, total: query.data?.result.count ?? 0, remove, canDelete: runner.check('alert.delete'), toggleAck, canAck };
 }

@@ -12,6 +12,7 @@ import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { MaintenanceCalendar } from './maintenance-calendar';
 import { WindowDrawer } from './window-drawer';
+import { LoadError } from '../../components/ui/load-error';
 
 const route = getRouteApi('/app/notifications/maintenance');
 const features = tableFeatures({});
@@ -104,9 +105,7 @@ export function MaintenancePage() {
         </Button>
       </div>
       {query.isError && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          Could not load maintenance windows: {query.error.message}
-        </p>
+        <LoadError title="Could not load maintenance windows:" detail={query.error.message} />
       )}
       {view === 'calendar' ? (
         <MaintenanceCalendar month={search.month} onMonth={(m) => void runner.run('maintenance.calendar', { month: m })} onOpen={(wid) => open(wid)} />

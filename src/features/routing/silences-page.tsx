@@ -12,6 +12,7 @@ import { DateTime } from '../../lib/alert-display';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
 import { SilenceDrawer } from './silence-drawer';
+import { LoadError } from '../../components/ui/load-error';
 
 const route = getRouteApi('/app/notifications/silences');
 const features = tableFeatures({});
@@ -95,9 +96,7 @@ export function SilencesPage() {
         </Button>
       </div>
       {query.isError && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          Could not load silences: {query.error.message}
-        </p>
+        <LoadError title="Could not load silences:" detail={query.error.message} />
       )}
       <DataTable
         table={table}

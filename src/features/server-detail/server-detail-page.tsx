@@ -7,8 +7,8 @@ import { resolveServerView } from '../../lib/server-view';
 import { AgentSetup } from './agent-setup';
 import { ServerDashboards } from './server-dashboards';
 import { ServerHeader } from './server-header';
-import { ErrorBox } from './states';
 import { Icon } from '../../components/ui/icons';
+import { LoadError } from '../../components/ui/load-error';
 
 const route = getRouteApi('/app/servers/show/$id');
 
@@ -30,7 +30,7 @@ export function ServerDetailPage() {
     return (
       <div className="space-y-4">
         <h1 className="text-2xl font-semibold">{notFound ? 'Server not found' : 'Server'}</h1>
-        <ErrorBox
+        <LoadError
           title={notFound ? 'This server does not exist or was deleted.' : 'Could not load the server.'}
           detail={notFound ? undefined : serverQuery.error.message}
           onRetry={notFound ? undefined : () => void serverQuery.refetch()}
@@ -61,7 +61,7 @@ export function ServerDetailPage() {
       ) : !server.isAgentConfigured || search.configure === 1 ? (
         <AgentSetup server={server} configuring={search.configure === 1} />
       ) : configQuery.isError && !configQuery.data ? (
-        <ErrorBox title="Could not load the monitoring settings." detail={configQuery.error.message} onRetry={() => void configQuery.refetch()} retrying={configQuery.isFetching} />
+        <LoadError title="Could not load the monitoring settings." detail={configQuery.error.message} onRetry={() => void configQuery.refetch()} retrying={configQuery.isFetching} />
       ) : (
         // Keyed by server: a switch starts from clean chart state instead of the last server's lines.
         <ServerDashboards key={server._id} server={server} view={view} config={configQuery.data?.result} />

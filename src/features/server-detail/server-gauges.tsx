@@ -6,7 +6,8 @@ import { Skeleton } from '../../components/ui/skeleton';
 import { formatChartValue, gaugeTone } from '../../lib/chart-format';
 import { formatByteRate, formatBytes, formatPercent, formatRelativeTime, formatUptime } from '../../lib/format';
 import { liveRefetchMs } from './live';
-import { Card, ErrorBox } from './states';
+import { Card } from './states';
+import { LoadError } from '../../components/ui/load-error';
 
 const known = (v: number | null | undefined): v is number => v !== null && v !== undefined && Number.isFinite(v);
 
@@ -26,7 +27,7 @@ export function ServerGauges({ server, scrapeIntervalSeconds }: { server: Server
   const windows = server.operating_system === 'windows';
 
   if (query.isError && !u) {
-    return <ErrorBox title="Could not load the server’s figures." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    return <LoadError title="Could not load the server’s figures." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   }
 
   return (

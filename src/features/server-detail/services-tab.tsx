@@ -12,8 +12,9 @@ import { Skeleton } from '../../components/ui/skeleton';
 import type { ServerView, ServicePageSize, ServiceStatusFilter } from '../../lib/server-view';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
-import { Card, ErrorBox } from './states';
-import { Icon } from '../../components/ui/icons';
+import { Card } from './states';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
 
 const route = getRouteApi('/app/servers/show/$id');
 
@@ -68,16 +69,13 @@ export function ServicesTab({ server, view }: { server: Server; view: ServerView
         <>
           <SearchField aria-label="Search by name" placeholder="Search by name" value={view.q} onChange={searchName} className="w-56" />
           <Segmented<ServiceStatusFilter> aria-label="Status" size="sm" options={statusOptions} value={view.status} onChange={(status) => void run('server.services-filter', { status })} />
-          <CommandButton command="server.refresh-view" input={{}} size="sm" aria-label="Refresh services" isDisabled={query.isFetching}>
-            <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-            Refresh
-          </CommandButton>
+          <RefreshButton command="server.refresh-view" input={{}} size="sm" aria-label="Refresh services" spinning={query.isFetching} isDisabled={query.isFetching} />
         </>
       }
     >
       {query.isError && (
         <div className="mb-3">
-          <ErrorBox compact title="Could not load the services." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
+          <LoadError compact title="Could not load the services." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
         </div>
       )}
       <div className="overflow-x-auto">

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { getRouteApi, Outlet } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import type { Server } from '../../../server/contract/servers';
 import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
 import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
@@ -15,24 +16,13 @@ import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServersTable } from './servers-table';
 import { serversListQuery, type ServerSortField, type ServersSearch } from './servers-search';
-import { Icon } from '../../components/ui/icons';
 import { useLiveInterval } from '../../lib/use-connection';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/servers');
-/** SPEC §2: the card/table switch is hidden on extra-small screens, which always get cards. */
-const PHONE = '(max-width: 639px)';
 const SKELETON_CARDS = 12;
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** The current time, ticking, so 'Last Updated' texts age without a refetch. */
 function useNow(everyMs: number): number {
@@ -43,13 +33,6 @@ function useNow(everyMs: number): number {
   }, [everyMs]);
   return now;
 }
-
-const linkButton = (primary: boolean, disabled = false) =>
-  cx(
-    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
-    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
-    disabled && 'pointer-events-none opacity-50',
-  );
 
 /** SPEC §2 Servers List. */
 export function ServersPage() {
@@ -63,7 +46,6 @@ export function ServersPage() {
   const monitoring = useQuery(monitoringConfigQueryOptions());
   const refetchMs = Math.max(5, monitoring.data?.result.scrapeIntervalSeconds ?? 15) * 1000;
   const query = useQuery({ ...serverMetricsListQueryOptions(serversListQuery(search)), placeholderData: keepPreviousData, refetchInterval: useLiveInterval(refetchMs) });
-  const [refreshing, setRefreshing] = useState(false);
   const canWrite = runner.check('server.create');
   const [deleting, setDeleting] = useState<Server | null>(null);
 
@@ -76,10 +58,6 @@ export function ServersPage() {
   const setHostname = useCallback((v: string) => void run('list.search', { text: v }), [run]);
   const sortBy = useCallback((by: ServerSortField) => void run('list.sort', { by }), [run]);
   const editSettings = useCallback((s: Server) => void navigate({ to: '/servers/edit/$id', params: { id: s._id }, search: (prev) => prev }), [navigate]);
-  const refresh = () => {
-    setRefreshing(true);
-    void runner.run('server.refresh', {}).finally(() => setRefreshing(false));
-  };
 
   // SPEC §2: cards are de-duplicated by _id (a server can move between pages while paging).
   const servers = useMemo(() => {
@@ -117,9 +95,9 @@ export function ServersPage() {
       <h2 className="text-lg font-semibold">No servers yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">Register a Linux or Windows server, then install its monitoring agent.</p>
       {canWrite === true && (
-        <Link to="/servers/create" search={true} className={linkButton(true)}>
+        <LinkButton to="/servers/create" search={true}>
           Add server
-        </Link>
+        </LinkButton>
       )}
     </div>
   );
@@ -150,27 +128,15 @@ export function ServersPage() {
           </div>
         )}
         {/* Disabled only while a refresh someone asked for runs: the background refetch must not make the button flicker. */}
-        <Button onPress={refresh} isDisabled={refreshing || loading} aria-label="Refresh">
-          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-          Refresh
-        </Button>
-        <span title={canWrite === true ? undefined : canWrite}>
-          <Link to="/servers/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
-            Add server
-          </Link>
-        </span>
+        <RefreshButton command="server.refresh" input={{}} spinning={query.isFetching} isDisabled={loading} />
+        <LinkButton to="/servers/create" search={true} disabledReason={canWrite !== true && canWrite}>
+          Add server
+        </LinkButton>
       </div>
       <MonitoringBanner />
 
       {query.isError && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="mr-auto">
-            <strong>Could not load servers.</strong> {query.error.message}
-          </span>
-          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
-            Retry
-          </Button>
-        </div>
+        <LoadError title="Could not load servers." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
 
       {failedWithoutData ? null : view === 'table' ? (

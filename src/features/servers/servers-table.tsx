@@ -12,6 +12,7 @@ import { formatByteRate } from '../../lib/format';
 import { StateBadge, UsageText } from './server-display';
 import type { ServerSortField, ServersSearch } from './servers-search';
 import { Icon } from '../../components/ui/icons';
+import { LinkButton } from '../../components/ui/link-button';
 
 const features = tableFeatures({});
 
@@ -27,9 +28,6 @@ export interface ServersTableProps {
   onDelete: (server: Server) => void;
   empty: ReactNode;
 }
-
-const linkButton =
-  'inline-flex h-8 items-center rounded-md px-2.5 text-sm font-medium text-blue-700 outline-none hover:bg-blue-50 focus-visible:ring-2 focus-visible:ring-blue-500 dark:text-blue-400 dark:hover:bg-slate-800';
 
 /** SPEC §2 table: Hostname (searchable), IP Address (copyable), State, CPU, Memory, Disk, Network, Actions. */
 /** Servers are marked by hostname (Space on a row; commands then apply to every marked server). */
@@ -99,9 +97,9 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
           return (
             <div className="flex items-center gap-1 whitespace-nowrap">
               {/* SPEC §2: Edit opens the server detail. */}
-              <Link to="/servers/show/$id" params={{ id: s._id }} className={linkButton} aria-label={`Edit ${s.hostname}`}>
+              <LinkButton variant="link" to="/servers/show/$id" params={{ id: s._id }} aria-label={`Edit ${s.hostname}`}>
                 Edit
-              </Link>
+              </LinkButton>
               {canWrite === true && (
                 <Button variant="ghost" size="sm" onPress={() => onEditSettings(s)} aria-label={`Settings of ${s.hostname}`}>
                   Settings

@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { getRouteApi, Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { getRouteApi, Outlet, useNavigate } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { StatusPage } from '../../../server/contract/status-pages';
 import { statusPagesListQueryOptions } from '../../api/status-pages';
 import { statusPagesListQuery, type StatusPagesSearch } from './status-pages-query';
 import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
 import { DataTable } from '../../components/ui/data-table';
 import { Modal } from '../../components/ui/modal';
 import { Pagination } from '../../components/ui/pagination';
@@ -16,17 +15,12 @@ import { TextField } from '../../components/ui/text-field';
 import { formatRelativeTime } from '../../lib/format';
 import { CommandButton } from '../../lib/command-button';
 import { useCommandRunner } from '../../lib/run-command';
-import { Icon } from '../../components/ui/icons';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/status-pages');
 const features = tableFeatures({});
-
-const linkButton = (primary: boolean, disabled = false) =>
-  cx(
-    'inline-flex h-9 items-center rounded-md px-3.5 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-blue-500 focus-visible:ring-offset-1 dark:focus-visible:ring-offset-slate-900',
-    primary ? 'bg-blue-600 text-white hover:bg-blue-700' : 'border border-slate-300 bg-white hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:hover:bg-slate-700',
-    disabled && 'pointer-events-none opacity-50',
-  );
 
 /** The incident form: a post (status.post) or the closing update (status.resolve), run as commands. */
 function IncidentDialog({ page, mode, onClose }: { page: StatusPage; mode: 'post' | 'resolve'; onClose: () => void }) {
@@ -191,9 +185,9 @@ export function StatusPagesPage() {
       <h2 className="text-lg font-semibold">No status pages yet</h2>
       <p className="text-sm text-slate-600 dark:text-slate-400">Publish the state of chosen servers and checks, with 90-day uptime and incident updates, at an address anyone can open.</p>
       {canWrite === true && (
-        <Link to="/status-pages/create" search={true} className={linkButton(true)}>
+        <LinkButton to="/status-pages/create" search={true}>
           Create status page
-        </Link>
+        </LinkButton>
       )}
     </div>
   );
@@ -210,25 +204,13 @@ export function StatusPagesPage() {
           onChange={(v) => void runner.run('list.search', { text: v })}
           className="w-60"
         />
-        <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
-          <Icon name="refresh" className={cx(query.isFetching && 'animate-spin')} />
-          Refresh
-        </Button>
-        <span title={canWrite === true ? undefined : canWrite}>
-          <Link to="/status-pages/create" search={true} disabled={canWrite !== true} className={linkButton(true, canWrite !== true)}>
-            Create status page
-          </Link>
-        </span>
+        <RefreshButton command="status.refresh" input={{}} spinning={query.isFetching} isDisabled={query.isFetching} />
+        <LinkButton to="/status-pages/create" search={true} disabledReason={canWrite !== true && canWrite}>
+          Create status page
+        </LinkButton>
       </div>
       {query.isError && (
-        <div role="alert" className="flex flex-wrap items-center gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          <span className="mr-auto">
-            <strong>Could not load status pages.</strong> {query.error.message}
-          </span>
-          <Button size="sm" onPress={() => void query.refetch()} isDisabled={query.isFetching}>
-            Retry
-          </Button>
-        </div>
+        <LoadError title="Could not load status pages." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
       <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => runner.check('status.edit') === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id }, search: (prev) => prev })} />
       <Pagination

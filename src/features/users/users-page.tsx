@@ -1,11 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo } from 'react';
+import { useIsPhone } from '../../components/ui/use-media-query';
 import { roleLabels } from '../../../server/contract/permissions';
 import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
-import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { Menu } from '../../components/ui/menu';
 import { Pagination } from '../../components/ui/pagination';
@@ -17,21 +17,12 @@ import { markedRowClass, useMarkableRows } from '../../lib/marks';
 import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
 import { Icon } from '../../components/ui/icons';
+import { RefreshButton } from '../../components/ui/refresh-button';
+import { LoadError } from '../../components/ui/load-error';
+import { LinkButton } from '../../components/ui/link-button';
 
 const route = getRouteApi('/app/users');
 const features = tableFeatures({});
-const PHONE = '(max-width: 639px)';
-
-function useIsPhone(): boolean {
-  return useSyncExternalStore(
-    (cb) => {
-      const m = window.matchMedia(PHONE);
-      m.addEventListener('change', cb);
-      return () => m.removeEventListener('change', cb);
-    },
-    () => window.matchMedia(PHONE).matches,
-  );
-}
 
 /** Users are marked by name (Space on a row; commands then apply to every marked user). */
 const userMarks = { kind: 'user', label: (u: { username: string }) => u.username };
@@ -159,26 +150,14 @@ export function UsersPage() {
             ))}
           </div>
         )}
-        <Button onPress={() => void query.refetch()} isDisabled={query.isFetching} aria-label="Refresh">
-          <Icon name="refresh" className="mr-1" />
-          Refresh
-        </Button>
-        <span title={canCreate === true ? undefined : canCreate}>
-          <Link
-            to="/users/create"
-            search={true}
-            disabled={canCreate !== true}
-            className={`inline-flex h-9 items-center rounded-md bg-blue-600 px-3.5 text-sm font-medium text-white hover:bg-blue-700 ${canCreate !== true ? 'pointer-events-none opacity-50' : ''}`}
-          >
-            Add new user
-          </Link>
-        </span>
+        <RefreshButton command="user.refresh" input={{}} spinning={query.isFetching} isDisabled={query.isFetching} />
+        <LinkButton to="/users/create" search={true} disabledReason={canCreate !== true && canCreate}>
+          Add new user
+        </LinkButton>
       </div>
 
       {query.isError && (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
-          Could not load users: {query.error.message}
-        </p>
+        <LoadError title="Could not load users:" detail={query.error.message} />
       )}
 
       {view === 'table' ? (
