@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { CommandInput } from '../../../commands';
 import { CheckFieldError, REDACTED, type CheckFields } from '../../../commands/check/check-fields';
 import { severities } from '../../../server/contract/alerts';
@@ -15,6 +15,7 @@ import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
@@ -216,16 +217,8 @@ export function EditCheckRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/checks', search: (s) => s, ignoreBlocker });
-  const allowed = useLeaveUnlessAllowed('check.edit', () => close(true));
-  const query = useQuery({ ...checkQueryOptions(id), enabled: allowed });
-  useEffect(() => {
-    if (query.isError) {
-      toast('error', `Could not load the check: ${query.error.message}`);
-      close(true);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.isError]);
-  const check = query.data?.result;
+  const { allowed, data } = useEditRecord('check.edit', checkQueryOptions(id), 'check', close);
+  const check = data?.result;
   if (!allowed) return null;
   return (
     <CheckFormDrawer

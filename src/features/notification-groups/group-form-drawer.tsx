@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { CommandInput } from '../../../commands';
 import { GroupFieldError, type GroupField } from '../../../commands/group/group-fields';
 import { notificationGroupNameMessage, slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
@@ -13,6 +12,7 @@ import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { addEmails, removeEmail } from '../../lib/email-list';
 import { useCommandRunner } from '../../lib/run-command';
+import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
@@ -83,18 +83,8 @@ export function EditGroupRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/notification-groups', search: (s) => s, ignoreBlocker });
-  const allowed = useLeaveUnlessAllowed('group.edit', () => close(true));
-  const query = useQuery({ ...notificationGroupQueryOptions(id), enabled: allowed });
-
-  useEffect(() => {
-    if (query.isError) {
-      toast('error', `Could not load the notification group: ${query.error.message}`);
-      close(true);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.isError]);
-
-  const group = query.data?.result;
+  const { allowed, data } = useEditRecord('group.edit', notificationGroupQueryOptions(id), 'notification group', close);
+  const group = data?.result;
   if (!allowed) return null;
   return (
     <GroupFormDrawer

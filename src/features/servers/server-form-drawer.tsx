@@ -1,6 +1,5 @@
-import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { osLabels, serverFieldsSchema, ServerFieldError, type ServerField, type ServerFields } from '../../../commands/server/server-fields';
 import { DEFAULT_AGENT_PORT, operatingSystems, type Server } from '../../../server/contract/servers';
 import { serverQueryOptions } from '../../api/servers';
@@ -10,6 +9,7 @@ import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
@@ -76,18 +76,8 @@ export function EditServerRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/servers', search: (s) => s, ignoreBlocker });
-  const allowed = useLeaveUnlessAllowed('server.edit', () => close(true));
-  const query = useQuery({ ...serverQueryOptions(id), enabled: allowed });
-
-  useEffect(() => {
-    if (query.isError) {
-      toast('error', `Could not load the server: ${query.error.message}`);
-      close(true);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.isError]);
-
-  const server = query.data?.result;
+  const { allowed, data } = useEditRecord('server.edit', serverQueryOptions(id), 'server', close);
+  const server = data?.result;
   if (!allowed) return null;
   return (
     <ServerFormDrawer

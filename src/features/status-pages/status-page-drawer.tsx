@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { StatusGroupInput, StatusPage } from '../../../server/contract/status-pages';
 import { ApiError } from '../../api/client';
 import { checksListQueryOptions } from '../../api/checks';
@@ -15,6 +15,7 @@ import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../lib/run-command';
+import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { api } from '../../api/client';
@@ -89,16 +90,8 @@ export function EditStatusPageRoute() {
   const navigate = listRoute.useNavigate();
   const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', search: (s) => s, ignoreBlocker });
-  const allowed = useLeaveUnlessAllowed('status.edit', () => close(true));
-  const query = useQuery({ ...statusPageQueryOptions(id), enabled: allowed });
-  useEffect(() => {
-    if (query.isError) {
-      toast('error', `Could not load the status page: ${query.error.message}`);
-      close(true);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.isError]);
-  const page = query.data?.result;
+  const { allowed, data } = useEditRecord('status.edit', statusPageQueryOptions(id), 'status page', close);
+  const page = data?.result;
   if (!allowed) return null;
   return (
     <StatusPageDrawer
