@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet, useNavigate } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { checkKindLabels, type Check } from '../../../server/contract/checks';
 import { checksListQueryOptions } from '../../api/checks';
 import { Button } from '../../components/ui/button';
@@ -20,21 +20,13 @@ import { useLiveInterval } from '../../lib/use-connection';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
+import { useNow } from '../../lib/use-now';
 
 const route = getRouteApi('/app/checks');
 const features = tableFeatures({});
 const REFETCH_MS = 10_000;
 /** Checks are marked by name (Space on a row; check.pause, check.run-now … then apply to every marked check). */
 const checkMarks = { kind: 'check', label: (c: Check) => c.name };
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
 
 const stateOptions = [
   { value: 'all', label: 'All' },

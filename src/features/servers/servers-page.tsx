@@ -20,20 +20,12 @@ import { useLiveInterval } from '../../lib/use-connection';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
+import { useNow } from '../../lib/use-now';
 
 const route = getRouteApi('/app/servers');
 const SKELETON_CARDS = 12;
 
 /** The current time, ticking, so 'Last Updated' texts age without a refetch. */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
-
 /** SPEC §2 Servers List. */
 export function ServersPage() {
   const search = route.useSearch();
