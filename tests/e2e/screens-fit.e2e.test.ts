@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
-import { commandLine, gone, openBrowser, shown, signIn, type Browser } from './browser';
+import { commandLine, gone, openBrowser, settled, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
 import { startServer, type RunningServer } from './server-process';
 
@@ -82,7 +82,11 @@ const tableOn = (url: string, name?: string) => async (page: Page) => {
   await page.goto(url);
   const table = name ? page.getByRole('table', { name, exact: true }) : page.locator('main table').first();
   await shown(table.locator('tbody tr'));
-  // Rows have loaded (not the skeleton): their actions are there.
+  // Rows have loaded (not the skeleton): their actions are there. Then the page settles (the
+  // live stream's first events may refetch the list and re-render it), and the actions are
+  // measured as they stay.
+  await shown(actionsOf(table));
+  await settled(page);
   await shown(actionsOf(table));
   return table;
 };
