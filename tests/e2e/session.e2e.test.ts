@@ -66,7 +66,10 @@ describe('session', () => {
     // End this browser's session behind its back, then make the app call the API.
     const cookie = (await b.context.cookies()).find((c) => c.name === 'opsdeck_session')!;
     await fetch(`${baseURL}/api/auth/signout`, { method: 'POST', headers: { cookie: `${cookie.name}=${cookie.value}`, 'x-requested-with': 'opsdeck' } });
-    await b.page.getByRole('button', { name: /refresh/i }).first().click();
+    // A Refresh makes it call the API; the open live stream may meet the 401 first, and then the
+    // app has already left the page the button was on: either way it lands on /logout.
+    const click = b.page.getByRole('button', { name: /refresh/i }).first().click().catch(() => undefined);
+    await Promise.race([click, b.page.waitForURL('**/logout')]);
     await b.page.waitForURL('**/logout');
     await shown(b.page.getByText('You are now logged out. Kindly log in again from the portal'));
     expect(await b.page.evaluate(() => localStorage.getItem('user'))).toBeNull();
