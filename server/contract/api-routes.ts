@@ -34,7 +34,7 @@ import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
 import { monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
 import { alertReachSchema, defaultGroupAnswerSchema, defaultGroupRequestSchema } from './reach';
-import type { Permission } from './permissions';
+import { endpoint, idsQuery, one, page, resource, type ApiRoute } from './endpoint';
 import {
   createSilenceSchema,
   createWindowSchema,
@@ -61,130 +61,75 @@ import { searchQuerySchema, searchResultSchema } from './search';
 import { createTokenSchema, personalTokenSchema } from './tokens';
 import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
 
+export type { Access, ApiRoute, HttpMethod } from './endpoint';
+
+const agentDownload = <const P extends string>(path: P, summary: string) => endpoint({ method: 'GET', path, summary, tag: 'Agent', access: 'public', produces: 'application/octet-stream' });
+
 /**
- * Every HTTP route of Opsdeck, described from the zod schemas the routes parse with and answer
- * in: the one source `/api/openapi.json` is generated from (server/contract/openapi.ts). The test
- * tests/api/openapi.test.ts holds it to Fastify's route table both ways, so a route added without
- * a line here (or a line left after its route is gone) fails.
+ * Every HTTP endpoint of Opsdeck, by name, declared once from the zod schemas it parses with and
+ * answers in (server/contract/endpoint.ts). The server serves each through its declaration, the
+ * OpenAPI description is generated from it, and the web client calls it by name.
  */
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-/** Who may call: a permission of the signed-in user (or token), anyone, or the agent's key. */
-export type Access = Permission | 'public' | 'signed-in' | 'agent-key' | 'alertmanager-token';
-
-export interface ApiRoute {
-  method: HttpMethod;
-  /** Fastify's pattern: `/api/servers/:id`. */
-  path: string;
-  summary: string;
-  /** More than the summary says (a list's sort keys), put before who may call in the description. */
-  notes?: string;
-  tag: string;
-  access: Access;
-  /** Path parameters checked by a schema of their own (others are plain strings). */
-  params?: Record<string, z.ZodType>;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  /** The 2xx answer's body; absent when it is not JSON (files, metrics text) or not described. */
-  response?: z.ZodType;
-  /** 201 for creations; 200 otherwise. */
-  status?: 200 | 201 | 204;
-  /** What the answer is when it is not JSON. */
-  produces?: string;
-}
-
-const one = (schema: z.ZodType) => z.object({ result: schema });
-const page = (schema: z.ZodType) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int() }) });
-const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
-
-interface ResourceDoc {
-  /** `/api/<name>` */
-  name: string;
-  tag: string;
-  noun: string;
-  entity: z.ZodType;
-  read: Permission;
-  create?: { body: z.ZodType; access: Permission };
-  update?: { body: z.ZodType; access: Permission };
-  remove?: { access: Permission };
-}
-
-/** SPEC §7's generic calls, as server/routes/resource.ts registers them for one resource. */
-function resource(r: ResourceDoc): ApiRoute[] {
-  const base = `/api/${r.name}`;
-  const routes: ApiRoute[] = [
-    { method: 'POST', path: `${base}/all`, summary: `List ${r.noun}s: page, sort, filter and search`, tag: r.tag, access: r.read, body: listQuerySchema, response: page(r.entity) },
-    { method: 'GET', path: base, summary: `${r.noun}s by id (?id=…&id=…)`, tag: r.tag, access: r.read, query: idsQuery, response: page(r.entity) },
-    { method: 'GET', path: `${base}/:id`, summary: `One ${r.noun}`, tag: r.tag, access: r.read, response: one(r.entity) },
-  ];
-  if (r.create) routes.push({ method: 'POST', path: base, summary: `Create a ${r.noun}`, tag: r.tag, access: r.create.access, body: r.create.body, response: one(r.entity), status: 201 });
-  if (r.update) routes.push({ method: 'PATCH', path: `${base}/:id`, summary: `Change a ${r.noun}`, tag: r.tag, access: r.update.access, body: r.update.body, response: one(r.entity) });
-  if (r.remove) routes.push({ method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(r.entity) });
-  return routes;
-}
-
-const agentDownload = (path: string, summary: string): ApiRoute => ({ method: 'GET', path, summary, tag: 'Agent', access: 'public', produces: 'application/octet-stream' });
-
-export const apiRoutes: readonly ApiRoute[] = [
+export const endpoints = {
   // Probes and metrics
-  { method: 'GET', path: '/api/health', summary: 'Liveness: the process answers', tag: 'Operations', access: 'public' },
-  { method: 'GET', path: '/api/ready', summary: 'Readiness: database, migrations, monitoring, leader', tag: 'Operations', access: 'public' },
-  { method: 'GET', path: '/metrics', summary: "Opsdeck's own Prometheus metrics", tag: 'Operations', access: 'public', produces: 'text/plain' },
-  { method: 'GET', path: '/api/openapi.json', summary: 'This description of the API', tag: 'Operations', access: 'public' },
-  { method: 'GET', path: '/api/monitoring/health', summary: 'Whether the monitoring backend answers and how fresh its figures are', tag: 'Operations', access: 'read', response: one(monitoringHealthSchema) },
-  { method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsSchema) },
-  { method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsSchema) },
-  { method: 'GET', path: '/api/alerting/reach', summary: 'Whether a firing alert reaches anyone: rules without a group, the default group, groups that cannot send', tag: 'Alert rules', access: 'read', response: one(alertReachSchema) },
-  { method: 'GET', path: '/api/settings/default-notification-group', summary: 'The notification group new rules notify', tag: 'Alert rules', access: 'read', response: one(defaultGroupAnswerSchema) },
-  { method: 'PATCH', path: '/api/settings/default-notification-group', summary: 'Set the group new rules notify (null: none); rules that notify nobody get it too', tag: 'Alert rules', access: 'rules.write', body: defaultGroupRequestSchema, response: one(defaultGroupAnswerSchema) },
+  'ops.health': endpoint({ method: 'GET', path: '/api/health', summary: 'Liveness: the process answers', tag: 'Operations', access: 'public' }),
+  'ops.ready': endpoint({ method: 'GET', path: '/api/ready', summary: 'Readiness: database, migrations, monitoring, leader', tag: 'Operations', access: 'public' }),
+  'ops.metrics': endpoint({ method: 'GET', path: '/metrics', summary: "Opsdeck's own Prometheus metrics", tag: 'Operations', access: 'public', produces: 'text/plain' }),
+  'ops.openapi': endpoint({ method: 'GET', path: '/api/openapi.json', summary: 'This description of the API', tag: 'Operations', access: 'public' }),
+  'monitoring.health': endpoint({ method: 'GET', path: '/api/monitoring/health', summary: 'Whether the monitoring backend answers and how fresh its figures are', tag: 'Operations', access: 'read', response: one(monitoringHealthSchema) }),
+  'monitoring.alertGroups': endpoint({ method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsSchema) }),
+  'monitoring.setAlertGroups': endpoint({ method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsSchema) }),
+  'reach.get': endpoint({ method: 'GET', path: '/api/alerting/reach', summary: 'Whether a firing alert reaches anyone: rules without a group, the default group, groups that cannot send', tag: 'Alert rules', access: 'read', response: one(alertReachSchema) }),
+  'reach.defaultGroup': endpoint({ method: 'GET', path: '/api/settings/default-notification-group', summary: 'The notification group new rules notify', tag: 'Alert rules', access: 'read', response: one(defaultGroupAnswerSchema) }),
+  'reach.setDefaultGroup': endpoint({ method: 'PATCH', path: '/api/settings/default-notification-group', summary: 'Set the group new rules notify (null: none); rules that notify nobody get it too', tag: 'Alert rules', access: 'rules.write', body: defaultGroupRequestSchema, response: one(defaultGroupAnswerSchema) }),
 
   // Sessions, accounts, tokens, aliases
-  { method: 'POST', path: '/api/auth/signin', summary: 'Sign in (sets the session cookie)', tag: 'Auth', access: 'public', body: signinSchema, response: one(whoamiSchema) },
-  { method: 'POST', path: '/api/auth/signout', summary: 'Sign out (ends the session)', tag: 'Auth', access: 'public' },
-  { method: 'GET', path: '/api/auth/whoami', summary: 'The signed-in user', tag: 'Auth', access: 'signed-in', response: one(whoamiSchema) },
-  { method: 'GET', path: '/api/auth/users/:id', summary: 'Your own account', tag: 'Auth', access: 'signed-in', response: one(userSchema) },
-  { method: 'PATCH', path: '/api/auth/users/:id', summary: 'Change your own account', tag: 'Auth', access: 'signed-in', body: updateAccountSchema, response: one(userSchema) },
-  { method: 'GET', path: '/api/auth/tokens', summary: 'Your personal API tokens (revoked ones too)', tag: 'Auth', access: 'read', response: page(personalTokenSchema) },
-  { method: 'POST', path: '/api/auth/tokens', summary: 'Make a personal API token (its secret is answered once)', tag: 'Auth', access: 'read', body: createTokenSchema, response: one(personalTokenSchema.extend({ token: z.string() })), status: 201 },
-  { method: 'DELETE', path: '/api/auth/tokens/:id', summary: 'Revoke one of your API tokens', tag: 'Auth', access: 'read', response: one(personalTokenSchema) },
-  { method: 'GET', path: '/api/aliases', summary: 'Your command aliases', tag: 'Commands', access: 'read', response: page(aliasSchema) },
-  { method: 'PUT', path: '/api/aliases/:name', summary: 'Set one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, body: putAliasSchema, response: one(aliasSchema) },
-  { method: 'DELETE', path: '/api/aliases/:name', summary: 'Remove one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, response: one(aliasSchema) },
+  'auth.signin': endpoint({ method: 'POST', path: '/api/auth/signin', summary: 'Sign in (sets the session cookie)', tag: 'Auth', access: 'public', body: signinSchema, response: one(whoamiSchema) }),
+  'auth.signout': endpoint({ method: 'POST', path: '/api/auth/signout', summary: 'Sign out (ends the session)', tag: 'Auth', access: 'public' }),
+  'auth.whoami': endpoint({ method: 'GET', path: '/api/auth/whoami', summary: 'The signed-in user', tag: 'Auth', access: 'signed-in', response: one(whoamiSchema) }),
+  'auth.account': endpoint({ method: 'GET', path: '/api/auth/users/:id', summary: 'Your own account', tag: 'Auth', access: 'signed-in', response: one(userSchema) }),
+  'auth.updateAccount': endpoint({ method: 'PATCH', path: '/api/auth/users/:id', summary: 'Change your own account', tag: 'Auth', access: 'signed-in', body: updateAccountSchema, response: one(userSchema) }),
+  'tokens.list': endpoint({ method: 'GET', path: '/api/auth/tokens', summary: 'Your personal API tokens (revoked ones too)', tag: 'Auth', access: 'read', response: page(personalTokenSchema) }),
+  'tokens.create': endpoint({ method: 'POST', path: '/api/auth/tokens', summary: 'Make a personal API token (its secret is answered once)', tag: 'Auth', access: 'read', body: createTokenSchema, response: one(personalTokenSchema.extend({ token: z.string() })), status: 201 }),
+  'tokens.revoke': endpoint({ method: 'DELETE', path: '/api/auth/tokens/:id', summary: 'Revoke one of your API tokens', tag: 'Auth', access: 'read', response: one(personalTokenSchema) }),
+  'aliases.list': endpoint({ method: 'GET', path: '/api/aliases', summary: 'Your command aliases', tag: 'Commands', access: 'read', response: one(z.array(aliasSchema)) }),
+  'aliases.put': endpoint({ method: 'PUT', path: '/api/aliases/:name', summary: 'Set one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, body: putAliasSchema, response: one(aliasSchema) }),
+  'aliases.remove': endpoint({ method: 'DELETE', path: '/api/aliases/:name', summary: 'Remove one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, response: one(aliasSchema) }),
 
-  ...resource({ name: 'users', tag: 'Users', noun: 'user', entity: userSchema, read: 'users.read', create: { body: createUserSchema, access: 'users.write' }, update: { body: updateUserSchema, access: 'users.write' }, remove: { access: 'users.write' } }),
+  ...resource('users', { name: 'users', tag: 'Users', noun: 'user', entity: userSchema, read: 'users.read', create: { body: createUserSchema, access: 'users.write' }, update: { body: updateUserSchema, access: 'users.write' }, remove: { access: 'users.write' } }),
 
   // Command history: the incident log
-  ...resource({ name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
-  { method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (CSV or JSON lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'text/csv' },
-  { method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', produces: 'text/event-stream' },
-  { method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) },
+  ...resource('commandHistory', { name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
+  'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (CSV or JSON lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'text/csv' }),
+  'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', produces: 'text/event-stream' }),
+  'incidentReport.get': endpoint({ method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) }),
 
   // Servers and monitoring
-  ...resource({ name: 'servers', tag: 'Servers', noun: 'server', entity: serverSchema, read: 'read', create: { body: createServerSchema, access: 'servers.write' }, update: { body: updateServerSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
-  ...resource({ name: 'servers/metrics', tag: 'Servers', noun: 'server (with usage)', entity: serverSchema, read: 'read' }),
-  { method: 'GET', path: '/api/servers/metrics/usage/:id', summary: "A server's CPU, memory and disk usage now", tag: 'Servers', access: 'read', response: one(serverUsageSchema) },
-  { method: 'GET', path: '/api/servers/upstatus/:id', summary: 'Whether a server is up, and since when', tag: 'Servers', access: 'read', response: one(serverUpStatusSchema) },
-  { method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) },
-  { method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) },
-  { method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema },
-  { method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' },
-  { method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) },
+  ...resource('servers', { name: 'servers', tag: 'Servers', noun: 'server', entity: serverSchema, read: 'read', create: { body: createServerSchema, access: 'servers.write' }, update: { body: updateServerSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
+  ...resource('serverMetrics', { name: 'servers/metrics', tag: 'Servers', noun: 'server (with usage)', entity: serverSchema, read: 'read' }),
+  'servers.usage': endpoint({ method: 'GET', path: '/api/servers/metrics/usage/:id', summary: "A server's CPU, memory and disk usage now", tag: 'Servers', access: 'read', response: one(serverUsageSchema) }),
+  'servers.upStatus': endpoint({ method: 'GET', path: '/api/servers/upstatus/:id', summary: 'Whether a server is up, and since when', tag: 'Servers', access: 'read', response: one(serverUpStatusSchema) }),
+  'servers.chart': endpoint({ method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) }),
+  'servers.forecast': endpoint({ method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) }),
+  'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema }),
+  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' }),
+  'monitoring.config': endpoint({ method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) }),
 
   // Agent set-up
-  { method: 'POST', path: '/api/cli/create_api_key', summary: "Make an installer key for a server's agent", tag: 'Agent', access: 'servers.write', body: createApiKeySchema, status: 201 },
-  { method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key' },
-  { method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema },
-  { method: 'GET', path: '/api/cli/api_keys', summary: 'Installer keys (of one server with ?serverId=)', tag: 'Agent', access: 'servers.write', query: z.object({ serverId: z.string().optional() }) },
-  { method: 'DELETE', path: '/api/cli/api_keys/:id', summary: 'Revoke an installer key', tag: 'Agent', access: 'servers.write' },
-  { method: 'GET', path: '/api/servers/check-port-access/:id', summary: "Whether Opsdeck reaches the server's agent port", tag: 'Agent', access: 'servers.write' },
-  { method: 'PATCH', path: '/api/servers/update-agent-configure-status/:id', summary: "Mark a server's agent set up (or not)", tag: 'Agent', access: 'servers.write', response: one(serverSchema) },
-  agentDownload(`/cli/${CLI_VERSION}/sb-cli`, 'The Linux installer script'),
-  agentDownload(`/cli/${CLI_VERSION}/sb-cli.ps1`, 'The Windows installer script'),
-  agentDownload(`/cli/${CLI_VERSION}/:file`, 'Another file of this version (none is served: the answer says which installer to use)'),
-  agentDownload('/cli/:version/:file', 'A file of another version (refused, naming the version served)'),
+  'agent.createKey': endpoint({ method: 'POST', path: '/api/cli/create_api_key', summary: "Make an installer key for a server's agent", tag: 'Agent', access: 'servers.write', body: createApiKeySchema, status: 201 }),
+  'agent.validateKey': endpoint({ method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key' }),
+  'agent.installed': endpoint({ method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema }),
+  'agent.keys': endpoint({ method: 'GET', path: '/api/cli/api_keys', summary: 'Installer keys (of one server with ?serverId=)', tag: 'Agent', access: 'servers.write', query: z.object({ serverId: z.string().optional() }) }),
+  'agent.revokeKey': endpoint({ method: 'DELETE', path: '/api/cli/api_keys/:id', summary: 'Revoke an installer key', tag: 'Agent', access: 'servers.write' }),
+  'agent.checkPort': endpoint({ method: 'GET', path: '/api/servers/check-port-access/:id', summary: "Whether Opsdeck reaches the server's agent port", tag: 'Agent', access: 'servers.write' }),
+  'agent.setConfigured': endpoint({ method: 'PATCH', path: '/api/servers/update-agent-configure-status/:id', summary: "Mark a server's agent set up (or not)", tag: 'Agent', access: 'servers.write', response: one(serverSchema) }),
+  'agent.linuxInstaller': agentDownload(`/cli/${CLI_VERSION}/sb-cli`, 'The Linux installer script'),
+  'agent.windowsInstaller': agentDownload(`/cli/${CLI_VERSION}/sb-cli.ps1`, 'The Windows installer script'),
+  'agent.otherFile': agentDownload(`/cli/${CLI_VERSION}/:file`, 'Another file of this version (none is served: the answer says which installer to use)'),
+  'agent.otherVersion': agentDownload('/cli/:version/:file', 'A file of another version (refused, naming the version served)'),
 
   // Alerts
-  {
+  'alerts.list': endpoint({
     method: 'POST',
     path: '/api/alerts/all',
     summary: 'List alerts: page, sort, filter and search',
@@ -193,60 +138,66 @@ export const apiRoutes: readonly ApiRoute[] = [
     access: 'read',
     body: listQuerySchema,
     response: page(alertSchema),
-  },
-  { method: 'GET', path: '/api/alerts', summary: 'Alerts by id (?id=…&id=…)', tag: 'Alerts', access: 'read', query: idsQuery, response: page(alertSchema) },
-  { method: 'GET', path: '/api/alerts/:id', summary: 'One alert with its timeline', tag: 'Alerts', access: 'read', response: one(alertDetailSchema) },
-  { method: 'PATCH', path: '/api/alerts/:id', summary: "Change an alert's status (resolve, reopen, snooze) with a note", tag: 'Alerts', access: 'alerts.triage', body: updateAlertSchema, response: one(alertDetailSchema) },
-  { method: 'POST', path: '/api/alerts/:id/ack', summary: 'Acknowledge an alert', tag: 'Alerts', access: 'alerts.triage', body: ackAlertSchema, response: one(alertDetailSchema) },
-  { method: 'POST', path: '/api/alerts/:id/unack', summary: 'Take back an acknowledgement', tag: 'Alerts', access: 'alerts.triage', body: unackAlertSchema, response: one(alertDetailSchema) },
-  { method: 'DELETE', path: '/api/alerts/:id', summary: 'Delete an alert', tag: 'Alerts', access: 'alerts.delete', response: one(alertSchema) },
-  { method: 'POST', path: '/api/alert-config/get-alert-config/all', summary: "List servers' alert rules", tag: 'Alert rules', access: 'read', body: listQuerySchema, response: page(alertConfigSchema) },
-  { method: 'POST', path: '/api/alert-config/create-default-alert-rules/:serverId', summary: 'Give a server the default alert rules', tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema), status: 201 },
-  { method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) },
-  { method: 'PATCH', path: '/api/alert-config/reset-alert-rules/:id', summary: "Put a server's alert rules back to the defaults", tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema) },
-  ...resource({ name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
-  { method: 'GET', path: '/api/notification-groups/:id/channels', summary: "A group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy), secrets masked", tag: 'Notification groups', access: 'read', response: one(z.array(notificationChannelSchema)) },
-  { method: 'POST', path: '/api/notification-groups/:id/channels', summary: 'Add a channel target to a group', tag: 'Notification groups', access: 'groups.write', body: channelInputSchema, response: one(notificationChannelSchema), status: 201 },
-  { method: 'PATCH', path: '/api/notification-groups/:id/channels/:channel', summary: 'Edit a channel target in place (by id or name): secrets left out or empty are kept', tag: 'Notification groups', access: 'groups.write', body: channelUpdateSchema, response: one(notificationChannelSchema) },
-  { method: 'DELETE', path: '/api/notification-groups/:id/channels/:channel', summary: 'Remove a channel target (by id or name)', tag: 'Notification groups', access: 'groups.write', response: one(notificationChannelSchema) },
-  { method: 'POST', path: '/api/notification-groups/:id/test', summary: "Send a test notification to a group's channels (or one of them)", tag: 'Notification groups', access: 'groups.write', body: testGroupSchema, response: one(z.array(channelTestResultSchema)) },
-  { method: 'GET', path: '/api/alerts/:id/deliveries', summary: "An alert's delivery log: every attempt on every channel", tag: 'Alerts', access: 'read', response: one(z.array(deliveryLogEntrySchema)) },
-  ...resource({ name: 'silences', tag: 'Silences', noun: 'silence', entity: silenceSchema, read: 'read', create: { body: createSilenceSchema, access: 'alerts.triage' }, update: { body: updateSilenceSchema, access: 'alerts.triage' } }),
-  { method: 'POST', path: '/api/silences/:id/expire', summary: 'End a silence now', tag: 'Silences', access: 'alerts.triage', response: one(silenceSchema) },
-  { method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) },
-  ...resource({ name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
-  { method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) },
-  { method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) },
+  }),
+  'alerts.byIds': endpoint({ method: 'GET', path: '/api/alerts', summary: 'Alerts by id (?id=…&id=…)', tag: 'Alerts', access: 'read', query: idsQuery, response: page(alertSchema) }),
+  'alerts.get': endpoint({ method: 'GET', path: '/api/alerts/:id', summary: 'One alert with its timeline', tag: 'Alerts', access: 'read', response: one(alertDetailSchema) }),
+  'alerts.update': endpoint({ method: 'PATCH', path: '/api/alerts/:id', summary: "Change an alert's status (resolve, reopen, snooze) with a note", tag: 'Alerts', access: 'alerts.triage', body: updateAlertSchema, response: one(alertDetailSchema) }),
+  'alerts.ack': endpoint({ method: 'POST', path: '/api/alerts/:id/ack', summary: 'Acknowledge an alert', tag: 'Alerts', access: 'alerts.triage', body: ackAlertSchema, response: one(alertDetailSchema) }),
+  'alerts.unack': endpoint({ method: 'POST', path: '/api/alerts/:id/unack', summary: 'Take back an acknowledgement', tag: 'Alerts', access: 'alerts.triage', body: unackAlertSchema, response: one(alertDetailSchema) }),
+  'alerts.remove': endpoint({ method: 'DELETE', path: '/api/alerts/:id', summary: 'Delete an alert', tag: 'Alerts', access: 'alerts.delete', response: one(alertSchema) }),
+  'alertConfig.list': endpoint({ method: 'POST', path: '/api/alert-config/get-alert-config/all', summary: "List servers' alert rules", tag: 'Alert rules', access: 'read', body: listQuerySchema, response: page(alertConfigSchema) }),
+  'alertConfig.createDefaults': endpoint({ method: 'POST', path: '/api/alert-config/create-default-alert-rules/:serverId', summary: 'Give a server the default alert rules', tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema), status: 201 }),
+  'alertConfig.update': endpoint({ method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) }),
+  'alertConfig.reset': endpoint({ method: 'PATCH', path: '/api/alert-config/reset-alert-rules/:id', summary: "Put a server's alert rules back to the defaults", tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema) }),
+  ...resource('notificationGroups', { name: 'notification-groups', tag: 'Notification groups', noun: 'notification group', entity: notificationGroupSchema, read: 'read', create: { body: createNotificationGroupSchema, access: 'groups.write' }, update: { body: updateNotificationGroupSchema, access: 'groups.write' }, remove: { access: 'groups.write' } }),
+  'channels.list': endpoint({ method: 'GET', path: '/api/notification-groups/:id/channels', summary: "A group's channel targets (webhook, Teams, PagerDuty, Telegram, ntfy), secrets masked", tag: 'Notification groups', access: 'read', response: one(z.array(notificationChannelSchema)) }),
+  'channels.create': endpoint({ method: 'POST', path: '/api/notification-groups/:id/channels', summary: 'Add a channel target to a group', tag: 'Notification groups', access: 'groups.write', body: channelInputSchema, response: one(notificationChannelSchema), status: 201 }),
+  'channels.update': endpoint({ method: 'PATCH', path: '/api/notification-groups/:id/channels/:channel', summary: 'Edit a channel target in place (by id or name): secrets left out or empty are kept', tag: 'Notification groups', access: 'groups.write', body: channelUpdateSchema, response: one(notificationChannelSchema) }),
+  'channels.remove': endpoint({ method: 'DELETE', path: '/api/notification-groups/:id/channels/:channel', summary: 'Remove a channel target (by id or name)', tag: 'Notification groups', access: 'groups.write', response: one(notificationChannelSchema) }),
+  'notificationGroups.test': endpoint({ method: 'POST', path: '/api/notification-groups/:id/test', summary: "Send a test notification to a group's channels (or one of them)", tag: 'Notification groups', access: 'groups.write', body: testGroupSchema, response: one(z.array(channelTestResultSchema)) }),
+  'alerts.deliveries': endpoint({ method: 'GET', path: '/api/alerts/:id/deliveries', summary: "An alert's delivery log: every attempt on every channel", tag: 'Alerts', access: 'read', response: one(z.array(deliveryLogEntrySchema)) }),
+  ...resource('silences', { name: 'silences', tag: 'Silences', noun: 'silence', entity: silenceSchema, read: 'read', create: { body: createSilenceSchema, access: 'alerts.triage' }, update: { body: updateSilenceSchema, access: 'alerts.triage' } }),
+  'silences.expire': endpoint({ method: 'POST', path: '/api/silences/:id/expire', summary: 'End a silence now', tag: 'Silences', access: 'alerts.triage', response: one(silenceSchema) }),
+  'silences.preview': endpoint({ method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) }),
+  ...resource('maintenanceWindows', { name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
+  'maintenanceWindows.preview': endpoint({ method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) }),
+  'maintenanceWindows.occurrences': endpoint({ method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) }),
 
   // Alertmanager both ways (issue 15)
-  { method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) },
-  { method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) },
-  { method: 'POST', path: '/api/integrations/alertmanager/token', summary: 'Create the receiver token (shown once; replaces the previous one)', tag: 'Alertmanager', access: 'settings.write', response: one(receiverTokenSchema) },
-  { method: 'DELETE', path: '/api/integrations/alertmanager/token', summary: 'Remove the receiver token', tag: 'Alertmanager', access: 'settings.write', response: one(z.object({ removed: z.literal(true) })) },
+  'alertmanager.receive': endpoint({ method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) }),
+  'alertmanager.status': endpoint({ method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) }),
+  'alertmanager.createToken': endpoint({ method: 'POST', path: '/api/integrations/alertmanager/token', summary: 'Create the receiver token (shown once; replaces the previous one)', tag: 'Alertmanager', access: 'settings.write', response: one(receiverTokenSchema) }),
+  'alertmanager.removeToken': endpoint({ method: 'DELETE', path: '/api/integrations/alertmanager/token', summary: 'Remove the receiver token', tag: 'Alertmanager', access: 'settings.write', response: one(z.object({ removed: z.literal(true) })) }),
 
   // Website checks
-  ...resource({ name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
-  { method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkResultSchema) },
-  { method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) },
-  { method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) },
-  { method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) },
+  ...resource('checks', { name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
+  'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkResultSchema) }),
+  'checks.history': endpoint({ method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) }),
+  'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) }),
+  'checks.uptime': endpoint({ method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) }),
 
   // Public status pages (issue 16 §3)
-  ...resource({ name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
-  { method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 },
-  { method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) },
-  { method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) },
+  ...resource('statusPages', { name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
+  'statusPages.post': endpoint({ method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 }),
+  'statusPages.resolve': endpoint({ method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) }),
+  'statusPages.public': endpoint({ method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) }),
 
   // The palette's entity search (issue 13)
-  { method: 'GET', path: '/api/search', summary: 'Servers, alerts, users, checks and groups matching every word of a text, a few of each', tag: 'Search', access: 'read', query: searchQuerySchema, response: searchResultSchema },
+  'search.entities': endpoint({ method: 'GET', path: '/api/search', summary: 'Servers, alerts, users, checks and groups matching every word of a text, a few of each', tag: 'Search', access: 'read', query: searchQuerySchema, response: searchResultSchema }),
   // Dashboard analytics
-  { method: 'GET', path: '/api/analytics/top-cpu-usage-servers', summary: 'Servers by CPU usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: cpuUsageResultSchema },
-  { method: 'GET', path: '/api/analytics/top-memory-usage-servers', summary: 'Servers by memory usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: memoryUsageResultSchema },
-  { method: 'GET', path: '/api/analytics/top-disk-usage-servers', summary: 'Servers by disk usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: diskUsageResultSchema },
-  { method: 'GET', path: '/api/analytics/nodes-summary', summary: 'Servers running, down and total', tag: 'Analytics', access: 'read', response: nodesSummaryResultSchema },
-  { method: 'GET', path: '/api/analytics/alerts-summary', summary: 'Alerts by status', tag: 'Analytics', access: 'read', response: alertsSummaryResultSchema },
-  { method: 'GET', path: '/api/analytics/get-services-down', summary: 'Services down now', tag: 'Analytics', access: 'read', response: servicesDownResultSchema },
-  { method: 'GET', path: '/api/analytics/get-down-servers', summary: 'Servers down now', tag: 'Analytics', access: 'read', response: downServersResultSchema },
-];
+  'analytics.topCpu': endpoint({ method: 'GET', path: '/api/analytics/top-cpu-usage-servers', summary: 'Servers by CPU usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: cpuUsageResultSchema }),
+  'analytics.topMemory': endpoint({ method: 'GET', path: '/api/analytics/top-memory-usage-servers', summary: 'Servers by memory usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: memoryUsageResultSchema }),
+  'analytics.topDisk': endpoint({ method: 'GET', path: '/api/analytics/top-disk-usage-servers', summary: 'Servers by disk usage', tag: 'Analytics', access: 'read', query: percentageQuerySchema, response: diskUsageResultSchema }),
+  'analytics.nodesSummary': endpoint({ method: 'GET', path: '/api/analytics/nodes-summary', summary: 'Servers running, down and total', tag: 'Analytics', access: 'read', response: nodesSummaryResultSchema }),
+  'analytics.alertsSummary': endpoint({ method: 'GET', path: '/api/analytics/alerts-summary', summary: 'Alerts by status', tag: 'Analytics', access: 'read', response: alertsSummaryResultSchema }),
+  'analytics.servicesDown': endpoint({ method: 'GET', path: '/api/analytics/get-services-down', summary: 'Services down now', tag: 'Analytics', access: 'read', response: servicesDownResultSchema }),
+  'analytics.downServers': endpoint({ method: 'GET', path: '/api/analytics/get-down-servers', summary: 'Servers down now', tag: 'Analytics', access: 'read', response: downServersResultSchema }),
+};
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;
+
+/** The table as a list, in declaration order (the OpenAPI description's order). */
+export const apiRoutes: readonly ApiRoute[] = Object.values(endpoints);
 
 export const apiErrorSchema = apiErrorBodySchema;
