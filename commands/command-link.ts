@@ -1,4 +1,4 @@
-import { commandLineFor } from './format-command-line';
+import { commandLineFor } from '../server/contract/format-command-line';
 
 /**
  * A link that opens the command line prefilled (`/?cmd=user.show%20ann`): the host reads the

@@ -1,6 +1,6 @@
 import { aliasOf, type AliasDef } from './aliases';
 import type { ArgSpec, CommandDefinition } from './define-command';
-import { quote } from './format-command-line';
+import { quote } from '../server/contract/format-command-line';
 import { offersPrintApi, PRINT_API_FLAG } from './print-api';
 import { argNamed, tokenize } from './parse-command-line';
 

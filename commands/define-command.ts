@@ -108,7 +108,7 @@ export interface CommandContext {
   /** Puts text on the clipboard (server.copy-ip). Absent outside the app: commands print the text instead. */
   copy?: (text: string) => Promise<void>;
   /**
-   * The marked rows of the open list and the row that has the focus (src/lib/marks.ts), for the
+   * The marked rows of the open list and the row that has the focus (src/app/command-host/marks.ts), for the
    * marks commands (Space, Shift+Space, Escape). Absent outside the app.
    */
   marks?: {
@@ -175,7 +175,7 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
   prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<z.output<I>>;
   /**
    * react-hotkeys-hook syntax, e.g. "mod+k", "alt+1"; a produced symbol bare (":", "?", "["), as
-   * it matches whatever Shift the layout needs for it (src/lib/hotkeys.ts). The one declaration:
+   * it matches whatever Shift the layout needs for it (src/app/command-host/hotkeys.ts). The one declaration:
    * the handler, the palette, the "?" overview and notices read it.
    */
   shortcut?: string;
@@ -210,7 +210,7 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;
   /**
-   * Whether marked rows of its target's kind fill its target, one run per row (src/lib/marks.ts).
+   * Whether marked rows of its target's kind fill its target, one run per row (src/app/command-host/marks.ts).
    * Default: yes, unless `history` is false (view-only commands open one thing).
    */
   bulk?: boolean;

@@ -1,5 +1,5 @@
 import type { CommandDefinition } from './define-command';
-import { commandLineFor, quote, spanWords, spell } from './format-command-line';
+import { commandLineFor, quote, spanWords, spell } from '../server/contract/format-command-line';
 import { parseCommandLine } from './parse-command-line';
 import { matcherText, type Matcher } from '../server/contract/routing';
 

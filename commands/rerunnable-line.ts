@@ -1,6 +1,6 @@
 import { deepEqual } from './deep-equal';
 import type { CommandDefinition } from './define-command';
-import { commandLineFor, spell } from './format-command-line';
+import { commandLineFor, spell } from '../server/contract/format-command-line';
 import { parseCommandLine } from './parse-command-line';
 import { SECRET_KEYS } from './redact';
 

@@ -1,4 +1,4 @@
-import { commandLineFor } from '../../commands/format-command-line';
+import { commandLineFor } from '../contract/format-command-line';
 import { formatDuration } from '../contract/duration';
 import { codeSpan, escapeMarkdown, oneLine, parseAlertText, runToMarkdown } from '../contract/alert-text';
 import type { TimelineEventType } from '../contract/alerts';

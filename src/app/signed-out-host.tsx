@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import type { CommandId, CommandInput, createAppRegistry } from '../../commands';
 import type { CommandContext, CommandResult } from '../../commands/define-command';
 import { toast } from '../components/ui/toast';
-import { CommandRunnerContext, type CommandRunner, type RunUiOptions } from '../lib/run-command';
+import { CommandRunnerContext, type CommandRunner, type RunUiOptions } from './command-host/run-command';
 import { sharedContextParts } from './command-host/context-parts';
 
 type AppRegistry = ReturnType<typeof createAppRegistry>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allCommands } from '../../commands';
 import { defineCommand } from '../../commands/define-command';
-import { commandLineFor } from '../../commands/format-command-line';
+import { commandLineFor } from '../../server/contract/format-command-line';
 import { parseCommandLine } from '../../commands/parse-command-line';
 import { SECRET_KEYS } from '../../commands/redact';
 import { rerunnableLine } from '../../commands/rerunnable-line';

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { allCommands, createAppRegistry } from '../../commands';
 import { commandLink } from '../../commands/command-link';
 import { completeCommandLine } from '../../commands/complete-command-line';
-import { commandLineFor } from '../../commands/format-command-line';
+import { commandLineFor } from '../../server/contract/format-command-line';
 import { parseCommandLine } from '../../commands/parse-command-line';
 
 const registry = createAppRegistry();

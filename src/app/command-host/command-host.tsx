@@ -14,7 +14,7 @@ import { appDrafts } from '../../lib/draft-store';
 import { browserStore } from '../../lib/pinned-widgets';
 import { localStore, tabStore } from '../../lib/web-storage';
 import { createRecents } from '../../lib/recents';
-import { CommandRunnerContext, type CommandRunner } from '../../lib/run-command';
+import { CommandRunnerContext, type CommandRunner } from './run-command';
 import { onOpenPanel, type HistoryFilters, type PaletteStart, type ShellPanel } from '../../lib/shell-events';
 import { HistoryPanel } from '../../features/history/history-panel';
 import { CommandLine } from './command-line';
@@ -24,7 +24,7 @@ import { Palette } from './palette';
 import { useViewHistory } from './use-view-history';
 import { MarksBar } from './marks-bar';
 import { dispatchWithMarks, type MarkedTargets } from '../../../commands/run-marked';
-import { marks, useMarks } from '../../lib/marks';
+import { marks, useMarks } from './marks';
 import { ShortcutOverview } from './shortcut-overview';
 import { sharedContextParts } from './context-parts';
 

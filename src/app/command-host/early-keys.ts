@@ -1,4 +1,4 @@
-import { isTypingTarget } from '../../lib/hotkeys';
+import { isTypingTarget } from './hotkeys';
 
 /**
  * The command host lives in the lazily loaded app layout (the sign-in page must stay small), so

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import { markedNoun, previewList } from '../../../commands/run-marked';
-import { MARKED_DESCRIPTION_ID, marks, useMarks } from '../../lib/marks';
-import { shortcutLabel, useShortcuts, type ShortcutBinding } from '../../lib/hotkeys';
-import { useCommandRunner } from '../../lib/run-command';
+import { MARKED_DESCRIPTION_ID, marks, useMarks } from './marks';
+import { shortcutLabel, useShortcuts, type ShortcutBinding } from './hotkeys';
+import { useCommandRunner } from './run-command';
 
 type MarksCommandId = 'marks.toggle' | 'marks.range' | 'marks.clear';
 

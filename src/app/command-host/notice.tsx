@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel } from './hotkeys';
 import { CommandMarkdown } from '../../lib/markdown';
 import { ToastPortal } from '../../components/ui/toast-region';
 

@@ -1,6 +1,6 @@
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { middleEllipsis } from '../../lib/format';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel } from './hotkeys';
 import type { PaletteItem } from './palette-items';
 
 /**

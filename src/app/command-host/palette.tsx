@@ -6,7 +6,7 @@ import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { PaletteRow } from './palette-row';
 import { offersPrintApi } from '../../../commands/print-api';
-import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
+import { shortcutLabel, useShortcuts } from './hotkeys';
 import { rank } from '../../lib/rank';
 import { entityProviders, providerFor, searchEntityKinds } from './entities';
 import { EntityIndex } from './entity-index';
@@ -77,7 +77,7 @@ export interface PaletteProps {
   /** "Copy as curl" on the chosen command, once its arguments are given. */
   onCopyApi?: (id: string, input: Record<string, unknown>) => void;
   onClose: () => void;
-  /** Rows marked in the list below (src/lib/marks.ts): a command that takes them is not asked for its target. */
+  /** Rows marked in the list below (src/app/command-host/marks.ts): a command that takes them is not asked for its target. */
   marked?: MarkedTargets;
   /** This person's aliases, listed and completed like commands. */
   aliases?: readonly AliasDef[];

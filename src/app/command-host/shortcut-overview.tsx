@@ -1,6 +1,6 @@
 import type { CommandDefinition } from '../../../commands/define-command';
 import { Modal } from '../../components/ui/modal';
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel } from './hotkeys';
 
 /**
  * "?": every shortcut, generated from the registry, grouped by category: the global ones and

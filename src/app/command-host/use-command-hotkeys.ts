@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useShortcuts } from '../../lib/hotkeys';
+import { useShortcuts } from './hotkeys';
 import type { Registry } from '../../../commands/registry';
 import { releaseEarlyKeys, takeEarlyKeys } from './early-keys';
 
 /**
- * Every registered `shortcut`, bound through react-hotkeys-hook (src/lib/hotkeys.ts) from the
+ * Every registered `shortcut`, bound through react-hotkeys-hook (src/app/command-host/hotkeys.ts) from the
  * registry, so a key shown in the palette and the "?" overview is the key that works. Single
  * keys (":", "?", "[", "alt+…") stay quiet while the person types into a field; "mod+…" works
  * everywhere unless the command says otherwise (`mod+z`). The gate still decides whether the

@@ -3,9 +3,9 @@ import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Button } from '../../components/ui/button';
 import { ToastPortal } from '../../components/ui/toast-region';
 import { playAlertSound, readAlertSignals, subscribeAlertSignals } from '../../lib/alert-signals';
-import { shortcutLabel, useShortcuts } from '../../lib/hotkeys';
+import { shortcutLabel, useShortcuts } from '../command-host/hotkeys';
 import { onLiveMessage } from '../../lib/live-events';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../command-host/run-command';
 
 interface AlertToast {
   id: string;

@@ -6,7 +6,7 @@ import { Drawer } from '../../components/ui/drawer';
 import { TextField } from '../../components/ui/text-field';
 import { Switch } from '../../components/ui/switch';
 import { readAlertSignals, subscribeAlertSignals, writeAlertSignals } from '../../lib/alert-signals';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { ApiTokens } from './api-tokens';
 
 /** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */

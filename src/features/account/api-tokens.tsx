@@ -6,8 +6,8 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { CopyButton } from '../../components/ui/copy-button';
 import { TextField } from '../../components/ui/text-field';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 

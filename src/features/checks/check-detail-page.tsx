@@ -14,8 +14,8 @@ import { TimeSeriesChart } from '../../components/ui/time-series-chart';
 import { formatCertDays, formatLatency } from '../../lib/check-format';
 import { formatChartTime } from '../../lib/chart-format';
 import { formatRelativeTime } from '../../lib/format';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { CheckStateBadge, UptimeBars, UptimeText } from './check-display';
 
 const route = getRouteApi('/app/checks/show/$id');

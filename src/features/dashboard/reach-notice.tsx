@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { AlertReach } from '../../../server/contract/reach';
 import { alertReachQueryOptions } from '../../api/alert-reach';
 import { Icon } from '../../components/ui/icons';
-import { CommandButton } from '../../lib/command-button';
+import { CommandButton } from '../../app/command-host/command-button';
 
 /** Rules change on other screens and by other people: the notice follows within this. */
 const REFETCH_MS = 15_000;

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { ThresholdCard, ThresholdValue } from '../../lib/dashboard-view';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 /** The card controls run the dashboard commands, so a choice is the same act as `dashboard.set-threshold cpu 90` (the refresh button is a RefreshButton). */
 export function useCardCommands() {

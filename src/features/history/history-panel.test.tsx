@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setApiBaseUrl } from '../../api/client';
-import { CommandRunnerContext } from '../../lib/run-command';
+import { CommandRunnerContext } from '../../app/command-host/run-command';
 import { HistoryPanel, historyQuery } from './history-panel';
 
 afterEach(() => {

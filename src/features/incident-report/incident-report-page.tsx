@@ -13,8 +13,8 @@ import { cx } from '../../components/ui/cx';
 import { downloadText } from '../../lib/download';
 import { MarkdownView } from '../../lib/markdown';
 import { reportCall, reportFileName, reportPresets, resolveReportWindow, type ReportPreset } from '../../lib/report-window';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
 import { onLiveMessage } from '../../lib/live-events';
 

@@ -6,7 +6,7 @@ import { alertmanagerIntegrationQueryOptions } from '../../api/integrations';
 import { CopyButton } from '../../components/ui/copy-button';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Skeleton } from '../../components/ui/skeleton';
-import { CommandButton } from '../../lib/command-button';
+import { CommandButton } from '../../app/command-host/command-button';
 import { LoadError } from '../../components/ui/load-error';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '--');

@@ -3,7 +3,7 @@ import { channelTypeLabels, type ChannelType, type NotificationChannel } from '.
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 /** The fields each type asks for, in the order the forms show them (the commands' argument names). */
 export type Field = 'webhook' | 'signingSecret' | 'headers' | 'routingKey' | 'botToken' | 'chatId' | 'topic' | 'token' | 'endpoint';

@@ -6,8 +6,8 @@ import { notificationGroupOptionsQueryOptions } from '../../api/notification-gro
 import { userQueryOptions } from '../../api/users';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 const REPEATS = [900, 1800, 3600, 7200, 14_400];
 const REMINDERS = [3600, 7200, 14_400, 28_800, 86_400];

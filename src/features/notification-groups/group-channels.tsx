@@ -7,9 +7,9 @@ import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { CommandButton } from '../../lib/command-button';
+import { CommandButton } from '../../app/command-host/command-button';
 import { MarkdownView } from '../../lib/markdown';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { EditChannelForm, FIELDS, type Field } from './channel-form';
 
 /**

@@ -11,7 +11,7 @@ import { TagInput } from '../../components/ui/tag-input';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { addEmails, removeEmail } from '../../lib/email-list';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';

@@ -6,7 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
 import { Modal } from '../../components/ui/modal';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 /**
  * Who gets "Monitoring backend unreachable" (issue 12), the alert Opsdeck opens about itself: a

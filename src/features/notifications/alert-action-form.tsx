@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Select } from '../../components/ui/select';
 import { TextArea } from '../../components/ui/text-area';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 /** The command each chosen status runs; all of them need a note (SPEC §5). */

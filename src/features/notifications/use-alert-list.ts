@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { Alert } from '../../../server/contract/alerts';
 import { alertsListQueryOptions } from '../../api/alerts';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { alertsListQuery, type AlertListFilters } from './notifications-search';
 import { useLiveInterval } from '../../lib/use-connection';
 

@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { widgetPanels, widgetRefreshOptions, widgetTypeLabels, widgetTypes, type WidgetRefresh, type WidgetType } from '../../lib/pinned-widgets';
 import type { ServerOs } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 const listRoute = getRouteApi('/app/pinned-widgets');
 

@@ -3,8 +3,8 @@ import { useCallback } from 'react';
 import { Button } from '../../components/ui/button';
 import { applyLayout, layoutDiffers, type Box } from '../../lib/widget-layout';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useWidgets } from './use-widgets';
 import { WidgetGrid } from './widget-grid';
 

@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { refreshLabel, widgetRefreshOptions, widgetTypeLabels, type PinnedWidget, type WidgetRefresh } from '../../lib/pinned-widgets';
 import { panelInfo } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useWidgets } from './use-widgets';
 import { WidgetCard } from './widget-card';
 

@@ -4,8 +4,8 @@ import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import type { PinnedWidget } from '../../lib/pinned-widgets';
 import { GRID_BREAKPOINTS, GRID_COLS, GRID_MARGIN, GRID_ROW_HEIGHT, MIN_WIDGET_SIZE, rowsToPixels, type Box, type GridBreakpoint } from '../../lib/widget-layout';
-import { useShortcuts } from '../../lib/hotkeys';
-import { useCommandRunner } from '../../lib/run-command';
+import { useShortcuts } from '../../app/command-host/hotkeys';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { DRAG_HANDLE_CLASS, WidgetCard } from './widget-card';
 import { widgetKeyCommand, widgetKeysHint, type WidgetKeyCommandId } from './widget-keys';
 

@@ -1,4 +1,4 @@
-import { shortcutLabel } from '../../lib/hotkeys';
+import { shortcutLabel } from '../../app/command-host/hotkeys';
 import type { Box } from '../../lib/widget-layout';
 
 /** The two commands a focused widget's keys run; their keys are declared on them (`screenKeys`). */

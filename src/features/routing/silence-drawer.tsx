@@ -7,7 +7,7 @@ import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { inputClass, TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { completeMatchers, MatchersEditor } from './matchers-editor';
 import { MatchPreview } from './match-preview';
 import { fromLocalInput, toLocalInput } from './routing-search';

@@ -9,8 +9,8 @@ import { DataTable } from '../../components/ui/data-table';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Segmented } from '../../components/ui/segmented';
 import { DateTime } from '../../lib/alert-display';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { SilenceDrawer } from './silence-drawer';
 import { LoadError } from '../../components/ui/load-error';
 

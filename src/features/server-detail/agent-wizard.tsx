@@ -7,7 +7,7 @@ import { Button } from '../../components/ui/button';
 import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { Icon } from '../../components/ui/icons';
 
 /** SPEC §2 Configure Agent: the four steps of the wizard. */

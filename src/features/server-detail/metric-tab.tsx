@@ -11,7 +11,7 @@ import type { ServerTab, ServerView } from '../../lib/server-view';
 import { rangePresets } from '../../lib/time-range';
 import { ChartPanel } from '../../components/charts/chart-panel';
 import { useChartWindow } from './live';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { ForecastNote } from './forecast-note';
 import { TimeRangeBar } from './time-range-bar';
 

@@ -4,7 +4,7 @@ import { metricTabs, serverTabLabels, tabsFor, type ServerTab, type ServerView }
 import { MetricTab } from './metric-tab';
 import { ServerGauges } from './server-gauges';
 import { ServicesTab } from './services-tab';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useServerTabSlots } from './tab-slots';
 
 /** The dashboards of a configured, not suspended server: the gauges, then the tabs of SPEC §2. */

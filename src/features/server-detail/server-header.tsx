@@ -7,7 +7,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { Switch } from '../../components/ui/switch';
 import { serverStateDisplay } from '../../lib/format';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { liveRefetchMs } from './live';
 
 /** SPEC §9: option search waits 300 ms. */

@@ -7,7 +7,7 @@ import { cx } from '../../components/ui/cx';
 import { formatChartTime } from '../../lib/chart-format';
 import type { ServerView } from '../../lib/server-view';
 import { parseDateTime, rangePresets, refreshOptions, toDateTimeInput, validateCustomRange, type RefreshInterval, type TimeZoneChoice } from '../../lib/time-range';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 
 const zoneOptions = [
   { value: 'utc', label: 'UTC' },

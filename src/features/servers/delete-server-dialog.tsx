@@ -7,7 +7,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Modal } from '../../components/ui/modal';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { uninstallSteps } from './uninstall-steps';
 
 /**

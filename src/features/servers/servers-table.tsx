@@ -4,7 +4,7 @@ import { useMemo, type ReactNode } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Hostname } from '../../lib/alert-display';
 import { SearchField } from '../../components/ui/search-field';

@@ -5,7 +5,7 @@ import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
-import { useCommandRunner } from '../../lib/run-command';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const usersRoute = getRouteApi('/app/users');

@@ -10,8 +10,8 @@ import { Select } from '../../components/ui/select';
 import { Skeleton } from '../../components/ui/skeleton';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { CommandButton } from '../../lib/command-button';
-import { useCommandRunner } from '../../lib/run-command';
+import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { Icon } from '../../components/ui/icons';
 

@@ -1,6 +1,6 @@
-import type { ArgSpec } from './define-command';
-import { formatDuration } from '../server/contract/duration';
-import { matcherText, type Matcher } from '../server/contract/routing';
+import type { ArgSpec } from '../../commands/define-command';
+import { formatDuration } from './duration';
+import { matcherText, type Matcher } from './routing';
 
 /**
  * The inverse of parseCommandLine: `user.show --user ann`, quoting values with spaces. With the

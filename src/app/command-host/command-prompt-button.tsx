@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import type { CommandId, CommandInput } from '../../commands';
-import type { ArgSpec } from '../../commands/define-command';
-import type { ButtonProps } from '../components/ui/button';
-import { PopoverForm } from '../components/ui/popover-form';
-import { TextField } from '../components/ui/text-field';
+import type { CommandId, CommandInput } from '../../../commands';
+import type { ArgSpec } from '../../../commands/define-command';
+import type { ButtonProps } from '../../components/ui/button';
+import { PopoverForm } from '../../components/ui/popover-form';
+import { TextField } from '../../components/ui/text-field';
 import { useCommandRunner } from './run-command';
 
 export interface CommandPromptButtonProps<K extends CommandId> extends Omit<ButtonProps, 'onPress' | 'children' | 'disabledReason'> {

@@ -2,9 +2,9 @@
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAppRegistry } from '../../commands';
-import type { CommandContext } from '../../commands/define-command';
-import { MarksBar } from '../app/command-host/marks-bar';
+import { createAppRegistry } from '../../../commands';
+import type { CommandContext } from '../../../commands/define-command';
+import { MarksBar } from './marks-bar';
 import { marks, useMarkableRows, type MarkedRow } from './marks';
 import { CommandRunnerContext, type CommandRunner } from './run-command';
 

@@ -1,10 +1,10 @@
 import { useState, type ReactNode } from 'react';
-import type { CommandId, CommandInput } from '../../commands';
-import type { CommandResult } from '../../commands/define-command';
-import { Button, type ButtonProps } from '../components/ui/button';
+import type { CommandId, CommandInput } from '../../../commands';
+import type { CommandResult } from '../../../commands/define-command';
+import { Button, type ButtonProps } from '../../components/ui/button';
 import { ariaKeyshortcuts } from './hotkeys';
 import { useCommandRunner, type RunUiOptions } from './run-command';
-import { openPanel } from './shell-events';
+import { openPanel } from '../../lib/shell-events';
 
 interface CommandButtonBase<K extends CommandId> extends Omit<ButtonProps, 'onPress' | 'children' | 'disabledReason'> {
   /** The command this button runs: its title, shortcut, and whether (and why not) it can run now. */

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
-import type { CommandId, CommandInput } from '../../commands';
-import type { CommandDefinition, CommandResult } from '../../commands/define-command';
-import type { CommandSource } from '../../server/contract/command-history';
+import type { CommandId, CommandInput } from '../../../commands';
+import type { CommandDefinition, CommandResult } from '../../../commands/define-command';
+import type { CommandSource } from '../../../server/contract/command-history';
 
 export interface RunUiOptions {
   source?: CommandSource;
