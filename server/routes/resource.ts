@@ -1,16 +1,18 @@
 import { eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
-import { listQuerySchema } from '../contract/common';
+import type { z } from 'zod';
+import { endpoints } from '../contract/api-routes';
+import type { ApiRoute, idsQuery } from '../contract/endpoint';
+import type { listQuerySchema } from '../contract/common';
 import type { Permission } from '../contract/permissions';
 import type { Whoami } from '../contract/auth';
 import type { AuditTarget } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { audited, auditTarget } from '../audit/trail';
 import { buildListQuery, listPage, withoutParallelWorkers, type FilterSpec, type ListSource, type TextSpec } from '../db/list-query';
-import { badRequest, conflict, fromZod, notFound, pgConstraint } from '../http/errors';
-import { requirePermission } from '../http/session';
+import { badRequest, conflict, notFound, pgConstraint } from '../http/errors';
+import { serve } from '../http/serve';
 import { isUuid } from '../contract/ids';
 
 export interface ResourceContext {
@@ -23,8 +25,11 @@ export interface ResourceContext {
 }
 
 /**
- * One declaration per resource; `registerResource` turns it into SPEC §7's generic calls.
- * Anything not declared (a sort field, a filter field or operator, a call) does not exist.
+ * One declaration per resource; `registerResource` turns it into SPEC §7's generic calls, each
+ * served through its endpoint in the route table (`resource(key, …)` in
+ * server/contract/api-routes.ts, found by the resource's path): who may call and how the input is
+ * parsed come from there. Anything not declared (a sort field, a filter field or operator, a call)
+ * does not exist.
  */
 export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   name: string;
@@ -64,8 +69,10 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
   /** What the caller may see of the items (a DNS check's records only for its editors); every answer goes through it. */
   forCaller?: (items: Out[], request: FastifyRequest) => Out[];
   create?: {
-    permission: Permission;
-    schema: z.ZodTypeAny;
+    /** Optional: the endpoint's access; given, it must be the same. */
+    permission?: Permission;
+    /** Optional: the endpoint's body; given, it must be the same schema. */
+    schema?: z.ZodTypeAny;
     /** Slow work on the input before the transaction opens (hashing a password). */
     prepare?: (input: any) => Promise<any>;
     toRow: (input: any, ctx: ResourceContext) => Promise<Record<string, unknown>>;
@@ -73,20 +80,54 @@ export interface ResourceDef<Row extends Record<string, unknown>, Out> {
     after?: (created: Row, ctx: ResourceContext) => Promise<void | Partial<Out>>;
   };
   update?: {
-    permission: Permission;
-    schema: z.ZodTypeAny;
+    /** Optional: the endpoint's access; given, it must be the same. */
+    permission?: Permission;
+    /** Optional: the endpoint's body; given, it must be the same schema. */
+    schema?: z.ZodTypeAny;
     /** Slow work (checks that resolve names, hashing) before the transaction opens, with the row as it is. */
     prepare?: (input: any, existing: Row) => Promise<any>;
     toRow: (input: any, existing: Row, ctx: ResourceContext) => Promise<Record<string, unknown>>;
     after?: (updated: Row, input: any, ctx: ResourceContext) => Promise<void | Partial<Out>>;
   };
-  remove?: { permission: Permission; before?: (existing: Row, ctx: ResourceContext) => Promise<void>; after?: (removed: Row, ctx: ResourceContext) => Promise<void> };
+  remove?: { permission?: Permission; before?: (existing: Row, ctx: ResourceContext) => Promise<void>; after?: (removed: Row, ctx: ResourceContext) => Promise<void> };
+}
+
+type Verb = 'list' | 'byIds' | 'get' | 'create' | 'update' | 'remove';
+
+/**
+ * The generic endpoints the route table declares for `/api/<name>`: the `<key>.list` whose path is
+ * `/api/<name>/all` names the key (`servers/metrics` is `serverMetrics`). A def the table does not
+ * declare, or one whose permissions or schemas disagree with it, fails at start-up rather than
+ * serving something the OpenAPI description and the client do not know.
+ */
+/** A generic call on one item: its path ends in `/:id` (typed so, as the table's own literals are). */
+type OnItem = ApiRoute & { path: `/api/${string}/:id` };
+
+function declaredFor(def: ResourceDef<any, any>): { [V in Verb]: (V extends 'get' | 'update' | 'remove' ? OnItem : ApiRoute) | undefined } {
+  const base = `/api/${def.name}`;
+  const table = endpoints as Record<string, ApiRoute>;
+  const listName = Object.keys(table).find((n) => n.endsWith('.list') && table[n]!.method === 'POST' && table[n]!.path === `${base}/all`);
+  if (!listName) throw new Error(`No resource endpoints declared for ${base} in server/contract/api-routes.ts`);
+  const key = listName.slice(0, -'.list'.length);
+  const found = Object.fromEntries((['list', 'byIds', 'get', 'create', 'update', 'remove'] as const).map((v) => [v, table[`${key}.${v}`]])) as ReturnType<typeof declaredFor>;
+  const disagree = (what: string) => {
+    throw new Error(`${base}: the resource's ${what} is not the one ${key}.* declares in server/contract/api-routes.ts`);
+  };
+  for (const v of ['list', 'byIds', 'get'] as const) if (found[v]?.access !== def.read) disagree(`read permission (${v})`);
+  for (const v of ['create', 'update', 'remove'] as const) {
+    const given = def[v] as { permission?: Permission; schema?: z.ZodTypeAny } | undefined;
+    if (!given !== !found[v]) disagree(`${v} call`);
+    if (given?.permission && given.permission !== found[v]!.access) disagree(`${v} permission`);
+    if (given?.schema && given.schema !== found[v]!.body) disagree(`${v} schema`);
+  }
+  return found;
 }
 
 export function registerResource<Row extends Record<string, unknown>, Out>(app: FastifyInstance, db: Db, def: ResourceDef<Row, Out>): void {
-  const base = `/api/${def.name}`;
+  const routes = declaredFor(def);
   const table = def.table as any;
   const name = (row: Row) => def.target?.(row);
+  const missing = (id: string) => notFound(`No ${def.name} item with id "${id}"`);
   /** One audited transaction per change; a unique-index race becomes the route's own 409. */
   async function change<T>(request: FastifyRequest, work: (ctx: ResourceContext) => Promise<T>): Promise<T> {
     try {
@@ -110,6 +151,21 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     return rows[0] as Row | undefined;
   }
 
+  /**
+   * A change's row, found before its input is parsed (serve's preHandler): a refused change is
+   * recorded against what it tried to change, and a missing row is a 404 whatever the body.
+   */
+  const existingOf = new WeakMap<FastifyRequest, Row>();
+  const findExisting = async (request: FastifyRequest) => {
+    const id = (request.params as { id: string }).id;
+    const existing = await findOne(id);
+    if (!existing) throw missing(id);
+    const target = name(existing);
+    if (target) auditTarget(request, target);
+    existingOf.set(request, existing);
+  };
+  const existing = (request: FastifyRequest) => existingOf.get(request)!;
+
   const idKey = Object.entries(getTableColumns(table)).find(([, column]) => column === def.id)![0];
   const source: ListSource<Row> = {
     from: (d, fields) => d.select(fields as never).from(table),
@@ -121,17 +177,15 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   };
   const listItems = def.listItems;
   const idsOnly: ListSource<Row> = { ...source, rows: (d) => d.select({ [idKey]: def.id }).from(table), idsOnly: (id) => ({ [idKey]: id }) as Row };
-  app.post(`${base}/all`, { preHandler: requirePermission(def.read) }, async (request) => {
-    const parsed = listQuerySchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw fromZod(parsed.error);
-    const query = buildListQuery(def, parsed.data);
+  serve(app, routes.list!, async ({ body, request }) => {
+    const query = buildListQuery(def, body as z.output<typeof listQuerySchema>);
     const page = await withoutParallelWorkers(db, (d) => listPage(d, listItems ? idsOnly : source, query));
     const data = seen(listItems ? (page.rows.length ? await listItems(page.rows.map(source.idOf)) : []) : await present(page.rows), request);
     return { result: { data, count: page.count, ...(page.countEstimated ? { countEstimated: true } : {}) } };
   });
 
-  app.get(base, { preHandler: requirePermission(def.read) }, async (request) => {
-    const raw = (request.query as { id?: string | string[] }).id;
+  serve(app, routes.byIds!, async ({ query, request }) => {
+    const raw = (query as z.output<typeof idsQuery>).id;
     const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => isUuid(id));
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
@@ -139,18 +193,16 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     return { result: seen(await present(rows as Row[]), request) };
   });
 
-  app.get<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(def.read) }, async (request) => {
-    const row = await findOne(request.params.id);
-    if (!row) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
+  serve(app, routes.get!, async ({ params, request }) => {
+    const row = await findOne(params.id);
+    if (!row) throw missing(params.id);
     return { result: seen([await presentOne(row)], request)[0]! };
   });
 
   const create = def.create;
   if (create) {
-    app.post(base, { preHandler: requirePermission(create.permission) }, async (request, reply) => {
-      const parsed = create.schema.safeParse(request.body ?? {});
-      if (!parsed.success) throw fromZod(parsed.error);
-      const input = create.prepare ? await create.prepare(parsed.data) : parsed.data;
+    serve(app, routes.create!, async ({ body, request }) => {
+      const input = create.prepare ? await create.prepare(body) : body;
       const { row, extra } = await change(request, async (ctx) => {
         const values = await create.toRow(input, ctx);
         const [created] = (await ctx.db.insert(table).values(values).returning()) as Row[];
@@ -158,46 +210,46 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         if (target) auditTarget(request, target);
         return { row: created!, extra: await create.after?.(created!, ctx) };
       });
-      reply.status(201);
       return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
     });
   }
 
   const update = def.update;
   if (update) {
-    app.patch<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(update.permission) }, async (request) => {
-      // Found first, so that a refused change is recorded against what it tried to change.
-      const existing = await findOne(request.params.id);
-      if (!existing) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-      const target = name(existing);
-      if (target) auditTarget(request, target);
-      const parsed = update.schema.safeParse(request.body ?? {});
-      if (!parsed.success) throw fromZod(parsed.error);
-      const input = update.prepare ? await update.prepare(parsed.data, existing) : parsed.data;
-      const { row, extra } = await change(request, async (ctx) => {
-        const values = await update.toRow(input, existing, ctx);
-        const [updated] = (await ctx.db.update(table).set(values).where(eq(def.id, request.params.id)).returning()) as Row[];
-        if (!updated) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-        return { row: updated, extra: await update.after?.(updated, input, ctx) };
-      });
-      return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
-    });
+    serve(
+      app,
+      routes.update!,
+      async ({ params, body, request }) => {
+        const id = params.id;
+        const input = update.prepare ? await update.prepare(body, existing(request)) : body;
+        const { row, extra } = await change(request, async (ctx) => {
+          const values = await update.toRow(input, existing(request), ctx);
+          const [updated] = (await ctx.db.update(table).set(values).where(eq(def.id, id)).returning()) as Row[];
+          if (!updated) throw missing(id);
+          return { row: updated, extra: await update.after?.(updated, input, ctx) };
+        });
+        return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
+      },
+      { preHandler: findExisting },
+    );
   }
 
   const remove = def.remove;
   if (remove) {
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { preHandler: requirePermission(remove.permission) }, async (request) => {
-      const existing = await findOne(request.params.id);
-      if (!existing) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-      const target = name(existing);
-      if (target) auditTarget(request, target);
-      await change(request, async (ctx) => {
-        await remove.before?.(existing, ctx);
-        const gone = await ctx.db.delete(table).where(eq(def.id, request.params.id)).returning({ id: def.id });
-        if (!gone.length) throw notFound(`No ${def.name} item with id "${request.params.id}"`);
-        await remove.after?.(existing, ctx);
-      });
-      return { result: { _id: request.params.id } };
-    });
+    serve(
+      app,
+      routes.remove!,
+      async ({ params, request }) => {
+        const id = params.id;
+        await change(request, async (ctx) => {
+          await remove.before?.(existing(request), ctx);
+          const gone = await ctx.db.delete(table).where(eq(def.id, id)).returning({ id: def.id });
+          if (!gone.length) throw missing(id);
+          await remove.after?.(existing(request), ctx);
+        });
+        return { result: { _id: id } };
+      },
+      { preHandler: findExisting },
+    );
   }
 }
