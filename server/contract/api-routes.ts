@@ -47,7 +47,7 @@ import {
   updateWindowSchema,
   windowPreviewRequestSchema,
 } from './routing';
-import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, updateServerSchema } from './servers';
+import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, serviceRecordSchema, updateServerSchema } from './servers';
 import {
   createStatusPageSchema,
   postedIncidentSchema,
@@ -111,7 +111,7 @@ export const endpoints = {
   'servers.upStatus': endpoint({ method: 'GET', path: '/api/servers/upstatus/:id', summary: 'Whether a server is up, and since when', tag: 'Servers', access: 'read', response: one(serverUpStatusSchema) }),
   'servers.chart': endpoint({ method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) }),
   'servers.forecast': endpoint({ method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) }),
-  'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema }),
+  'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema, response: page(serviceRecordSchema) }),
   'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' }),
   'monitoring.config': endpoint({ method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) }),
 
