@@ -101,7 +101,7 @@ export async function revokeApiKey(tx: Db, input: { id: string }, audit: AuditSc
   audit.target(keyTarget(row));
   audit.related(row.serverId);
   const [updated] = await tx.update(apiKeys).set({ revokedAt: row.revokedAt ?? new Date() }).where(eq(apiKeys.id, id)).returning();
-  return { _id: updated!.id, prefix: updated!.prefix, serverId: updated!.serverId, revokedAt: iso(updated!.revokedAt) };
+  return { _id: updated!.id, prefix: updated!.prefix, serverId: updated!.serverId, revokedAt: updated!.revokedAt!.toISOString() };
 }
 
 /** Whether this console reaches the server's agent port: null when it does, else why not, in words a person can act on. */

@@ -41,6 +41,8 @@ export const endpoint = <const E extends ApiRoute>(e: E): E => e;
 export const one = <S extends z.ZodType>(schema: S) => z.object({ result: schema });
 /** `{ result: { data, count } }`, SPEC §7's answer for a page. */
 export const page = <S extends z.ZodType>(schema: S) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int(), countEstimated: z.literal(true).optional() }) });
+/** What deleting one item of a resource answers: its id (server/routes/resource.ts). */
+export const removedSchema = z.object({ _id: z.string() });
 export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
 
 /** The `:name` parameters of a path pattern. */
@@ -80,7 +82,7 @@ export function resource<const K extends string, const N extends string, E exten
   };
   if (r.create) routes[`${key}.create`] = { method: 'POST', path: base, summary: `Create a ${r.noun}`, tag: r.tag, access: r.create.access, body: r.create.body, response: one(r.entity), status: 201 };
   if (r.update) routes[`${key}.update`] = { method: 'PATCH', path: `${base}/:id`, summary: `Change a ${r.noun}`, tag: r.tag, access: r.update.access, body: r.update.body, response: one(r.entity) };
-  if (r.remove) routes[`${key}.remove`] = { method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(r.entity) };
+  if (r.remove) routes[`${key}.remove`] = { method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(removedSchema) };
   return routes as ResourceEndpoints<K, N, E, C, U, D>;
 }
 
@@ -92,4 +94,4 @@ export type ResourceEndpoints<K extends string, N extends string, E extends z.Zo
   [P in `${K}.byIds`]: Decl<'GET', `/api/${N}`, typeof idsQuery, undefined, Page<E>>;
 } & { [P in `${K}.get`]: Decl<'GET', `/api/${N}/:id`, undefined, undefined, One<E>> } & ([C] extends [undefined] ? {} : { [P in `${K}.create`]: Decl<'POST', `/api/${N}`, undefined, Body<C>, One<E>> }) &
   ([U] extends [undefined] ? {} : { [P in `${K}.update`]: Decl<'PATCH', `/api/${N}/:id`, undefined, Body<U>, One<E>> }) &
-  ([D] extends [undefined] ? {} : { [P in `${K}.remove`]: Decl<'DELETE', `/api/${N}/:id`, undefined, undefined, One<E>> });
+  ([D] extends [undefined] ? {} : { [P in `${K}.remove`]: Decl<'DELETE', `/api/${N}/:id`, undefined, undefined, One<typeof removedSchema>> });
