@@ -26,17 +26,18 @@ export const createApiKeySchema = z
 export type CreateApiKey = z.input<typeof createApiKeySchema>;
 
 /** The answer of create_api_key: SPEC's `data.key`, plus the install token made from it. */
-export interface CreatedApiKey {
-  key: string;
+export const createdApiKeySchema = z.object({
+  key: str(),
   /** Key id, for listing and revoking (the key itself is never shown again). */
-  id: string;
-  prefix: string;
-  serverId: string;
+  id: str(),
+  prefix: str(),
+  serverId: str(),
   /** Where the installer reaches this console (PUBLIC_URL, else the address the request came to). */
-  apiUrl: string;
+  apiUrl: str(),
   /** SPEC §3 Agent install token. */
-  token: string;
-}
+  token: str(),
+});
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 /** GET /api/cli/validate_api_key/{key}: what the installer needs to know about its server. */
 export interface ValidatedApiKey {
@@ -49,15 +50,22 @@ export interface ValidatedApiKey {
 }
 
 /** A key as listed (GET /api/cli/api_keys?serverId=): never the secret. */
-export interface ApiKeyInfo {
-  _id: string;
-  serverId: string;
-  prefix: string;
-  privilages: string[];
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
+export const apiKeyInfoSchema = z.object({
+  _id: str(),
+  serverId: str(),
+  prefix: str(),
+  privilages: z.array(str()),
+  createdAt: str(),
+  lastUsedAt: str().nullable(),
+  revokedAt: str().nullable(),
+});
+export type ApiKeyInfo = z.infer<typeof apiKeyInfoSchema>;
+
+/** DELETE /api/cli/api_keys/{id}: the key as revoked (revoking twice keeps the first time). */
+export const revokedApiKeySchema = z.object({ _id: str(), prefix: str(), serverId: str(), revokedAt: str() });
+
+/** GET /api/servers/check-port-access/{id}: a closed port is a 422 whose message says why (SPEC §8). */
+export const portAccessSchema = z.object({ isPortAccessible: z.boolean() });
 
 /** POST /api/cli/agent-installed: what the installer reports (all optional, shown in logs). */
 export const agentReportSchema = z

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { CLI_VERSION, DEFAULT_ARCH } from '../contract/agent';
+import { endpoints } from '../contract/api-routes';
+import { serve } from '../http/serve';
 import { paths } from '../paths';
 
 const read = (name: string) => readFileSync(join(paths.agentScripts, name), 'utf8');
@@ -17,14 +19,14 @@ export function registerAgentDownloads(app: FastifyInstance): void {
   const windows = read('sb-cli.ps1');
   const base = `/cli/${CLI_VERSION}`;
 
-  app.get(`${base}/sb-cli`, async (_request, reply) =>
+  serve(app, endpoints['agent.linuxInstaller'], async ({ reply }) =>
     reply.header('content-type', 'text/x-shellscript; charset=utf-8').header('content-disposition', 'inline; filename="sb-cli"').header('cache-control', 'no-cache').send(linux),
   );
-  app.get(`${base}/sb-cli.ps1`, async (_request, reply) =>
+  serve(app, endpoints['agent.windowsInstaller'], async ({ reply }) =>
     reply.header('content-type', 'text/plain; charset=utf-8').header('content-disposition', 'inline; filename="sb-cli.ps1"').header('cache-control', 'no-cache').send(windows),
   );
-  app.get<{ Params: { file: string } }>(`${base}/:file`, async (request, reply) => {
-    const file = request.params.file;
+  serve(app, endpoints['agent.otherFile'], async ({ params, reply }) => {
+    const file = params.file;
     const exe = /^sb-cli-([A-Za-z0-9_]+)\.exe$/.exec(file);
     if (exe) {
       const arch = exe[1] || DEFAULT_ARCH;
@@ -40,7 +42,7 @@ export function registerAgentDownloads(app: FastifyInstance): void {
     }
     return reply.status(404).type('text/plain; charset=utf-8').send(`No file ${file} in sb-cli ${CLI_VERSION}; the Linux installer is ${base}/sb-cli and the Windows one ${base}/sb-cli.ps1.\n`);
   });
-  app.get<{ Params: { version: string; file: string } }>('/cli/:version/:file', async (request, reply) =>
-    reply.status(404).type('text/plain; charset=utf-8').send(`sb-cli ${request.params.version} is not served here; this console serves version ${CLI_VERSION} at ${base}/sb-cli.\n`),
+  serve(app, endpoints['agent.otherVersion'], async ({ params, reply }) =>
+    reply.status(404).type('text/plain; charset=utf-8').send(`sb-cli ${params.version} is not served here; this console serves version ${CLI_VERSION} at ${base}/sb-cli.\n`),
   );
 }

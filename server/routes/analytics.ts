@@ -1,143 +1,19 @@
-import { and, asc, count, desc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import {
-  DEFAULT_THRESHOLD,
-  percentageQuerySchema,
-  type AlertsSummary,
-  type CpuUsageRow,
-  type DiskUsageRow,
-  type DownServerRow,
-  type MemoryUsageRow,
-  type NodesSummary,
-  type Rows,
-  type ServiceDownRow,
-} from '../contract/analytics';
+import { alertsSummary, downServers, nodesSummary, servicesDown, topCpu, topDisk, topMemory } from '../analytics/service';
+import { endpoints } from '../contract/api-routes';
+import type { Rows } from '../contract/analytics';
 import type { Db } from '../db/client';
-import { alerts, servers, services } from '../db/schema';
-import { fromZod } from '../http/errors';
-import { requirePermission } from '../http/session';
-
-/**
- * SPEC §7 Analytics: the home dashboard's figures, read from the server rows and service
- * records that monitoring writes in both modes (the built-in scraper and Prometheus mode write
- * the same columns, docs/metrics.md), so the dashboard and the Servers list never disagree.
- *
- * Which servers count (docs/decisions.md "Dashboard"): active and agent-configured ones, in
- * maintenance or not (maintenance silences alerts, not facts). Usage and services come only
- * from servers that are up: a down server keeps its last figures, which would be stale here,
- * and it is listed under Instance Down instead.
- */
-const monitored = and(eq(servers.status, 'active'), eq(servers.isAgentConfigured, true));
-const upAndMonitored = and(monitored, eq(servers.state, 'up'));
-
-function threshold(query: unknown): number {
-  const parsed = percentageQuerySchema.safeParse(query ?? {});
-  if (!parsed.success) throw fromZod(parsed.error);
-  return parsed.data.percentage ?? DEFAULT_THRESHOLD;
-}
+import { serve } from '../http/serve';
 
 const rows = <T>(data: T[]): Rows<T> => ({ result: { data, count: data.length } });
 
+/** SPEC §7 Analytics: the home dashboard's figures (server/analytics/service.ts). */
 export function registerAnalytics(app: FastifyInstance, db: Db): void {
-  const read = { preHandler: requirePermission('read') };
-  type Q = { Querystring: Record<string, string> };
-
-  /** Above is strict, as SPEC's "above 90" (and the alert rules, docs/alerting.md). */
-  app.get<Q>('/api/analytics/top-cpu-usage-servers', read, async (request) => {
-    const above = threshold(request.query);
-    const found = await db
-      .select({ serverId: servers.id, hostname: servers.hostname, ipaddress: servers.ipaddress, value: servers.cpuUsage })
-      .from(servers)
-      .where(and(upAndMonitored, gt(servers.cpuUsage, above)))
-      .orderBy(desc(servers.cpuUsage), asc(servers.hostnameLc));
-    return rows<CpuUsageRow>(found.map((r) => ({ ...r, value: r.value!, mode: 'busy' })));
-  });
-
-  app.get<Q>('/api/analytics/top-memory-usage-servers', read, async (request) => {
-    const above = threshold(request.query);
-    const found = await db
-      .select({ serverId: servers.id, hostname: servers.hostname, ipaddress: servers.ipaddress, value: servers.memoryUsage })
-      .from(servers)
-      .where(and(upAndMonitored, gt(servers.memoryUsage, above)))
-      .orderBy(desc(servers.memoryUsage), asc(servers.hostnameLc));
-    return rows<MemoryUsageRow>(found.map((r) => ({ ...r, value: r.value!, mountpoint: null })));
-  });
-
-  /**
-   * Selected by percent *used* (diskUsage) like the other cards; `value` is SPEC's: percent
-   * available of `/` for Linux, percent used for Windows (docs/metrics.md "Disk usage").
-   */
-  app.get<Q>('/api/analytics/top-disk-usage-servers', read, async (request) => {
-    const above = threshold(request.query);
-    const found = await db
-      .select({ serverId: servers.id, hostname: servers.hostname, ipaddress: servers.ipaddress, used: servers.diskUsage, os: servers.operatingSystem })
-      .from(servers)
-      .where(and(upAndMonitored, gt(servers.diskUsage, above)))
-      .orderBy(desc(servers.diskUsage), asc(servers.hostnameLc));
-    return rows<DiskUsageRow>(
-      found.map(({ used, ...r }) =>
-        r.os === 'windows' ? { ...r, value: used!, mountpoint: null } : { ...r, value: 100 - used!, mountpoint: '/' },
-      ),
-    );
-  });
-
-  /** Servers never scraped yet (state unknown) count in the total only. */
-  app.get('/api/analytics/nodes-summary', read, async () => {
-    const [r] = await db
-      .select({
-        total: count(),
-        up: sql<number>`count(*) filter (where ${servers.state} = 'up')`.mapWith(Number),
-        down: sql<number>`count(*) filter (where ${servers.state} = 'down')`.mapWith(Number),
-      })
-      .from(servers)
-      .where(monitored);
-    const result: NodesSummary = { total_nodes: r?.total ?? 0, total_nodes_up: r?.up ?? 0, total_nodes_down: r?.down ?? 0 };
-    return { result };
-  });
-
-  /**
-   * Every alert there is; snoozed ones count in the total only. Firing and snoozed are index
-   * ranges of (status, created_at) and resolved is the rest, which at 100,000 alerts costs a
-   * fraction of grouping every row by status (docs/benchmarks.md "npm run bench -- dashboard").
-   */
-  app.get('/api/analytics/alerts-summary', read, async () => {
-    const [r] = await db
-      .select({
-        total: sql<number>`(select count(*) from ${alerts})`.mapWith(Number),
-        firing: sql<number>`(select count(*) from ${alerts} where ${alerts.status} = 'firing')`.mapWith(Number),
-        snoozed: sql<number>`(select count(*) from ${alerts} where ${alerts.status} = 'snoozed')`.mapWith(Number),
-      })
-      .from(sql`(select 1) as one`);
-    const total = r?.total ?? 0;
-    const firing = r?.firing ?? 0;
-    const result: AlertsSummary = { total_alerts: total, total_alerts_firing: firing, total_alerts_resolved: total - firing - (r?.snoozed ?? 0) };
-    return { result };
-  });
-
-  app.get('/api/analytics/get-services-down', read, async () => {
-    const found = await db
-      .select({ serverId: servers.id, hostname: servers.hostname, ipaddress: servers.ipaddress, service: services.serviceName })
-      .from(services)
-      .innerJoin(servers, eq(services.serverId, servers.id))
-      .where(and(upAndMonitored, eq(services.status, 'down')))
-      .orderBy(asc(servers.hostnameLc), asc(services.serviceNameLc));
-    return rows<ServiceDownRow>(found);
-  });
-
-  /** Newest outage first: what just broke matters most. */
-  app.get('/api/analytics/get-down-servers', read, async () => {
-    const since: SQL<Date | null> = sql`${servers.stateChangedAt}`;
-    const found = await db
-      .select({
-        serverId: servers.id,
-        hostname: servers.hostname,
-        ipaddress: servers.ipaddress,
-        // The database clock, the same one that stamped state_changed_at.
-        downtime: sql<number>`greatest(0, floor(extract(epoch from (now() - coalesce(${since}, ${servers.lastScrapedAt}, now())))))`.mapWith(Number),
-      })
-      .from(servers)
-      .where(and(monitored, eq(servers.state, 'down')))
-      .orderBy(sql`coalesce(${since}, ${servers.lastScrapedAt}) desc nulls last`, asc(servers.hostnameLc));
-    return rows<DownServerRow>(found);
-  });
+  serve(app, endpoints['analytics.topCpu'], async ({ query }) => rows(await topCpu(db, query)));
+  serve(app, endpoints['analytics.topMemory'], async ({ query }) => rows(await topMemory(db, query)));
+  serve(app, endpoints['analytics.topDisk'], async ({ query }) => rows(await topDisk(db, query)));
+  serve(app, endpoints['analytics.nodesSummary'], async () => ({ result: await nodesSummary(db) }));
+  serve(app, endpoints['analytics.alertsSummary'], async () => ({ result: await alertsSummary(db) }));
+  serve(app, endpoints['analytics.servicesDown'], async () => rows(await servicesDown(db)));
+  serve(app, endpoints['analytics.downServers'], async () => rows(await downServers(db)));
 }

@@ -1,17 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AlertsSummary, CpuUsageRow, DiskUsageRow, DownServerRow, MemoryUsageRow, NodesSummary, Rows, ServiceDownRow } from '../../server/contract/analytics';
-import type { OneResult } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
+import { call } from './call';
 import { queryKeys } from './query-keys';
 
 /** SPEC §7 Analytics: the home dashboard's figures (`GET /api/analytics/...`). */
-export const getTopCpu = (api: Api, percentage: number) => api.get<Rows<CpuUsageRow>>('analytics/top-cpu-usage-servers', { query: { percentage } });
-export const getTopMemory = (api: Api, percentage: number) => api.get<Rows<MemoryUsageRow>>('analytics/top-memory-usage-servers', { query: { percentage } });
-export const getTopDisk = (api: Api, percentage: number) => api.get<Rows<DiskUsageRow>>('analytics/top-disk-usage-servers', { query: { percentage } });
-export const getNodesSummary = (api: Api) => api.get<OneResult<NodesSummary>>('analytics/nodes-summary');
-export const getAlertsSummary = (api: Api) => api.get<OneResult<AlertsSummary>>('analytics/alerts-summary');
-export const getServicesDown = (api: Api) => api.get<Rows<ServiceDownRow>>('analytics/get-services-down');
-export const getDownServers = (api: Api) => api.get<Rows<DownServerRow>>('analytics/get-down-servers');
+export const getTopCpu = (api: Api, percentage: number) => call(api, 'analytics.topCpu', { query: { percentage: String(percentage) } });
+export const getTopMemory = (api: Api, percentage: number) => call(api, 'analytics.topMemory', { query: { percentage: String(percentage) } });
+export const getTopDisk = (api: Api, percentage: number) => call(api, 'analytics.topDisk', { query: { percentage: String(percentage) } });
+export const getNodesSummary = (api: Api) => call(api, 'analytics.nodesSummary');
+export const getAlertsSummary = (api: Api) => call(api, 'analytics.alertsSummary');
+export const getServicesDown = (api: Api) => call(api, 'analytics.servicesDown');
+export const getDownServers = (api: Api) => call(api, 'analytics.downServers');
 
 // The card names are the dashboard's (src/lib/dashboard-view.ts), so `dashboard.refresh --card cpu`
 // invalidates exactly queryKeys.analytics.card('cpu').

@@ -1,35 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
-import type {
-  ChartData,
-  CreateServer,
-  MonitoringConfig,
-  Server,
-  ServerUpStatus,
-  ServerForecasts,
-  ServerUsage,
-  ServiceRecord,
-  UpdateServer,
-} from '../../server/contract/servers';
+import type { ListQuery } from '../../server/contract/common';
+import type { CreateServer, UpdateServer } from '../../server/contract/servers';
 import { api as defaultApi, type Api } from './client';
+import { call } from './call';
 import { queryKeys } from './query-keys';
 
-const id = (s: string) => encodeURIComponent(s);
-
 /** SPEC §7 Servers. `servers/metrics/all` is the Servers List; `servers/all` feeds selectors. */
-export const listServerMetrics = (api: Api, q: ListQuery) => api.post<ListResult<Server>>('servers/metrics/all', q);
-export const listServers = (api: Api, q: ListQuery) => api.post<ListResult<Server>>('servers/all', q);
-export const getServer = (api: Api, serverId: string) => api.get<OneResult<Server>>(`servers/${id(serverId)}`);
-export const createServer = (api: Api, body: CreateServer) => api.post<OneResult<Server>>('servers', body);
-export const updateServer = (api: Api, serverId: string, body: UpdateServer) => api.patch<OneResult<Server>>(`servers/${id(serverId)}`, body);
-export const deleteServer = (api: Api, serverId: string) => api.delete<OneResult<{ _id: string }>>(`servers/${id(serverId)}`);
-export const getServerUsage = (api: Api, serverId: string) => api.get<OneResult<ServerUsage>>(`servers/metrics/usage/${id(serverId)}`);
-export const getServerUpStatus = (api: Api, serverId: string) => api.get<OneResult<ServerUpStatus>>(`servers/upstatus/${id(serverId)}`);
-export const listServices = (api: Api, q: ListQuery) => api.post<ListResult<ServiceRecord>>('prometheus/get-services/all', q);
-export const getChart = (api: Api, serverId: string, q: { panel: number; from: number; to: number; step?: number }) =>
-  api.get<OneResult<ChartData>>(`servers/chart/${id(serverId)}`, { query: q });
-export const getServerForecasts = (api: Api, serverId: string) => api.get<OneResult<ServerForecasts>>(`servers/forecast/${id(serverId)}`);
-export const getMonitoringConfig = (api: Api) => api.get<OneResult<MonitoringConfig>>('monitoring/config');
+export const listServerMetrics = (api: Api, q: ListQuery) => call(api, 'serverMetrics.list', { body: q });
+export const listServers = (api: Api, q: ListQuery) => call(api, 'servers.list', { body: q });
+export const getServer = (api: Api, serverId: string) => call(api, 'servers.get', { params: { id: serverId } });
+export const createServer = (api: Api, body: CreateServer) => call(api, 'servers.create', { body });
+export const updateServer = (api: Api, serverId: string, body: UpdateServer) => call(api, 'servers.update', { params: { id: serverId }, body });
+export const deleteServer = (api: Api, serverId: string) => call(api, 'servers.remove', { params: { id: serverId } });
+export const getServerUsage = (api: Api, serverId: string) => call(api, 'servers.usage', { params: { id: serverId } });
+export const getServerUpStatus = (api: Api, serverId: string) => call(api, 'servers.upStatus', { params: { id: serverId } });
+export const listServices = (api: Api, q: ListQuery) => call(api, 'services.list', { body: q });
+export const getChart = (api: Api, serverId: string, q: { panel: number; from: number; to: number; step?: number }) => call(api, 'servers.chart', { params: { id: serverId }, query: q });
+export const getServerForecasts = (api: Api, serverId: string) => call(api, 'servers.forecast', { params: { id: serverId } });
+export const getMonitoringConfig = (api: Api) => call(api, 'monitoring.config');
 
 /** SPEC §7 "Server selector": active, agent-configured servers, hostname contains, page size 100. */
 export const serverSelectorQuery = (text: string): ListQuery => ({

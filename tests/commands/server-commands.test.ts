@@ -51,6 +51,8 @@ function fakeApi(options: { patchError?: ApiError } = {}) {
     }),
     post: vi.fn(async (path: string, body?: any) => {
       calls.push({ method: 'POST', path, body });
+      // A creation answers the server as made, as the API does.
+      if (path === 'servers') return { result: { ...server(4, body.hostname, body.ipaddress), operating_system: body.operating_system } };
       if (path !== 'servers/all') return { result: {} };
       const f = body?.filter ?? {};
       const q = String(body?.search ?? '').toLowerCase();
