@@ -7,14 +7,14 @@ import type { Database, Db } from '../db/client';
 import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
 import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
-import { describeError, postSlack, smtpMailer, type Mailer } from './delivery-channels';
+import { smtpMailer, type Mailer } from '../channels/email';
 import { pluginFor } from '../channels/index';
 import { redact } from '../channels/mask';
 import { ephemeralBox, type SecretBox } from '../channels/secret-box';
-import { listChannels, openChannel, targetLine, type OpenedChannel } from '../channels/store';
-import { ChannelError, type ChannelMessage } from '../channels/types';
-import type { ChannelTestResult, ChannelType } from '../contract/channels';
-import { alertLink, emailMessage, slackMessage, slackPreview, type MessageExtra, type Transition } from './delivery-messages';
+import { listChannels, openChannel, targetLine } from '../channels/store';
+import { asChannelError, type ChannelError, type ChannelMessage, type ChannelPlugin, type ChannelTarget, type DeliveryChannel, type SendResult, type TargetOf } from '../channels/types';
+import type { ChannelTestResult } from '../contract/channels';
+import { alertLink, type MessageExtra } from './delivery-messages';
 import type { EvaluatorLogger } from './evaluator';
 import { OutageNotice } from '../ops/outage';
 import { notificationLatency, notificationsTotal } from '../ops/metrics';
@@ -22,8 +22,41 @@ import { databaseUnavailable } from '../db/unavailable';
 import { outboundFetch, type OutboundFetch } from '../outbound/http-client';
 import { OutboundPolicy } from '../outbound/policy';
 
-type Channel = 'email' | 'slack';
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
+type GroupRow = typeof notificationGroups.$inferSelect;
+
+/**
+ * One place a group's notification goes: its email list, its Slack channel, or one of its stored
+ * targets. Real sends and test sends walk the same list, each target through its plugin.
+ */
+interface GroupTarget {
+  channel: DeliveryChannel;
+  /** A stored target's id; null for the group's own email list and Slack channel. */
+  channelId: string | null;
+  /** What test results call it, and what `group.test --channel` picks it by (with `ref`). */
+  name: string;
+  ref: string;
+  /** Null: a stored target that cannot be opened, for `error`; it fails once, not retried. */
+  config: TargetOf<DeliveryChannel> | null;
+  error: string | null;
+  /** Redacted from every error it reports. */
+  secretValues: string[];
+}
+
+/** What one send on one target came to. */
+type Outcome =
+  /** A stored target that cannot be opened: fails once, not retried. */
+  | { kind: 'unusable'; target: string; error: string | null }
+  /** The plugin cannot send at all (`unready`): skipped, with the message it would have sent. */
+  | { kind: 'skipped'; target: string; error: string; preview: () => { subject: string | null; text: string } | null }
+  /** A retry that finds everybody has the message. */
+  | { kind: 'nobody' }
+  | { kind: 'sent'; target: string; sent: SendResult }
+  | { kind: 'failed'; target: string; failure: ChannelError; error: string };
+
+const pluginOf = (t: GroupTarget) => pluginFor(t.channel) as ChannelPlugin;
+/** A stored target's line carries its name ("pager: routing key ••••f00d"); the group's own channels' do not. */
+const lineOf = (t: GroupTarget, config: TargetOf<DeliveryChannel>) => (t.channelId ? targetLine(config as ChannelTarget) : pluginOf(t).target(config));
 
 interface OutboxRow {
   id: string;
@@ -296,97 +329,96 @@ export class DeliveryWorker {
     const [group] = row.notification_group_id ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, row.notification_group_id)) : [];
     const userIds = (typeof row.user_ids === 'string' ? row.user_ids.replace(/[{}]/g, '').split(',') : (row.user_ids ?? [])).filter(Boolean);
     const userEmails = userIds.length ? (await db.select({ email: users.email }).from(users).where(inArray(users.id, userIds))).map((u) => u.email) : [];
-    // Issue 15: the group's channel targets that hear about this kind of transition.
-    const targets = group ? (await listChannels(db, group.id)).map((r) => openChannel(this.box, r)).filter((c) => pluginFor(c.row.type as ChannelType)?.sends(row.transition)) : [];
     if (!group && !userEmails.length) return true;
+    // The channels that hear about this kind of transition: email, Slack and chat channels carry
+    // firing and resolved messages; an acknowledgement is for channels with an incident state of
+    // their own (PagerDuty). The others have nothing to send or log.
+    const emails = group?.emailEnabled || userEmails.length ? uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]) : null;
+    const targets = (await this.targets(group, emails)).filter((t) => pluginOf(t)?.sends(row.transition));
     const extra: MessageExtra = { reason: row.reason, recovery: row.transition === 'resolved' ? await this.recovery(alert.id) : null };
     const log = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
-    const link = alertLink(this.settings.publicUrl, alert.id);
+    const message: ChannelMessage = { alert, transition: row.transition, link: alertLink(this.settings.publicUrl, alert.id), publicUrl: this.settings.publicUrl, extra };
+    // Each stored target on its own: one that hangs or refuses never holds up or loses another's
+    // message. The group's own email and Slack go one after the other, in SPEC's order.
     const tasks: Promise<boolean>[] = [];
-    // Email and Slack carry firing and resolved messages; an acknowledgement is for channels
-    // with an incident state of their own (PagerDuty): nothing to send or log for them.
-    if (isMessage(row.transition)) tasks.push(this.sendEmailAndSlack(row, row.transition, alert, group, userEmails, extra, link, log, result));
-    // Each target on its own: one that hangs or refuses never holds up or loses another's message.
+    let own = Promise.resolve(false);
     for (const target of targets) {
-      const previous = log.filter((d) => d.channelId === target.row.id);
+      const previous = log.filter((d) => d.channelId === target.channelId && (target.channelId !== null || d.channel === target.channel));
       if (finished(previous)) continue;
-      const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
-      tasks.push(this.sendToTarget(row, target, attempt, { alert, transition: row.transition, link, publicUrl: this.settings.publicUrl, extra }, result));
+      const send = () => this.sendToTarget(row, target, previous, message, result);
+      if (target.channelId) tasks.push(send());
+      else own = own.then(async (waiting) => (await send()) || waiting);
     }
-    const waiting = await Promise.all(tasks);
+    const waiting = await Promise.all([own, ...tasks]);
     return !waiting.some(Boolean);
   }
 
-  private async sendToTarget(row: OutboxRow, opened: OpenedChannel, attempt: number, message: ChannelMessage, result: DeliverResult): Promise<boolean> {
-    const base = { channel: opened.row.type, channelId: opened.row.id, attempt };
-    if (!opened.target) return this.record(row, { ...base, outcome: 'failed', target: opened.row.name, error: opened.error, permanent: true }, result);
-    const target = targetLine(opened.target);
+  /**
+   * A group's targets in the order they are tried and listed: its email list (`emails`, null when
+   * it sends no email), its Slack channel, then its stored targets. Without a group, the named
+   * users' email only.
+   */
+  private async targets(group: GroupRow | undefined, emails: string[] | null): Promise<GroupTarget[]> {
+    const own = (config: TargetOf<'email' | 'slack'>, secretValues: string[] = []): GroupTarget => ({ channel: config.type, channelId: null, name: config.name, ref: config.id, config, error: null, secretValues });
+    const targets: GroupTarget[] = [];
+    if (emails) targets.push(own({ type: 'email', id: 'email', name: pluginFor('email').label, to: emails, mailer: this.mailer }));
+    const token = this.settings.slackBotToken ?? null;
+    if (group?.slackEnabled) targets.push(own({ type: 'slack', id: 'slack', name: pluginFor('slack').label, channel: group.slackChannel?.trim() ?? '', token, apiUrl: this.settings.slackApiUrl }, token ? [token] : []));
+    for (const opened of group ? (await listChannels(this.database.db, group.id)).map((r) => openChannel(this.box, r)) : []) {
+      targets.push({ channel: opened.row.type as DeliveryChannel, channelId: opened.row.id, name: opened.row.name, ref: opened.row.id, config: opened.target, error: opened.error, secretValues: opened.secretValues });
+    }
+    return targets;
+  }
+
+  /**
+   * One send on one target through its plugin, before it is recorded (a real send) or answered
+   * (a test). `sent`: the targets of a real send's earlier attempts that were sent, for a plugin
+   * that goes on with who has not had it (email).
+   */
+  private async attempt(t: GroupTarget, message: ChannelMessage, sent?: string[]): Promise<Outcome> {
+    if (!t.config) return { kind: 'unusable', target: t.name, error: t.error };
+    const plugin = pluginOf(t);
+    const current = t.config;
+    const unready = plugin.unready?.(current);
+    if (unready) return { kind: 'skipped', target: lineOf(t, current), error: unready, preview: () => plugin.preview?.(current, message) ?? null };
+    const config = sent && plugin.resume ? plugin.resume(current, sent) : current;
+    if (!config) return { kind: 'nobody' };
+    const target = lineOf(t, config);
     try {
-      const sent = await pluginFor(opened.target.type).send(opened.target as never, message, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000, fetch: this.fetch });
-      return this.record(row, { ...base, outcome: 'sent', target, responseCode: sent.status }, result);
+      return { kind: 'sent', target, sent: await plugin.send(config, message, { timeoutMs: this.timeoutMs, fetch: this.fetch }) };
     } catch (error) {
-      const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
-      return this.record(row, { ...base, outcome: 'failed', target, error: redact(e.message, opened.secretValues), responseCode: e.status, permanent: e.permanent, retryAfterS: e.retryAfterS }, result);
+      const e = asChannelError(error);
+      return { kind: 'failed', target, failure: e, error: redact(e.message, t.secretValues) };
     }
   }
 
-  /** SPEC's channels: the group's email list (and named users) and its Slack channel, one after the other. */
-  private async sendEmailAndSlack(
-    row: OutboxRow,
-    transition: Transition,
-    alert: typeof alerts.$inferSelect,
-    group: typeof notificationGroups.$inferSelect | undefined,
-    userEmails: string[],
-    extra: MessageExtra,
-    link: string,
-    log: DeliveryRow[],
-    result: DeliverResult,
-  ): Promise<boolean> {
-    const emailList = uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]);
-    let waiting = false;
-    const channels: Channel[] = [...(group?.emailEnabled || userEmails.length ? (['email'] as const) : []), ...(group?.slackEnabled ? (['slack'] as const) : [])];
-    for (const channel of channels) {
-      const previous = log.filter((d) => d.channel === channel && !d.channelId);
-      if (finished(previous)) continue;
-      const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
-      const record = (outcome: DeliveryRow['outcome'], target: string, error: string | null = null, more: Partial<Attempt> = {}) => this.record(row, { channel, channelId: null, attempt, outcome, target, error, ...more }, result);
-      if (channel === 'email') {
-        const sentTo = new Set(previous.filter((d) => d.outcome === 'sent').flatMap((d) => splitTargets(d.target).map((a) => a.toLowerCase())));
-        const to = emailList.filter((a) => !sentTo.has(a.toLowerCase()));
-        // A channel that cannot send keeps the message as it would have gone out (issue 24 §6):
-        // the delivery log shows a newcomer what a notification looks like, and what they miss.
-        const preview = () => {
-          const m = emailMessage(alert, transition, link, extra);
-          return { message: { subject: m.subject, text: m.text } };
-        };
-        if (!this.mailer) await record('skipped', emailList.join(', '), 'SMTP_URL is not set, so Opsdeck sends no email.', preview());
-        else if (!emailList.length) await record('skipped', '', 'The notification group has no email addresses.', preview());
-        else if (to.length) {
-          try {
-            const sent = await this.mailer.send(to, emailMessage(alert, transition, link, extra));
-            if (sent.accepted.length) await record('sent', sent.accepted.join(', '));
-            if (sent.rejected.length) waiting = (await record('failed', sent.rejected.map((r) => r.address).join(', '), sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; '))) || waiting;
-          } catch (error) {
-            waiting = (await record('failed', to.join(', '), describeError(error))) || waiting;
-          }
-        }
-      } else {
-        const target = group?.slackChannel?.trim() ?? '';
-        const preview = () => ({ message: { subject: null, text: slackPreview(slackMessage(alert, transition, link, extra)) } });
-        if (!this.settings.slackBotToken) await record('skipped', target, 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.', preview());
-        else if (!target) await record('skipped', '', 'The notification group has no Slack channel.', preview());
-        else {
-          try {
-            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: target }, slackMessage(alert, transition, link, extra), this.fetch);
-            await record('sent', target, null, { responseCode: status });
-          } catch (error) {
-            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
-            waiting = (await record('failed', target, redact(e.message, [this.settings.slackBotToken]), { responseCode: e.status, permanent: e.permanent, retryAfterS: e.retryAfterS })) || waiting;
-          }
-        }
+  /** One attempt on one target of an outbox row (`previous`: its earlier attempts), logged; true when it will be retried. */
+  private async sendToTarget(row: OutboxRow, t: GroupTarget, previous: DeliveryRow[], message: ChannelMessage, result: DeliverResult): Promise<boolean> {
+    const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
+    const record = (a: Omit<Attempt, 'channel' | 'channelId' | 'attempt'>) => this.record(row, { channel: t.channel, channelId: t.channelId, attempt, ...a }, result);
+    const o = await this.attempt(t, message, previous.filter((d) => d.outcome === 'sent').map((d) => d.target));
+    switch (o.kind) {
+      case 'nobody':
+        return false;
+      case 'unusable':
+        return record({ outcome: 'failed', target: o.target, error: o.error, permanent: true });
+      // A channel that cannot send keeps the message as it would have gone out (issue 24 §6):
+      // the delivery log shows a newcomer what a notification looks like, and what they miss.
+      case 'skipped':
+        return record({ outcome: 'skipped', target: o.target, error: o.error, message: o.preview() });
+      case 'failed':
+        return record({ outcome: 'failed', target: o.target, error: o.error, responseCode: o.failure.status, permanent: o.failure.permanent, retryAfterS: o.failure.retryAfterS });
+      case 'sent': {
+        const { accepted, refused, status } = o.sent;
+        if (!accepted || accepted.length) await record({ outcome: 'sent', target: accepted?.join(', ') ?? o.target, responseCode: status });
+        return refused?.length ? record({ outcome: 'failed', target: refused.map((r) => r.address).join(', '), error: refusals(refused) }) : false;
       }
     }
-    return waiting;
+  }
+
+  /** How long a channel's peer may take to answer. */
+  private get timeoutMs(): number {
+    return this.settings.channelTimeoutMs ?? 10_000;
   }
 
   /**
@@ -396,7 +428,7 @@ export class DeliveryWorker {
    * status and a fixed classification, never its answer's text), never an exception, and never
    * stops the others.
    */
-  async sendTest(group: typeof notificationGroups.$inferSelect, only?: string): Promise<ChannelTestResult[]> {
+  async sendTest(group: GroupRow, only?: string): Promise<ChannelTestResult[]> {
     const ref = only?.trim().toLowerCase();
     const now = new Date(this.now());
     const alert = {
@@ -415,60 +447,29 @@ export class DeliveryWorker {
       serverId: null,
       type: 'test',
     };
-    const link = this.settings.publicUrl;
-    const tasks: Promise<ChannelTestResult>[] = [];
-    const wants = (name: string, id?: string) => !ref || ref === name.toLowerCase() || ref === id;
-    if (group.emailEnabled && wants('email')) {
-      tasks.push(
-        (async (): Promise<ChannelTestResult> => {
-          const base = { channel: 'email', name: 'Email', target: group.emailList.join(', ') };
-          if (!this.mailer) return { ...base, ok: false, status: null, error: 'SMTP_URL is not set, so Opsdeck sends no email.' };
-          if (!group.emailList.length) return { ...base, ok: false, status: null, error: 'The notification group has no email addresses.' };
-          try {
-            const sent = await this.mailer.send(group.emailList, emailMessage(alert, 'firing', link, {}));
-            const refused = sent.rejected.map((r) => `${r.address}: ${r.error}`).join('; ');
-            return { ...base, ok: !sent.rejected.length, status: null, error: refused || null };
-          } catch (error) {
-            return { ...base, ok: false, status: null, error: describeError(error) };
-          }
-        })(),
-      );
+    const message: ChannelMessage = { alert, transition: 'firing', link: this.settings.publicUrl, publicUrl: this.settings.publicUrl, extra: {}, test: true };
+    const wants = (t: GroupTarget) => !ref || ref === t.name.toLowerCase() || ref === t.ref;
+    return Promise.all((await this.targets(group, group.emailEnabled ? group.emailList : null)).filter(wants).map((t) => this.testTarget(group, t, message)));
+  }
+
+  private async testTarget(group: GroupRow, t: GroupTarget, message: ChannelMessage): Promise<ChannelTestResult> {
+    const base = { channel: t.channel, name: t.name };
+    const o = await this.attempt(t, message);
+    switch (o.kind) {
+      // A test sends to the whole target: it never resumes, so somebody is always left.
+      case 'nobody':
+        return { ...base, target: '', ok: false, status: null, error: null };
+      case 'unusable':
+      case 'skipped':
+        return { ...base, target: o.target, ok: false, status: null, error: o.error };
+      case 'failed':
+        this.log.warn({ groupId: group.id, channel: t.channel, target: o.target, status: o.failure.status, error: o.error }, 'Test notification failed');
+        return { ...base, target: o.target, ok: false, status: o.failure.status, error: o.error };
+      case 'sent': {
+        const refused = o.sent.refused?.length ? refusals(o.sent.refused) : null;
+        return { ...base, target: o.target, ok: !refused, status: o.sent.status, error: refused };
+      }
     }
-    if (group.slackEnabled && wants('slack')) {
-      tasks.push(
-        (async (): Promise<ChannelTestResult> => {
-          const base = { channel: 'slack', name: 'Slack', target: group.slackChannel ?? '' };
-          if (!this.settings.slackBotToken) return { ...base, ok: false, status: null, error: 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.' };
-          try {
-            const status = await postSlack({ apiUrl: this.settings.slackApiUrl, token: this.settings.slackBotToken, channel: base.target }, slackMessage(alert, 'firing', link, { reason: 'This is a test notification.' }), this.fetch);
-            return { ...base, ok: true, status, error: null };
-          } catch (error) {
-            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
-            return { ...base, ok: false, status: e.status, error: redact(e.message, [this.settings.slackBotToken]) };
-          }
-        })(),
-      );
-    }
-    for (const opened of (await listChannels(this.database.db, group.id)).map((r) => openChannel(this.box, r))) {
-      if (!wants(opened.row.name, opened.row.id)) continue;
-      tasks.push(
-        (async (): Promise<ChannelTestResult> => {
-          const base = { channel: opened.row.type, name: opened.row.name };
-          if (!opened.target) return { ...base, target: opened.row.name, ok: false, status: null, error: opened.error };
-          const target = targetLine(opened.target);
-          try {
-            const sent = await pluginFor(opened.target.type).send(opened.target as never, { alert, transition: 'firing', link, publicUrl: this.settings.publicUrl, extra: {}, test: true }, { timeoutMs: this.settings.channelTimeoutMs ?? 10_000, fetch: this.fetch });
-            return { ...base, target, ok: true, status: sent.status, error: null };
-          } catch (error) {
-            const e = error instanceof ChannelError ? error : new ChannelError(describeError(error));
-            const message = redact(e.message, opened.secretValues);
-            this.log.warn({ groupId: group.id, channel: opened.row.type, target, status: e.status, error: message }, 'Test notification failed');
-            return { ...base, target, ok: false, status: e.status, error: message };
-          }
-        })(),
-      );
-    }
-    return Promise.all(tasks);
   }
 
   /**
@@ -539,10 +540,8 @@ interface Attempt {
   message?: { subject: string | null; text: string } | null;
 }
 
-const isMessage = (t: OutboxTransition): t is Transition => t !== 'acknowledged';
-
-
-const splitTargets = (target: string) => target.split(', ').filter(Boolean);
+/** "a@x: refused by the SMTP server (550 5.1.1); b@y: …": the recipients a target refused. */
+const refusals = (refused: { address: string; error: string }[]) => refused.map((r) => `${r.address}: ${r.error}`).join('; ');
 
 /**
  * A channel is finished for an outbox row when it was skipped, when the worker gave up on it,
@@ -574,8 +573,6 @@ function about(transition: OutboxTransition, step: number | null): string {
   }
 }
 
-const CHANNEL_WORDS: Record<string, string> = { email: 'Email', slack: 'Slack message', webhook: 'Webhook', teams: 'Microsoft Teams message', pagerduty: 'PagerDuty event', telegram: 'Telegram message', ntfy: 'ntfy notification' };
-
 function timelineNote(d: {
   channel: string;
   transition: OutboxTransition;
@@ -589,8 +586,9 @@ function timelineNote(d: {
   retryAt: Date | null;
   maxAttempts: number;
 }): string {
-  const what = CHANNEL_WORDS[d.channel] ?? d.channel;
-  const to = d.target ? ` to ${d.channel === 'email' ? d.target : d.channel === 'slack' ? `Slack ${d.target}` : d.target}` : '';
+  const plugin = pluginFor(d.channel as DeliveryChannel) as ChannelPlugin | undefined;
+  const what = plugin?.noun ?? d.channel;
+  const to = d.target ? ` to ${plugin?.where ? plugin.where(d.target) : d.target}` : '';
   const kind = about(d.transition, d.step);
   // A relay's or a peer's answer is others' text: a code span keeps it literal, backticks and all.
   const code = codeSpan;

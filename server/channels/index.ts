@@ -1,13 +1,19 @@
-import type { ChannelType } from '../contract/channels';
+import { emailChannel } from './email';
 import { ntfyChannel } from './ntfy';
 import { pagerdutyChannel } from './pagerduty';
+import { slackChannel } from './slack';
 import { teamsChannel } from './teams';
 import { telegramChannel } from './telegram';
-import type { ChannelPlugin } from './types';
+import type { ChannelPlugin, DeliveryChannel } from './types';
 import { webhookChannel } from './webhook';
 
-/** Every channel type's plugin (issue 15 §1): one module each; a new channel is one more line. */
-export const channelPlugins: { [T in ChannelType]: ChannelPlugin<T> } = {
+/**
+ * Every channel's plugin: one module each; a new channel is one more line. Email and Slack
+ * send on a group's own fields, the others on the targets stored with it.
+ */
+export const channelPlugins: { [T in DeliveryChannel]: ChannelPlugin<T> } = {
+  email: emailChannel,
+  slack: slackChannel,
   webhook: webhookChannel,
   teams: teamsChannel,
   pagerduty: pagerdutyChannel,
@@ -15,4 +21,4 @@ export const channelPlugins: { [T in ChannelType]: ChannelPlugin<T> } = {
   ntfy: ntfyChannel,
 };
 
-export const pluginFor = <T extends ChannelType>(type: T): ChannelPlugin<T> => channelPlugins[type];
+export const pluginFor = <T extends DeliveryChannel>(type: T): ChannelPlugin<T> => channelPlugins[type];

@@ -1,3 +1,4 @@
+import { channelLabels } from '../contract/channels';
 import { maskToken } from './mask';
 import { postJson } from './http';
 import { factRows, headline, isFiring, summaryLine } from './text';
@@ -25,7 +26,8 @@ export function ntfyPayload(topic: string, m: ChannelMessage, priority?: number)
 
 export const ntfyChannel: ChannelPlugin<'ntfy'> = {
   type: 'ntfy',
-  label: 'ntfy',
+  label: channelLabels.ntfy,
+  noun: 'ntfy notification',
   sends: (t) => t !== 'acknowledged',
   target: (c) => `${new URL(c.settings.serverUrl ?? NTFY_URL).host} topic ${maskToken(c.secrets.topic)}`,
   endpoints: (c) => (c.settings.serverUrl ? [{ field: 'settings.serverUrl', url: c.settings.serverUrl }] : []),

@@ -1,3 +1,4 @@
+import { channelLabels } from '../contract/channels';
 import { oneLine } from '../contract/alert-text';
 import type { OutboxTransition } from '../contract/alerts';
 import { maskToken } from './mask';
@@ -47,7 +48,8 @@ export function pagerdutyEvent(routingKey: string, m: ChannelMessage, action: 't
 
 export const pagerdutyChannel: ChannelPlugin<'pagerduty'> = {
   type: 'pagerduty',
-  label: 'PagerDuty',
+  label: channelLabels.pagerduty,
+  noun: 'PagerDuty event',
   sends: (t) => ACTIONS[t] !== undefined,
   target: (c) => `routing key ${maskToken(c.secrets.routingKey)}`,
   endpoints: (c) => (c.settings.eventsUrl ? [{ field: 'settings.eventsUrl', url: c.settings.eventsUrl }] : []),

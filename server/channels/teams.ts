@@ -1,3 +1,4 @@
+import { channelLabels } from '../contract/channels';
 import { maskUrl } from './mask';
 import { postJson } from './http';
 import { descriptionText, factRows, headline, isFiring, summaryLine } from './text';
@@ -44,7 +45,8 @@ export function teamsPayload(m: ChannelMessage) {
 
 export const teamsChannel: ChannelPlugin<'teams'> = {
   type: 'teams',
-  label: 'Microsoft Teams',
+  label: channelLabels.teams,
+  noun: 'Microsoft Teams message',
   sends: (t) => t !== 'acknowledged',
   target: (c) => maskUrl(c.secrets.url),
   endpoints: (c) => [{ field: 'secrets.url', url: c.secrets.url }],

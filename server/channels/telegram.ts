@@ -1,3 +1,4 @@
+import { channelLabels } from '../contract/channels';
 import { ChannelError } from './types';
 import { maskToken } from './mask';
 import { MAX_RETRY_AFTER_S, postJson } from './http';
@@ -33,7 +34,8 @@ function telegramError(error: unknown): unknown {
  */
 export const telegramChannel: ChannelPlugin<'telegram'> = {
   type: 'telegram',
-  label: 'Telegram',
+  label: channelLabels.telegram,
+  noun: 'Telegram message',
   sends: (t) => t !== 'acknowledged',
   target: (c) => `chat ${c.settings.chatId} (bot ${maskToken(c.secrets.botToken)})`,
   endpoints: (c) => (c.settings.apiUrl ? [{ field: 'settings.apiUrl', url: c.settings.apiUrl }] : []),

@@ -1,3 +1,4 @@
+import { channelLabels } from '../contract/channels';
 import { createHash, createHmac } from 'node:crypto';
 import { alertmanagerLabels } from '../alertmanager/labels';
 import { oneLine } from '../contract/alert-text';
@@ -53,7 +54,8 @@ export const signature = (secret: string, body: string) => `sha256=${createHmac(
 
 export const webhookChannel: ChannelPlugin<'webhook'> = {
   type: 'webhook',
-  label: 'Webhook',
+  label: channelLabels.webhook,
+  noun: 'Webhook',
   // A machine receiver: the alert's states, not reminders to a person or acknowledgements.
   sends: (t) => t !== 'acknowledged' && t !== 'reminder',
   target: (c) => maskUrl(c.secrets.url),

@@ -10,13 +10,21 @@ import { str } from './common';
 
 export const channelTypes = ['webhook', 'teams', 'pagerduty', 'telegram', 'ntfy'] as const;
 export type ChannelType = (typeof channelTypes)[number];
-export const channelTypeLabels: Record<ChannelType, string> = {
+/**
+ * Every channel's name as people read it: SPEC's own two (a group's email list and its Slack
+ * channel) and the target types. The server's plugins (server/channels/) carry these as their
+ * labels; the web app, which does not load the plugins, reads them here.
+ */
+export const channelLabels = {
+  email: 'Email',
+  slack: 'Slack',
   webhook: 'Webhook',
   teams: 'Microsoft Teams',
   pagerduty: 'PagerDuty',
   telegram: 'Telegram',
   ntfy: 'ntfy',
-};
+} as const satisfies Record<ChannelType | 'email' | 'slack', string>;
+export const channelTypeLabels: Record<ChannelType, string> = channelLabels;
 export const MAX_CHANNELS_PER_GROUP = 20;
 
 const httpUrl = (field: string) =>

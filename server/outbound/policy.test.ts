@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METADATA_ADDRESS, startStandIns, type StandIns } from '../../tests/outbound-stand-ins';
-import { smtpMailer } from '../alerting/delivery-channels';
+import { smtpMailer } from '../channels/email';
 import { loadConfig } from '../config';
 import { fetchMetrics } from '../monitoring/fetch-metrics';
 import { outboundFetch, refusalOf } from './http-client';

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
-import { channelTypeLabels, type ChannelType } from '../../../server/contract/channels';
+import { channelLabels } from '../../../server/contract/channels';
 import { alertDeliveriesQueryOptions } from '../../api/notification-groups';
 import { alertReachQueryOptions } from '../../api/alert-reach';
 import { Skeleton } from '../../components/ui/skeleton';
 import { DateTime } from '../../lib/alert-display';
 import { useLiveInterval } from '../../lib/use-connection';
 
-const channelLabel = (c: string) => (c === 'email' ? 'Email' : c === 'slack' ? 'Slack' : (channelTypeLabels[c as ChannelType] ?? c));
+const channelLabel = (c: string) => (channelLabels as Record<string, string>)[c] ?? c;
 const transitionLabel = (t: string) => (t === 'acknowledged' ? 'acknowledgement' : t);
 
 /**
