@@ -1,5 +1,5 @@
 import { aliasOf, type AliasDef } from './aliases';
-import type { ArgSpec, CommandDefinition } from './define-command';
+import type { ArgSpec, AnyCommand } from './define-command';
 import { quote } from '../server/contract/format-command-line';
 import { offersPrintApi, PRINT_API_FLAG } from './print-api';
 import { argNamed, tokenize } from './parse-command-line';
@@ -33,7 +33,7 @@ function commonPrefix(words: string[]): string {
  */
 export async function completeCommandLine(
   line: string,
-  commands: readonly CommandDefinition<any>[],
+  commands: readonly AnyCommand[],
   valuesFor: (arg: ArgSpec, prefix: string) => Promise<readonly CompletionValue[]>,
   aliases: readonly AliasDef[] = [],
 ): Promise<Completion> {
@@ -98,7 +98,7 @@ function rawTailLength(line: string): number {
 }
 
 /** Which positional argument the next bare word fills, skipping `--name value` pairs. */
-function positionalAt(def: CommandDefinition<any>, given: string[]): ArgSpec | undefined {
+function positionalAt(def: AnyCommand, given: string[]): ArgSpec | undefined {
   const args = def.args ?? [];
   const positional = args.filter((a) => a.positional);
   let count = 0;

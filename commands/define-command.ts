@@ -143,7 +143,11 @@ export interface InverseRun {
 /** The keys of a command's input object: what its `args` may name. */
 export type ArgName<I extends z.ZodTypeAny> = z.input<I> extends Record<string, unknown> ? Extract<keyof z.input<I>, string> : string;
 
-export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id extends string = string> {
+/**
+ * `P`: what `prepare` resolved (the entity a name stood for, a count), handed to the confirmation
+ * and to `run` so the run does not fetch it again; `undefined` for commands without `prepare`.
+ */
+export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id extends string = string, P = undefined> {
   /** "domain.verb-noun", unique. */
   id: Id;
   title: string;
@@ -161,18 +165,20 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
     | boolean
     | {
         title: string;
-        message: (input: z.output<I>) => string;
+        message: (input: z.output<I>, prepared: P) => string;
         /** What the run would touch, by name (issue 13: "Delete User" must say which user); read from what `prepare` found. */
-        target?: (input: z.output<I>) => string | undefined;
+        target?: (input: z.output<I>, prepared: P) => string | undefined;
         confirmLabel?: string;
         cancelLabel?: string;
       };
   /**
    * Looks things up before the gate asks for confirmation, so "No user matches …" is said
-   * instead of "Are you sure?" for something that does not exist. Its result is what the
-   * confirm message and `run` receive; a throw is recorded as an error.
+   * instead of "Are you sure?" for something that does not exist. What it returns (the user it
+   * found) reaches the confirmation and `run` as `prepared`, so the run acts on what the person
+   * was asked about without fetching it again; a throw is recorded as an error. Declare it before
+   * `destructive` and `run`: TypeScript reads its result's type in the order of the properties.
    */
-  prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<z.output<I>>;
+  prepare?: (input: z.output<I>, ctx: CommandContext) => Promise<P>;
   /**
    * react-hotkeys-hook syntax, e.g. "mod+k", "alt+1"; a produced symbol bare (":", "?", "["), as
    * it matches whatever Shift the layout needs for it (src/app/command-host/hotkeys.ts). The one declaration:
@@ -215,23 +221,23 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
    */
   bulk?: boolean;
   /**
-   * Undo: the run(s) that reverse this one, given its input (as prepared) and result; null when
+   * Undo: the run(s) that reverse this one, given its input and result; null when
    * the run changed nothing. A run whose command declares it shows "Undo" and Ctrl+Z undoes it.
    */
   inverse?: (input: z.output<I>, result: CommandResult) => InverseRun | InverseRun[] | null;
-  run: (input: z.output<I>, ctx: CommandContext) => Promise<CommandResult> | CommandResult;
+  run: (input: z.output<I>, ctx: CommandContext, prepared: P) => Promise<CommandResult> | CommandResult;
 }
 
 /** Keeps the id's literal type, so `CommandId` is a closed union and runs are typed by it. */
-export function defineCommand<I extends z.ZodTypeAny, const Id extends string>(def: CommandDefinition<I, Id>): CommandDefinition<I, Id> {
+export function defineCommand<I extends z.ZodTypeAny, const Id extends string, P = undefined>(def: CommandDefinition<I, Id, P>): CommandDefinition<I, Id, P> {
   return def;
 }
 
-/** Any command, whatever its input and id (the registry's storage, front doors that parse text). */
-export type AnyCommand = CommandDefinition<any, string>;
+/** Any command, whatever its input, id and prepared value (the registry's storage, front doors that parse text). */
+export type AnyCommand = CommandDefinition<any, string, any>;
 
 /** The input schema of command `K` among the commands `C`. */
-export type InputSchemaOf<C extends AnyCommand, K extends string> = C extends CommandDefinition<infer I, infer Id> ? (K extends Id ? I : never) : never;
+export type InputSchemaOf<C extends AnyCommand, K extends string> = C extends CommandDefinition<infer I, infer Id, any> ? (K extends Id ? I : never) : never;
 
 /** What a caller passes to run command `K` (the schema's input side: defaults may be left out). */
 export type InputOf<C extends AnyCommand, K extends string> = z.input<InputSchemaOf<C, K>>;

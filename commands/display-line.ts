@@ -1,4 +1,4 @@
-import type { CommandDefinition } from './define-command';
+import type { AnyCommand } from './define-command';
 import { commandLineFor, quote, spanWords, spell } from '../server/contract/format-command-line';
 import { parseCommandLine } from './parse-command-line';
 import { matcherText, type Matcher } from '../server/contract/routing';
@@ -49,7 +49,7 @@ export function displayLine(
   line: string | null,
   input: unknown,
   targets: readonly NamedTarget[],
-  find: (id: string) => CommandDefinition<any> | undefined,
+  find: (id: string) => AnyCommand | undefined,
 ): string | null {
   const def = find(command);
   if (!def) return line;

@@ -1,4 +1,4 @@
-import type { ArgSpec, CommandDefinition } from './define-command';
+import type { ArgSpec, AnyCommand } from './define-command';
 
 /** Splits a command line into words, honouring "double" and 'single' quotes and \-escapes. */
 export function tokenize(line: string): string[] {
@@ -58,7 +58,7 @@ function convert(spec: ArgSpec | undefined, raw: string): unknown {
  * command id; `--name value` pairs and bare words (filled into positional args in order) make the
  * input, which the registry's gate then validates with the command's schema.
  */
-export function parseCommandLine(line: string, find: (id: string) => CommandDefinition<any> | undefined): ParsedLine {
+export function parseCommandLine(line: string, find: (id: string) => AnyCommand | undefined): ParsedLine {
   const words = tokenize(line.trim());
   const id = words.shift();
   if (!id) throw new Error('Type a command, e.g. user.create --username ann');

@@ -114,8 +114,8 @@ export async function printApi(registry: Registry, id: string, rawInput: unknown
     if (!parsed.success) throw new CommandError(`${d.title}: ${argumentError(d, parsed.error, input ?? {})}`, 'refused');
     const allowed = registry.check(commandId, dry);
     if (allowed !== true) throw new CommandError(allowed, 'refused');
-    const prepared = d.prepare ? await d.prepare(parsed.data, dry) : parsed.data;
-    return (await d.run(prepared, dry)) ?? {};
+    const prepared = d.prepare ? await d.prepare(parsed.data, dry) : undefined;
+    return (await d.run(parsed.data, dry, prepared)) ?? {};
   }
   try {
     await runDry(id, rawInput);

@@ -132,19 +132,21 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
     if (allowed !== true) {
       throw new CommandError(allowed, 'refused');
     }
-    let input = parsed.data;
+    const input = parsed.data;
+    // What prepare resolved travels to the confirmation and to run, which need not fetch it again.
+    let prepared: unknown;
     if (def.prepare) {
       try {
-        input = await def.prepare(parsed.data, ctx);
+        prepared = await def.prepare(input, ctx);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
         throw err instanceof CommandError ? err : new CommandError(message, 'error', { cause: err });
       }
     }
     if (def.destructive) {
-      const d = def.destructive === true ? { title: def.title, message: `Run "${def.title}"? This cannot be undone.` } : { title: def.destructive.title, message: def.destructive.message(input) };
+      const d = def.destructive === true ? { title: def.title, message: `Run "${def.title}"? This cannot be undone.` } : { title: def.destructive.title, message: def.destructive.message(input, prepared) };
       const labels = typeof def.destructive === 'object' ? def.destructive : undefined;
-      const target = labels?.target?.(input);
+      const target = labels?.target?.(input, prepared);
       const ok = await ctx.confirm({ title: d.title, message: d.message, ...(target ? { target } : {}), confirmLabel: labels?.confirmLabel, cancelLabel: labels?.cancelLabel });
       if (!ok) {
         throw new CommandError('Cancelled', 'cancelled');
@@ -162,7 +164,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
       },
     };
     try {
-      const ran = (await def.run(input, runCtx)) ?? {};
+      const ran = (await def.run(input, runCtx, prepared)) ?? {};
       const recordId = trail.recordIds[0];
       await Promise.all(refetches);
       const result: CommandResult = trail.recordIds.length ? { ...ran, records: [...trail.recordIds] } : ran;

@@ -1,5 +1,5 @@
 import { deepEqual } from './deep-equal';
-import type { CommandDefinition } from './define-command';
+import type { AnyCommand } from './define-command';
 import { commandLineFor, spell } from '../server/contract/format-command-line';
 import { parseCommandLine } from './parse-command-line';
 import { SECRET_KEYS } from './redact';
@@ -11,7 +11,7 @@ import { SECRET_KEYS } from './redact';
  * without a line rather than with a wrong one. Secrets are left out of the line: password
  * arguments and those the log redacts by name (a check's headers).
  */
-export function rerunnableLine(def: CommandDefinition<any>, rawInput: unknown): string | null {
+export function rerunnableLine(def: AnyCommand, rawInput: unknown): string | null {
   if (rawInput === null || rawInput === undefined) rawInput = {};
   if (typeof rawInput !== 'object' || Array.isArray(rawInput)) return null;
   const args = def.args ?? [];

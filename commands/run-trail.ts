@@ -1,6 +1,6 @@
 import { AUDIT_HEADERS, MAX_COMMAND_LINE, type CommandSource } from '../server/contract/command-history';
 import type { Api, RequestOptions } from '../src/api/client';
-import type { CommandDefinition } from './define-command';
+import type { AnyCommand } from './define-command';
 import { rerunnableLine } from './rerunnable-line';
 
 /**
@@ -38,7 +38,7 @@ function encodeLine(line: string): string | null {
   }
 }
 
-export function startRunTrail(def: CommandDefinition<any>, rawInput: unknown, source: CommandSource, api: Api, undoOf?: string): RunTrail {
+export function startRunTrail(def: AnyCommand, rawInput: unknown, source: CommandSource, api: Api, undoOf?: string): RunTrail {
   const runId = newRunId();
   const commandLine = rerunnableLine(def, rawInput);
   const recordIds: string[] = [];

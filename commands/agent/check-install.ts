@@ -16,9 +16,9 @@ export const checkInstall = defineCommand({
   args: [{ name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true }],
   permission: 'servers.write',
   history: false,
-  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  async run({ server }, ctx) {
-    const found = await resolveServer(ctx.api, server);
+  // The server is found once: the run acts on what was resolved here.
+  prepare: (input, ctx) => resolveServer(ctx.api, input.server),
+  async run(_input, ctx, found) {
     const { installed } = await agentInstalled(ctx, found._id);
     return {
       message: installed ? `The agent is installed on **${found.hostname}**.` : `**${AGENT_TEXTS.notInstalledTitle}**: ${AGENT_TEXTS.notInstalledText}`,

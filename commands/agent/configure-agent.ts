@@ -32,9 +32,9 @@ export const configureAgent = defineCommand({
   permission: 'servers.write',
   // It waits for one install and prints its command: one server at a time, never over marked rows.
   bulk: false,
-  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  async run({ server, wait }, ctx) {
-    const found = await resolveServer(ctx.api, server);
+  // The server is found once: the run acts on what was resolved here.
+  prepare: (input, ctx) => resolveServer(ctx.api, input.server),
+  async run({ wait }, ctx, found) {
     if (found.status === 'suspended') throw new CommandError(`${found.hostname} is suspended: its agent cannot be configured`);
     if (found.isAgentConfigured) return { message: `The agent of **${found.hostname}** is already configured.`, data: found };
 

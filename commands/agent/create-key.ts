@@ -12,9 +12,9 @@ export const createKey = defineCommand({
   input: z.object({ server: z.string().trim().min(1, 'server is required') }),
   args: [{ name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true }],
   permission: 'servers.write',
-  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  async run({ server }, ctx) {
-    const found = await resolveServer(ctx.api, server);
+  // The server is found once: the run acts on what was resolved here.
+  prepare: (input, ctx) => resolveServer(ctx.api, input.server),
+  async run(_input, ctx, found) {
     const credentials = await generateCredentials(ctx, found);
     const command = found.operating_system === 'windows' ? credentials.commands.windows : credentials.commands.linux;
     return {

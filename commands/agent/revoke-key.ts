@@ -17,19 +17,13 @@ export const revokeKey = defineCommand({
   input: z.object({
     server: z.string().trim().min(1, 'server is required'),
     key: z.string().trim().min(1).optional(),
-    /** Filled in by prepare: what will be revoked, for the confirmation and the run. */
-    resolved: z.object({ serverId: z.string(), hostname: z.string(), ids: z.array(z.string()), prefixes: z.array(z.string()) }).optional(),
   }),
   args: [
     { name: 'server', label: 'Server', kind: 'entity', entity: 'server', positional: true },
     { name: 'key', label: 'Key id or prefix (all active keys when empty)', kind: 'text', optional: true, positional: true, placeholder: 'sbk_AbCd12' },
   ],
   permission: 'servers.write',
-  destructive: {
-    title: 'Revoke API key',
-    message: (input) => `Revoke ${input.resolved?.ids.length === 1 ? `key ${input.resolved.prefixes[0]}…` : `${input.resolved?.ids.length ?? 0} keys`} of ${input.resolved?.hostname ?? input.server}? An installer using it can no longer report to the console.`,
-    confirmLabel: 'Revoke',
-  },
+  // What will be revoked, found before asking: the confirmation names it and the run revokes it.
   async prepare(input, ctx) {
     const server = await resolveServer(ctx.api, input.server);
     const { result } = await listApiKeys(ctx.api, server._id);
@@ -44,11 +38,14 @@ export const revokeKey = defineCommand({
       chosen = active;
       if (!chosen.length) throw new CommandError(`${server.hostname} has no active API key`);
     }
-    return { ...input, server: server._id, resolved: { serverId: server._id, hostname: server.hostname, ids: chosen.map((k) => k._id), prefixes: chosen.map((k) => k.prefix) } };
+    return { serverId: server._id, hostname: server.hostname, ids: chosen.map((k) => k._id), prefixes: chosen.map((k) => k.prefix) };
   },
-  async run(input, ctx) {
-    const resolved = input.resolved;
-    if (!resolved) throw new CommandError('Nothing to revoke');
+  destructive: {
+    title: 'Revoke API key',
+    message: (_input, resolved) => `Revoke ${resolved.ids.length === 1 ? `key ${resolved.prefixes[0]}…` : `${resolved.ids.length} keys`} of ${resolved.hostname}? An installer using it can no longer report to the console.`,
+    confirmLabel: 'Revoke',
+  },
+  async run(_input, ctx, resolved) {
     for (const id of resolved.ids) await revokeApiKey(ctx.api, id);
     return {
       message: `Revoked ${resolved.ids.length === 1 ? 'key' : `${resolved.ids.length} keys`} ${resolved.prefixes.map((p) => `\`${p}…\``).join(', ')} of **${resolved.hostname}**.`,

@@ -19,9 +19,9 @@ export const ackMatching = defineCommand({
   prepare: async (input, ctx) => {
     const matched = await countMatching(ctx.api, matchingListFilter(input, action));
     if (matched === 0) throw new CommandError(`No unacknowledged open alerts match ${describeFilter(input)}`);
-    return { ...input, matched };
+    return matched;
   },
-  destructive: { title: 'Acknowledge alerts', message: (input) => `${confirmQuestion(action, input.matched)} (${describeFilter(input)}; ${ackSpan(input.for)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
+  destructive: { title: 'Acknowledge alerts', message: (input, matched) => `${confirmQuestion(action, matched)} (${describeFilter(input)}; ${ackSpan(input.for)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
   async run(input, ctx) {
     const alerts = await collectMatching(ctx.api, matchingListFilter(input, action));
     const body = { ...(input.note ? { note: input.note } : {}), ...(input.for ? { forSeconds: input.for } : {}) };

@@ -9,16 +9,14 @@ import { CommandError } from '../registry';
 /**
  * The filter of the bulk alert commands (alerts.resolve-matching, alerts.snooze-matching):
  * host (hostname contains), name (alert name contains), severity and status, as the alerts list
- * filters them (SPEC §7). `matched` is filled in by `prepare` so the confirmation can say how
- * many alerts it is about to change.
+ * filters them (SPEC §7). Each command's `prepare` counts the matches, so the confirmation can
+ * say how many alerts it is about to change.
  */
 export const matchingFilterShape = {
   host: z.string().trim().min(1, 'host must not be empty').max(200).optional(),
   name: z.string().trim().min(1, 'name must not be empty').max(200).optional(),
   severity: z.enum(severities, { error: `severity must be one of ${severities.join(', ')}` }).optional(),
   status: z.enum(alertStatuses, { error: `status must be one of ${alertStatuses.join(', ')}` }).optional(),
-  /** Set by prepare: how many alerts matched when the person was asked. */
-  matched: z.number().int().min(0).optional(),
 };
 export type MatchingFilter = { host?: string; name?: string; severity?: (typeof severities)[number]; status?: AlertStatus };
 
@@ -74,8 +72,8 @@ export function describeFilter(f: MatchingFilter): string {
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** "Resolve 12 alerts?" */
-export function confirmQuestion(action: BulkAction, matched: number | undefined): string {
-  return `${action.verb} ${plural(matched ?? 0, 'alert')}?`;
+export function confirmQuestion(action: BulkAction, matched: number): string {
+  return `${action.verb} ${plural(matched, 'alert')}?`;
 }
 
 export async function countMatching(api: Api, filter: NonNullable<ListQuery['filter']>): Promise<number> {

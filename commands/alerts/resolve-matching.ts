@@ -21,9 +21,9 @@ export const resolveMatching = defineCommand({
   prepare: async (input, ctx) => {
     const matched = await countMatching(ctx.api, matchingListFilter(input, action));
     if (matched === 0) throw new CommandError(`No open alerts match ${describeFilter(input)}`);
-    return { ...input, matched };
+    return matched;
   },
-  destructive: { title: 'Resolve alerts', message: (input) => `${confirmQuestion(action, input.matched)} (${describeFilter(input)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
+  destructive: { title: 'Resolve alerts', message: (input, matched) => `${confirmQuestion(action, matched)} (${describeFilter(input)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
   async run(input, ctx) {
     const alerts = await collectMatching(ctx.api, matchingListFilter(input, action));
     const result = await changeAll(alerts, (a) => updateAlert(ctx.api, a._id, { status: 'resolved', log: input.note }));

@@ -21,11 +21,11 @@ export const snoozeMatching = defineCommand({
   prepare: async (input, ctx) => {
     const matched = await countMatching(ctx.api, matchingListFilter(input, action));
     if (matched === 0) throw new CommandError(`No open alerts match ${describeFilter(input)}`);
-    return { ...input, matched };
+    return matched;
   },
   destructive: {
     title: 'Snooze alerts',
-    message: (input) => `${confirmQuestion(action, input.matched)} (${describeFilter(input)}; ${input.for ? `for ${formatDuration(input.for)}` : 'until they resolve'})`,
+    message: (input, matched) => `${confirmQuestion(action, matched)} (${describeFilter(input)}; ${input.for ? `for ${formatDuration(input.for)}` : 'until they resolve'})`,
     confirmLabel: 'Yes',
     cancelLabel: 'No',
   },

@@ -19,9 +19,9 @@ export const unackMatching = defineCommand({
   prepare: async (input, ctx) => {
     const matched = await countMatching(ctx.api, matchingListFilter(input, action));
     if (matched === 0) throw new CommandError(`No acknowledged open alerts match ${describeFilter(input)}`);
-    return { ...input, matched };
+    return matched;
   },
-  destructive: { title: 'Release acknowledgements', message: (input) => `${confirmQuestion(action, input.matched)} (${describeFilter(input)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
+  destructive: { title: 'Release acknowledgements', message: (input, matched) => `${confirmQuestion(action, matched)} (${describeFilter(input)})`, confirmLabel: 'Yes', cancelLabel: 'No' },
   async run(input, ctx) {
     const alerts = await collectMatching(ctx.api, matchingListFilter(input, action));
     const result = await changeAll(alerts, (a) => unackAlert(ctx.api, a._id, input.note ? { note: input.note } : {}));

@@ -18,10 +18,10 @@ export const removeGroupChannel_ = defineCommand({
     { name: 'channel', label: 'Channel name', kind: 'text', positional: true },
   ],
   permission: 'groups.write',
+  // The group is found before asking; the run removes the channel from the group found.
+  prepare: ({ group }, ctx) => resolveGroup(ctx.api, group),
   destructive: { title: 'Remove Channel', message: (i) => `Remove channel "${i.channel}"? Its secrets are deleted; adding it back needs them again.`, confirmLabel: 'Remove', cancelLabel: 'Cancel' },
-  prepare: async ({ group, channel }, ctx) => ({ group: (await resolveGroup(ctx.api, group))._id, channel }),
-  async run({ group, channel }, ctx) {
-    const found = await resolveGroup(ctx.api, group);
+  async run({ channel }, ctx, found) {
     try {
       const { result } = await removeGroupChannel(ctx.api, found._id, channel);
       await ctx.invalidate(queryKeys.notificationGroups.channels(found._id));

@@ -9,16 +9,13 @@ export const deleteWindowCommand = defineCommand({
   title: 'Delete maintenance window',
   category: 'Maintenance',
   description: 'Delete a maintenance window: its servers’ alerts notify again at once (past alerts keep their planned-downtime notes).',
-  input: z.object({ window: z.string({ error: 'window is required' }).trim().min(1, 'window is required'), resolved: z.object({ _id: z.string(), name: z.string() }).optional() }),
+  input: z.object({ window: z.string({ error: 'window is required' }).trim().min(1, 'window is required') }),
   args: [windowArg],
   permission: 'servers.write',
-  prepare: async (input, ctx) => {
-    const w = await resolveWindow(ctx.api, input.window);
-    return { ...input, resolved: { _id: w._id, name: w.name } };
-  },
-  destructive: { title: 'Delete maintenance window', message: (i) => `Delete the maintenance window “${i.resolved?.name ?? i.window}”?`, confirmLabel: 'Delete', cancelLabel: 'Cancel' },
-  async run(input, ctx) {
-    const w = input.resolved ?? (await resolveWindow(ctx.api, input.window));
+  // Found before asking, so the question names it; the run deletes the window found.
+  prepare: (input, ctx) => resolveWindow(ctx.api, input.window),
+  destructive: { title: 'Delete maintenance window', message: (_input, w) => `Delete the maintenance window “${w.name}”?`, confirmLabel: 'Delete', cancelLabel: 'Cancel' },
+  async run(_input, ctx, w) {
     await deleteWindow(ctx.api, w._id);
     await ctx.invalidate(queryKeys.maintenanceWindows.all);
     await ctx.invalidate(queryKeys.alerts.all);

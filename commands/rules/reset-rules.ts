@@ -5,9 +5,6 @@ import { defineCommand } from '../define-command';
 import { draftKey, getDraft, type RuleDraft } from './rule-draft';
 import { fetchConfig, resolveRulesServer, serverArg, serverField } from './rule-target';
 
-/** What prepare adds to the input so the confirmation can name the server. */
-type Prepared = { server?: string; hostname?: string; configId?: string };
-
 /**
  * SPEC §2 'Reset To Default': the server's rules go back to the default set (docs/alerting.md):
  * every threshold, grace period, severity and enabled flag, and the groups are cleared. Edits
@@ -21,24 +18,19 @@ export const resetRules = defineCommand({
   input: z.object({ server: serverField }),
   args: [{ ...serverArg, positional: true }],
   permission: 'rules.write',
+  // The server and its rules are found before asking, so the question names the server; the run resets them.
   prepare: async (input, ctx) => {
     const server = await resolveRulesServer(ctx, input.server);
     const config = await fetchConfig(ctx, server);
-    return { ...input, server: server._id, hostname: server.hostname, configId: config._id } as typeof input;
+    return { server, configId: config._id };
   },
   destructive: {
     title: 'Reset To Default',
-    message: (input) => {
-      const p = input as Prepared;
-      return `Reset the alert rules of ${p.hostname ?? 'this server'} to the defaults? Every change to its rules is discarded and their notification groups are cleared.`;
-    },
+    message: (_input, { server }) => `Reset the alert rules of ${server.hostname} to the defaults? Every change to its rules is discarded and their notification groups are cleared.`,
     confirmLabel: 'Reset',
     cancelLabel: 'Cancel',
   },
-  async run(input, ctx) {
-    const p = input as Prepared;
-    const server = p.configId && p.server && p.hostname ? { _id: p.server, hostname: p.hostname } : await resolveRulesServer(ctx, input.server);
-    const configId = p.configId ?? (await fetchConfig(ctx, server))._id;
+  async run(_input, ctx, { server, configId }) {
     const saved = (await resetAlertRules(ctx.api, configId)).result;
     const draft = getDraft(ctx.drafts, server._id);
     if (draft) ctx.drafts!.set(draftKey(server._id), { ...draft, base: saved, edits: {} } satisfies RuleDraft);

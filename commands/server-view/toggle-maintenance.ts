@@ -29,15 +29,15 @@ export const toggleMaintenance = defineCommand({
       return view ? { server: view.serverId } : null;
     },
   },
-  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
+  // The server is found once: the run flips the setting it has.
+  prepare: (input, ctx) => resolveServer(ctx.api, input.server),
   // Back to the setting it had, when the run changed it.
   inverse: (_input, result) => {
     const s = result.data as { _id: string; suppressAlarm: string } | undefined;
     const before = result.before as { suppressAlarm: string } | undefined;
     return s && before && before.suppressAlarm !== s.suppressAlarm ? { id: 'server.toggle-maintenance', input: { server: s._id, mode: before.suppressAlarm === 'yes' ? 'on' : 'off' } } : null;
   },
-  async run({ server, mode }, ctx) {
-    const found = await resolveServer(ctx.api, server);
+  async run({ mode }, ctx, found) {
     const on = mode === undefined ? found.suppressAlarm !== 'yes' : mode === 'on';
     const { result } = await updateServer(ctx.api, found._id, { suppressAlarm: on ? 'yes' : 'no' });
     await Promise.all([ctx.invalidate(queryKeys.servers.one(found._id)), ctx.invalidate(queryKeys.servers.usage(found._id)), ctx.invalidate(queryKeys.servers.upstatus(found._id))]);

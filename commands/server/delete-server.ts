@@ -24,10 +24,9 @@ export const deleteServer = defineCommand({
     { name: 'acknowledge', label: DELETE_SERVER_ACKNOWLEDGEMENT, kind: 'boolean' },
   ],
   permission: 'servers.write',
-  // Resolve first, so "web" answers "No server matches" or lists the candidates before anything happens.
-  prepare: async (input, ctx) => ({ ...input, server: (await resolveServer(ctx.api, input.server))._id }),
-  async run({ server }, ctx) {
-    const found = await resolveServer(ctx.api, server);
+  // Resolve first, so "web" answers "No server matches" or lists the candidates before anything happens; the run deletes the server found.
+  prepare: (input, ctx) => resolveServer(ctx.api, input.server),
+  async run(_input, ctx, found) {
     await deleteServerCall(ctx.api, found._id);
     await invalidateAll(ctx, staleAfter.serverDeleted);
     return { message: `Deleted server **${found.hostname}** (${found.ipaddress}). Uninstall its agent if it still runs.`, data: found };

@@ -9,20 +9,17 @@ export const deleteStatusPage = defineCommand({
   title: 'Delete status page',
   category: 'Status Pages',
   description: 'Take a status page down with its incident posts; its address answers "not found" from then on.',
-  input: z.object({ page: z.string().trim().min(1, 'page is required'), label: z.string().optional() }),
+  input: z.object({ page: z.string().trim().min(1, 'page is required') }),
   args: [pageArg],
   permission: 'status.write',
-  prepare: async (input, ctx) => {
-    const found = await resolveStatusPage(ctx.api, input.page);
-    return { page: found._id, label: found.slug };
-  },
+  // Found before asking, so the question names it; the run deletes the page found.
+  prepare: (input, ctx) => resolveStatusPage(ctx.api, input.page),
   destructive: {
     title: 'Delete status page',
-    message: ({ page, label }) => `Delete the status page “${label ?? page}” and its incident posts? Its public address stops working. This cannot be undone.`,
+    message: (_input, found) => `Delete the status page “${found.slug}” and its incident posts? Its public address stops working. This cannot be undone.`,
     confirmLabel: 'Delete',
   },
-  async run({ page }, ctx) {
-    const found = await resolveStatusPage(ctx.api, page);
+  async run(_input, ctx, found) {
     await deleteCall(ctx.api, found._id);
     await ctx.invalidate(queryKeys.statusPages.all);
     if (ctx.location?.().pathname.includes(found._id)) ctx.navigate('/status-pages');

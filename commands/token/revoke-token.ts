@@ -12,11 +12,11 @@ export const revokeTokenCommand = defineCommand({
   input: z.object({ token: z.string().trim().min(1, 'token is required') }),
   args: [{ name: 'token', label: 'Token (name or id)', kind: 'text', positional: true }],
   permission: 'read',
-  // Found before asking, so the question names it (live names are unique per person).
-  prepare: async ({ token }, ctx) => ({ token: (await resolveToken(ctx.api, token)).name }),
-  destructive: { title: 'Revoke API token', message: ({ token }) => `Revoke the API token “${token}”? Programs that use it stop working at once.`, confirmLabel: 'Revoke' },
-  async run({ token }, ctx) {
-    const { result } = await revokeToken(ctx.api, (await resolveToken(ctx.api, token))._id);
+  // Found before asking, so the question names it (live names are unique per person); the run revokes the token found.
+  prepare: ({ token }, ctx) => resolveToken(ctx.api, token),
+  destructive: { title: 'Revoke API token', message: (_input, found) => `Revoke the API token “${found.name}”? Programs that use it stop working at once.`, confirmLabel: 'Revoke' },
+  async run(_input, ctx, found) {
+    const { result } = await revokeToken(ctx.api, found._id);
     await ctx.invalidate(queryKeys.tokens.all);
     return { message: `Revoked API token **${result.name}**.`, data: result };
   },

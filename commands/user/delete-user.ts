@@ -4,8 +4,6 @@ import { deleteUser as deleteUserCall } from '../../src/api/users';
 import { defineCommand } from '../define-command';
 import { resolveUser } from './resolve-user';
 
-type Prepared = { user: string; target?: string };
-
 export const deleteUser = defineCommand({
   id: 'user.delete',
   title: 'Delete user',
@@ -13,16 +11,12 @@ export const deleteUser = defineCommand({
   input: z.object({ user: z.string().min(1, 'user is required') }),
   args: [{ name: 'user', label: 'User', kind: 'entity', entity: 'user', positional: true }],
   permission: 'users.write',
+  // Resolve "ann" before asking, so a typo answers "No user matches" instead of "Are you sure?"; the run deletes the user found.
+  prepare: ({ user }, ctx) => resolveUser(ctx.api, user),
   // SPEC §2 Users: the drawer's confirmation text, Yes/No.
   // The confirmation names the user it would delete (issue 13), below SPEC's question.
-  destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', target: (input) => (input as Prepared).target, confirmLabel: 'Yes', cancelLabel: 'No' },
-  // Resolve "ann" before asking, so a typo answers "No user matches" instead of "Are you sure?".
-  prepare: async ({ user }, ctx) => {
-    const found = await resolveUser(ctx.api, user);
-    return { user: found._id, target: `${found.username} · ${found.email} · ${found.role}` } as Prepared;
-  },
-  async run({ user }, ctx) {
-    const found = await resolveUser(ctx.api, user);
+  destructive: { title: 'Delete User', message: () => 'Are you sure to delete this user?', target: (_input, found) => `${found.username} · ${found.email} · ${found.role}`, confirmLabel: 'Yes', cancelLabel: 'No' },
+  async run(_input, ctx, found) {
     await deleteUserCall(ctx.api, found._id);
     await ctx.invalidate(queryKeys.users.all);
     ctx.navigate('/users');

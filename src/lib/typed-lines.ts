@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../../commands/define-command';
+import type { AnyCommand } from '../../commands/define-command';
 import { parseCommandLine } from '../../commands/parse-command-line';
 import { SECRET_KEYS } from '../../commands/redact';
 import type { KeyValue } from './recents';
@@ -12,7 +12,7 @@ import type { KeyValue } from './recents';
 const KEEP = 50;
 
 /** True when the line names a secret argument: parsed where the command is known, by flag name where not. */
-export function givesSecret(line: string, lookup: (id: string) => CommandDefinition<any> | undefined): boolean {
+export function givesSecret(line: string, lookup: (id: string) => AnyCommand | undefined): boolean {
   try {
     const parsed = parseCommandLine(line, lookup);
     const def = lookup(parsed.id);

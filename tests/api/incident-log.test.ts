@@ -3,13 +3,13 @@ import { AlertEvaluator } from '../../server/alerting/evaluator';
 import { servers } from '../../server/db/schema';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
 import { allCommands } from '../../commands/index';
-import type { CommandDefinition } from '../../commands/define-command';
+import type { AnyCommand } from '../../commands/define-command';
 import { rerunnableLine } from '../../commands/rerunnable-line';
 import { parseCommandLine } from '../../commands/parse-command-line';
 import { backends, startTestApp, type TestApp } from './harness';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-const defs = new Map<string, CommandDefinition<any>>(allCommands.map((c) => [c.id, c as CommandDefinition<any>]));
+const defs = new Map<string, AnyCommand>(allCommands.map((c) => [c.id, c as AnyCommand]));
 const find = (id: string) => defs.get(id);
 
 /**

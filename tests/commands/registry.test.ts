@@ -171,6 +171,36 @@ describe('the run gate', () => {
     ]);
   });
 
+  it('hands what prepare resolved to the confirmation and to run, looking it up once', async () => {
+    const registry = createRegistry();
+    const lookups: string[] = [];
+    const seen: unknown[] = [];
+    registry.register(
+      defineCommand({
+        id: 'test.remove',
+        title: 'Remove',
+        category: 'Test',
+        input: z.object({ name: z.string() }),
+        prepare: async ({ name }) => {
+          lookups.push(name);
+          return { id: `id-of-${name}`, label: name.toUpperCase() };
+        },
+        destructive: { title: 'Remove?', message: (input, found) => `Remove ${found.label} (${input.name})?`, target: (_input, found) => found.id },
+        run: (input, _ctx, found) => {
+          seen.push(found);
+          return { message: `Removed ${found.label}`, data: found.id };
+        },
+      }),
+    );
+    const { api } = spyApi();
+    const ctx = context('admin', api);
+    const result = await registry.run('test.remove', { name: 'ann' }, { source: 'cmdline', ctx });
+    expect(lookups).toEqual(['ann']);
+    expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Remove?', message: 'Remove ANN (ann)?', target: 'id-of-ann', confirmLabel: undefined, cancelLabel: undefined });
+    expect(seen).toEqual([{ id: 'id-of-ann', label: 'ANN' }]);
+    expect(result).toEqual({ message: 'Removed ANN', data: 'id-of-ann' });
+  });
+
   it('refuses a disabled command with its reason and does not run it', async () => {
     const { registry, run } = make();
     const { api, calls } = spyApi();

@@ -66,6 +66,8 @@ describe('user.delete through the gate', () => {
       const result = await createAppRegistry().run('user.delete', { user: ref }, { source: 'palette', ctx });
       expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Delete User', message: 'Are you sure to delete this user?', target: 'ann · ann@example.com · user', confirmLabel: 'Yes', cancelLabel: 'No' });
       expect(calls.filter((c) => c.method === 'DELETE')).toEqual([{ method: 'DELETE', path: `users/${ANN._id}` }]);
+      // The user is looked up once, before the question: the run deletes the one it found.
+      expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual(['POST users/all', `DELETE users/${ANN._id}`]);
       expect(result.message).toContain('ann');
       expect(ctx.navigate).toHaveBeenCalledWith('/users');
     }

@@ -1,4 +1,4 @@
-import type { ArgSpec, CommandContext, CommandDefinition } from '../../../commands/define-command';
+import type { ArgSpec, CommandContext, AnyCommand } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import type { AliasDef } from '../../../commands/aliases';
 import { parseCommandLine } from '../../../commands/parse-command-line';
@@ -14,9 +14,9 @@ interface Base extends Rankable {
   recent?: boolean;
 }
 export type PaletteItem =
-  | (Base & { kind: 'command'; def: CommandDefinition<any>; allowed: true | string })
-  | (Base & { kind: 'alias'; alias: AliasDef; def: CommandDefinition<any> | undefined; preset: Record<string, unknown>; allowed: true | string })
-  | (Base & { kind: 'preset'; def: CommandDefinition<any>; preset: Record<string, unknown> })
+  | (Base & { kind: 'command'; def: AnyCommand; allowed: true | string })
+  | (Base & { kind: 'alias'; alias: AliasDef; def: AnyCommand | undefined; preset: Record<string, unknown>; allowed: true | string })
+  | (Base & { kind: 'preset'; def: AnyCommand; preset: Record<string, unknown> })
   | (Base & { kind: 'entity'; entity: Entity; context?: boolean })
   | (Base & { kind: 'option'; value: unknown });
 
@@ -44,7 +44,7 @@ export function commandItems(registry: Registry, ctx: CommandContext): PaletteIt
  */
 export function aliasItems(aliases: readonly AliasDef[], registry: Registry, ctx: CommandContext): PaletteItem[] {
   return aliases.map((alias) => {
-    let def: CommandDefinition<any> | undefined;
+    let def: AnyCommand | undefined;
     let preset: Record<string, unknown> = {};
     let allowed: true | string;
     try {
@@ -156,11 +156,11 @@ export function optionItems(arg: ArgSpec): PaletteItem[] {
  * Arguments asked in the palette: the ones listed in `args`, in that order, but command-line-only
  * ones and those whose `askWhen` says no given the answers so far.
  */
-export function argsToAsk(def: CommandDefinition<any>, skip: readonly string[] = [], values: Record<string, unknown> = {}): readonly ArgSpec[] {
+export function argsToAsk(def: AnyCommand, skip: readonly string[] = [], values: Record<string, unknown> = {}): readonly ArgSpec[] {
   return (def.args ?? []).filter((a) => a.inPalette !== false && !skip.includes(a.name) && (!a.askWhen || a.askWhen(values)));
 }
 
 /** What a preset row leaves to ask: the required arguments it does not give (a preset time range asks nothing more). */
-export function presetSkip(def: CommandDefinition<any>, preset: Record<string, unknown>): string[] {
+export function presetSkip(def: AnyCommand, preset: Record<string, unknown>): string[] {
   return (def.args ?? []).filter((a) => a.name in preset || a.optional).map((a) => a.name);
 }

@@ -1,7 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Command } from 'cmdk';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ArgSpec, CommandContext, CommandDefinition, EntityKind } from '../../../commands/define-command';
+import type { ArgSpec, CommandContext, AnyCommand, EntityKind } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import { markedArg, markedNoun, type MarkedTargets } from '../../../commands/run-marked';
 import { PaletteRow } from './palette-row';
@@ -33,7 +33,7 @@ export const SEARCH_DEBOUNCE_MS = 0;
 const SEARCH_LIMIT = 25;
 
 interface Asking {
-  def: CommandDefinition<any>;
+  def: AnyCommand;
   step: number;
   values: Record<string, unknown>;
   /** Arguments not asked: the one marked rows fill, the ones an alias's line gives. */
@@ -68,7 +68,7 @@ export const typeHint = (arg: ArgSpec) => (arg.optional ? `${arg.label} (optiona
 /** The palette's "Copy as curl" key (physical C: on a Mac, Option+C types "ç"). */
 const COPY_AS_CURL_KEY = 'alt+c';
 
-export const offersCurl = (def: CommandDefinition<any>) => offersPrintApi(def);
+export const offersCurl = (def: AnyCommand) => offersPrintApi(def);
 
 export interface PaletteProps {
   registry: Registry;
@@ -222,7 +222,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   }, []);
   const virtualizer = useVirtualizer({ count: results.length, getScrollElement: () => listRef.current, estimateSize: () => ROW, overscan: 6 });
 
-  function finish(values: Record<string, unknown>, def: CommandDefinition<any>, alias?: string, copy?: boolean) {
+  function finish(values: Record<string, unknown>, def: AnyCommand, alias?: string, copy?: boolean) {
     setAsking(null);
     if (copy && onCopyApi) return onCopyApi(def.id, values);
     recents?.record(alias ? `alias:${alias}` : `cmd:${def.id}`);
@@ -230,7 +230,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   }
 
   /** Starts a command (or an alias's command with its line's values): asks for what is left. */
-  function start(def: CommandDefinition<any>, preset: Record<string, unknown>, alias?: string, copy?: boolean) {
+  function start(def: AnyCommand, preset: Record<string, unknown>, alias?: string, copy?: boolean) {
     // A curl line is for one target: marked rows do not fill it.
     const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
@@ -239,7 +239,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     else finish(preset, def, alias, copy);
   }
 
-  function startPreset(def: CommandDefinition<any>, preset: Record<string, unknown>) {
+  function startPreset(def: AnyCommand, preset: Record<string, unknown>) {
     setQuery('');
     const skip = presetSkip(def, preset);
     if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, labels: {} });

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import type { CommandId, CommandInput } from '../../../commands';
-import type { CommandDefinition, CommandResult } from '../../../commands/define-command';
+import type { AnyCommand, CommandResult } from '../../../commands/define-command';
 import type { CommandSource } from '../../../server/contract/command-history';
 
 export interface RunUiOptions {
@@ -27,7 +27,7 @@ export interface CommandRunner {
   /** true, or the reason a person cannot run the command now (role, state). */
   check: (id: CommandId) => true | string;
   /** The command's definition: its title and shortcut, for buttons bound to it. */
-  get: (id: CommandId) => CommandDefinition<any, string> | undefined;
+  get: (id: CommandId) => AnyCommand | undefined;
 }
 
 export const CommandRunnerContext = createContext<CommandRunner | null>(null);

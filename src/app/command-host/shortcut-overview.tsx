@@ -1,4 +1,4 @@
-import type { CommandDefinition } from '../../../commands/define-command';
+import type { AnyCommand } from '../../../commands/define-command';
 import { Modal } from '../../components/ui/modal';
 import { shortcutLabel } from './hotkeys';
 
@@ -6,7 +6,7 @@ import { shortcutLabel } from './hotkeys';
  * "?": every shortcut, generated from the registry, grouped by category: the global ones and
  * the keys a screen binds where they apply (`screenKeys`, with where they work).
  */
-export function ShortcutOverview({ commands, onClose }: { commands: readonly CommandDefinition<any>[]; onClose: () => void }) {
+export function ShortcutOverview({ commands, onClose }: { commands: readonly AnyCommand[]; onClose: () => void }) {
   const withKeys = commands.filter((c) => c.shortcut || c.screenKeys);
   const categories = [...new Set(withKeys.map((c) => c.category))];
   return (
