@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import type { CommandInput } from '../../../commands';
-import { CheckFieldError, REDACTED, type CheckFields } from '../../../commands/check/check-fields';
+import type { CommandResult } from '../../../commands/define-command';
+import { REDACTED } from '../../../commands/check/check-fields';
 import { severities } from '../../../server/contract/alerts';
 import { checkKindLabels, checkKinds, dnsRecordTypes, httpMethods, type Check, type CheckKind } from '../../../server/contract/checks';
 import { checkQueryOptions } from '../../api/checks';
@@ -14,13 +13,12 @@ import { Switch } from '../../components/ui/switch';
 import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
-import { useEditRecord } from '../../lib/use-edit-record';
+import { useCommandForm } from '../../app/command-host/use-command-form';
+import { EditDrawerRoute } from '../../lib/edit-drawer-route';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const listRoute = getRouteApi('/app/checks');
-const editRoute = getRouteApi('/app/checks/edit/$id');
 
 type Severity = (typeof severities)[number];
 interface Values {
@@ -119,55 +117,55 @@ function fromCheck(c: Check): Values {
 
 const num = (v: string) => (v.trim() === '' ? undefined : /^\d+$/.test(v.trim()) ? Number(v.trim()) : Number.NaN);
 
-/** The form as the command's flags (only what differs from `before` when editing). */
-function toFields(v: Values, before: Values | null): { fields: CheckFields & { name?: string }; errors: Record<string, string> } {
-  const errors: Record<string, string> = {};
-  const f: Record<string, unknown> = {};
-  const changed = (k: keyof Values) => !before || v[k] !== before[k];
-  const numberField = (k: keyof Values, flag: string, label: string) => {
-    if (!changed(k)) return;
-    const n = num(v[k] as string);
-    if (n === undefined) return;
-    if (Number.isNaN(n)) errors[flag] = `${label} must be a whole number`;
-    else f[flag] = n;
-  };
-  if (changed('name')) f.name = v.name;
-  if (!before) f.kind = v.kind;
+/** The form as the command's flags; an edit sends only those that differ from the check's. */
+function toFlags(v: Values): Record<string, unknown> {
+  const f: Record<string, unknown> = { name: v.name, kind: v.kind };
   if (v.kind === 'http') {
-    if (changed('url')) f.url = v.url;
-    if (changed('method')) f.method = v.method;
-    if (changed('status')) f.status = v.status;
-    if (changed('keyword') || changed('keywordMode')) f[v.keywordMode] = v.keyword;
-    if (changed('headers')) f.headers = v.headers;
-    if (changed('followRedirects')) f.followRedirects = v.followRedirects;
+    f.url = v.url;
+    f.method = v.method;
+    f.status = v.status;
+    f[v.keywordMode] = v.keyword;
+    f.headers = v.headers;
+    f.followRedirects = v.followRedirects;
   } else {
-    if (changed('host')) f.host = v.host;
+    f.host = v.host;
   }
-  if ((v.kind === 'http' || v.kind === 'tls') && changed('ignoreTls')) f.ignoreTls = v.ignoreTls;
-  if (v.kind === 'tcp' || v.kind === 'tls') numberField('port', 'port', 'Port');
+  if (v.kind === 'http' || v.kind === 'tls') f.ignoreTls = v.ignoreTls;
+  if (v.kind === 'tcp' || v.kind === 'tls') f.port = num(v.port);
   if (v.kind === 'dns') {
-    if (changed('record')) f.record = v.record;
-    if (changed('expect')) f.expect = v.expect;
-    if (changed('resolver')) f.resolver = v.resolver;
+    f.record = v.record;
+    f.expect = v.expect;
+    f.resolver = v.resolver;
   }
-  numberField('interval', 'interval', 'Interval');
-  numberField('timeout', 'timeout', 'Timeout');
-  numberField('downGrace', 'downGrace', 'Grace period');
-  if (changed('downSeverity')) f.downSeverity = v.downSeverity;
-  if (changed('latencyOn') || changed('latencyMs')) {
-    const n = v.latencyOn ? num(v.latencyMs) : 0;
-    if (n === undefined || Number.isNaN(n) || (v.latencyOn && n === 0)) errors.latencyMs = 'Give the response time in milliseconds';
-    else f.latencyMs = n;
-  }
-  if (changed('latencySeverity')) f.latencySeverity = v.latencySeverity;
-  if ((v.kind === 'http' || v.kind === 'tls') && (changed('certOn') || changed('certDays'))) {
-    const n = v.certOn ? num(v.certDays) : 0;
-    if (n === undefined || Number.isNaN(n) || (v.certOn && n === 0)) errors.certDays = 'Give a number of days';
-    else f.certDays = n;
-  }
-  if (changed('certSeverity')) f.certSeverity = v.certSeverity;
-  if (changed('group') && v.group !== 'default') f.group = v.group;
-  return { fields: f as CheckFields & { name?: string }, errors };
+  f.interval = num(v.interval);
+  f.timeout = num(v.timeout);
+  f.downGrace = num(v.downGrace);
+  f.downSeverity = v.downSeverity;
+  f.latencyMs = v.latencyOn ? num(v.latencyMs) : 0;
+  f.latencySeverity = v.latencySeverity;
+  if (v.kind === 'http' || v.kind === 'tls') f.certDays = v.certOn ? num(v.certDays) : 0;
+  f.certSeverity = v.certSeverity;
+  if (v.group !== 'default') f.group = v.group;
+  return f;
+}
+
+/** What the schema cannot say in the form's words: numbers typed as text, a rule switched on without its threshold. */
+function validate(v: Values): Partial<Record<keyof Values, string>> {
+  const errors: Partial<Record<keyof Values, string>> = {};
+  const whole = (k: 'port' | 'interval' | 'timeout' | 'downGrace', label: string) => {
+    if (Number.isNaN(num(v[k]))) errors[k] = `${label} must be a whole number`;
+  };
+  if (v.kind === 'tcp' || v.kind === 'tls') whole('port', 'Port');
+  whole('interval', 'Interval');
+  whole('timeout', 'Timeout');
+  whole('downGrace', 'Grace period');
+  const threshold = (on: boolean, text: string) => {
+    const n = on ? num(text) : 0;
+    return n === undefined || Number.isNaN(n) || (on && n === 0);
+  };
+  if (threshold(v.latencyOn, v.latencyMs)) errors.latencyMs = 'Give the response time in milliseconds';
+  if ((v.kind === 'http' || v.kind === 'tls') && threshold(v.certOn, v.certDays)) errors.certDays = 'Give a number of days';
+  return errors;
 }
 
 /** The API's field names (in a 400) mapped onto the form's inputs. */
@@ -187,13 +185,24 @@ const apiToForm: Record<string, keyof Values> = {
   'rules.cert_expiry.threshold': 'certDays',
   contains: 'keyword',
 };
-const formField = (apiField: string | undefined): keyof Values | undefined =>
-  apiField ? (apiToForm[apiField] ?? (apiField.startsWith('headers') ? 'headers' : undefined)) : undefined;
+/** The command's flags that have an input showing a message (the schema's issues name flags). */
+const flagToForm: Record<string, keyof Values> = {
+  status: 'status',
+  lacks: 'keyword',
+  headers: 'headers',
+  expect: 'expect',
+  interval: 'interval',
+  timeout: 'timeout',
+  downGrace: 'downGrace',
+  latencyMs: 'latencyMs',
+  certDays: 'certDays',
+};
+const formField = (field: string | undefined): keyof Values | undefined =>
+  field ? (apiToForm[field] ?? flagToForm[field] ?? (field.startsWith('headers') ? 'headers' : undefined)) : undefined;
 
 /** /checks/create: a drawer over the list. */
 export function CreateCheckRoute() {
   const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
   const allowed = useLeaveUnlessAllowed('check.create', () => void navigate({ to: '/checks', search: (s) => s, replace: true, ignoreBlocker: true }));
   if (!allowed) return null;
   return (
@@ -201,9 +210,8 @@ export function CreateCheckRoute() {
       mode="create"
       initial={blank}
       onClose={(ignoreBlocker) => void navigate({ to: '/checks', search: (s) => s, ignoreBlocker })}
-      onSubmit={async (fields) => {
-        const result = await runner.runOrThrow('check.create', fields as CommandInput<'check.create'>);
-        const created = result.data as Check;
+      onDone={(result) => {
+        const created = result?.data as Check;
         toast('success', `Created check ${created.name}`);
         void navigate({ to: '/checks/show/$id', params: { id: created._id }, ignoreBlocker: true });
       }}
@@ -213,68 +221,53 @@ export function CreateCheckRoute() {
 
 /** /checks/edit/$id: the same drawer, filled with the check; a failed load returns to the list. */
 export function EditCheckRoute() {
-  const { id } = editRoute.useParams();
-  const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/checks', search: (s) => s, ignoreBlocker });
-  const { allowed, data } = useEditRecord('check.edit', checkQueryOptions(id), 'check', close);
-  const check = data?.result;
-  if (!allowed) return null;
   return (
-    <CheckFormDrawer
-      mode="edit"
-      initial={check ? fromCheck(check) : null}
-      onClose={close}
-      onSubmit={async (fields) => {
-        if (!check) return;
-        if (Object.keys(fields).length) {
-          await runner.runOrThrow('check.edit', { check: check._id, ...fields });
-          toast('success', `Updated check ${fields.name ?? check.name}`);
-        }
-        close(true);
+    <EditDrawerRoute command="check.edit" query={checkQueryOptions} noun="check" list="/checks">
+      {(data, close) => {
+        const check = data?.result;
+        return (
+          <CheckFormDrawer
+            mode="edit"
+            initial={check ? fromCheck(check) : null}
+            check={check?._id}
+            onClose={close}
+            onDone={(result, input) => {
+              if (result) toast('success', `Updated check ${(input.name as string | undefined) ?? check!.name}`);
+              close(true);
+            }}
+          />
+        );
       }}
-    />
+    </EditDrawerRoute>
   );
 }
 
-function CheckFormDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' | 'edit'; initial: Values | null; onClose: (ignoreBlocker?: boolean) => void; onSubmit: (fields: Record<string, unknown>) => Promise<void> }) {
-  const [values, setValues] = useState<Values | null>(initial);
-  if (values === null && initial !== null) setValues(initial);
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
+interface CheckFormDrawerProps {
+  mode: 'create' | 'edit';
+  initial: Values | null;
+  /** The check being edited. */
+  check?: string;
+  onClose: (ignoreBlocker?: boolean) => void;
+  /** After the run (null: nothing changed, nothing ran); `input` is what was sent. */
+  onDone: (result: CommandResult | null, input: Record<string, unknown>) => void;
+}
+
+function CheckFormDrawer({ mode, initial, check, onClose, onDone }: CheckFormDrawerProps) {
+  const form = useCommandForm<'check.create' | 'check.edit', Values, keyof Values>(mode === 'create' ? 'check.create' : 'check.edit', {
+    initial,
+    toInput: toFlags,
+    ...(mode === 'edit' ? { fixed: { check }, send: 'changed' as const } : {}),
+    validate,
+    field: formField,
+    onDone: (result, input) => onDone(result, input as Record<string, unknown>),
+  });
+  const { values, errors, formError, busy } = form;
   const groups = useQuery(notificationGroupOptionsQueryOptions(''));
-  const dirty = !done && !!values && !!initial && (Object.keys(values) as (keyof Values)[]).some((k) => values[k] !== initial[k]);
-  useUnsavedChanges(dirty);
+  useUnsavedChanges(form.dirty);
 
   const formId = `check-${mode}-form`;
-  const set = <K extends keyof Values>(k: K) => (v: Values[K]) => {
-    setValues((prev) => (prev ? { ...prev, [k]: v } : prev));
-    setErrors((prev) => ({ ...prev, [k]: undefined }));
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!values || busy) return;
-    const { fields, errors: found } = toFields(values, mode === 'edit' ? initial : null);
-    const mapped: Partial<Record<keyof Values, string>> = {};
-    for (const [k, m] of Object.entries(found)) mapped[(formField(k) ?? k) as keyof Values] = m;
-    setErrors(mapped);
-    setFormError(null);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await onSubmit(fields);
-      setDone(true);
-    } catch (err) {
-      const field = err instanceof CheckFieldError ? formField(err.field) : undefined;
-      if (field) setErrors({ [field]: err instanceof Error ? err.message : String(err) });
-      else setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const set = <K extends keyof Values>(k: K) => (v: Values[K]) => form.set(k, v);
+  const submit = form.submit;
 
   const dflt = useQuery({ ...defaultGroupQueryOptions(), enabled: mode === 'create' }).data?.result.group;
   const groupOptions = [

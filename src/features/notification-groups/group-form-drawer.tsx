@@ -1,8 +1,8 @@
 import { getRouteApi } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import type { CommandInput } from '../../../commands';
-import { GroupFieldError, type GroupField } from '../../../commands/group/group-fields';
-import { notificationGroupNameMessage, slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
+import type { CommandResult } from '../../../commands/define-command';
+import type { GroupField } from '../../../commands/group/group-fields';
+import { slackChannelMessage, type NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
 import { FormDrawer } from '../../components/ui/drawer';
@@ -11,13 +11,12 @@ import { TagInput } from '../../components/ui/tag-input';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { addEmails, removeEmail } from '../../lib/email-list';
-import { useCommandRunner } from '../../app/command-host/run-command';
-import { useEditRecord } from '../../lib/use-edit-record';
+import { useCommandForm } from '../../app/command-host/use-command-form';
+import { EditDrawerRoute } from '../../lib/edit-drawer-route';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const listRoute = getRouteApi('/app/notification-groups');
-const editRoute = getRouteApi('/app/notification-groups/edit/$id');
 
 export interface GroupValues {
   name: string;
@@ -27,7 +26,6 @@ export interface GroupValues {
   slackEnabled: boolean;
   slackChannel: string;
 }
-type Errors = Partial<Record<GroupField, string>>;
 
 /** SPEC §5: email on and Slack off by default. */
 const blank: GroupValues = { name: '', description: '', emailEnabled: true, emails: [], slackEnabled: false, slackChannel: '' };
@@ -39,19 +37,19 @@ const fromGroup = (g: NotificationGroup): GroupValues => ({
   slackEnabled: g.slackEnabled,
   slackChannel: g.slackChannel ?? '',
 });
-const sameValues = (a: GroupValues, b: GroupValues) =>
-  a.name === b.name &&
-  a.description === b.description &&
-  a.emailEnabled === b.emailEnabled &&
-  a.slackEnabled === b.slackEnabled &&
-  a.slackChannel === b.slackChannel &&
-  a.emails.length === b.emails.length &&
-  a.emails.every((e, i) => e === b.emails[i]);
+/** The form as the command's input; `slackChannel` left out of a create when empty, as the command's default. */
+const toInput = (mode: 'create' | 'edit') => (v: GroupValues) => ({
+  name: v.name,
+  description: v.description,
+  emails: v.emails,
+  emailEnabled: v.emailEnabled,
+  slackEnabled: v.slackEnabled,
+  slackChannel: mode === 'create' ? v.slackChannel || undefined : v.slackChannel,
+});
 
 /** /notification-groups/create: a 756 px drawer over the list (SPEC §2). */
 export function CreateGroupRoute() {
   const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/notification-groups', search: (s) => s, ignoreBlocker });
   const allowed = useLeaveUnlessAllowed('group.create', () => close(true));
   if (!allowed) return null;
@@ -60,16 +58,7 @@ export function CreateGroupRoute() {
       mode="create"
       initial={blank}
       onClose={close}
-      onSubmit={async (v) => {
-        // The drawer shows a failure beside its fields: the run reports nothing itself.
-        await runner.runOrThrow('group.create', {
-          name: v.name,
-          description: v.description,
-          emails: v.emails,
-          emailEnabled: v.emailEnabled,
-          slackEnabled: v.slackEnabled,
-          slackChannel: v.slackChannel || undefined,
-        });
+      onDone={(_result, v) => {
         toast('success', `Created notification group ${v.name.trim()}`);
         close(true);
       }}
@@ -79,37 +68,24 @@ export function CreateGroupRoute() {
 
 /** /notification-groups/edit/$id: the same drawer, filled; a failed load returns to the list (SPEC §4, §8). */
 export function EditGroupRoute() {
-  const { id } = editRoute.useParams();
-  const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/notification-groups', search: (s) => s, ignoreBlocker });
-  const { allowed, data } = useEditRecord('group.edit', notificationGroupQueryOptions(id), 'notification group', close);
-  const group = data?.result;
-  if (!allowed) return null;
   return (
-    <GroupFormDrawer
-      key={id}
-      mode="edit"
-      initial={group ? fromGroup(group) : null}
-      onClose={close}
-      onSubmit={async (v) => {
-        if (!group) return;
-        const before = fromGroup(group);
-        // Only what changed: `group.edit` with no field would open this drawer again.
-        const changes: Omit<CommandInput<'group.edit'>, 'group'> = {};
-        if (v.name.trim() !== before.name) changes.name = v.name;
-        if (v.description.trim() !== before.description) changes.description = v.description;
-        if (v.emailEnabled !== before.emailEnabled) changes.emailEnabled = v.emailEnabled;
-        if (v.emails.join('\n') !== before.emails.join('\n')) changes.emails = v.emails;
-        if (v.slackEnabled !== before.slackEnabled) changes.slackEnabled = v.slackEnabled;
-        if (v.slackChannel.trim() !== before.slackChannel) changes.slackChannel = v.slackChannel;
-        if (Object.keys(changes).length) {
-          await runner.runOrThrow('group.edit', { group: group._id, ...changes });
-          toast('success', `Updated notification group ${v.name.trim()}`);
-        }
-        close(true);
+    <EditDrawerRoute command="group.edit" query={notificationGroupQueryOptions} noun="notification group" list="/notification-groups">
+      {(data, close) => {
+        const group = data?.result;
+        return (
+          <GroupFormDrawer
+            mode="edit"
+            initial={group ? fromGroup(group) : null}
+            group={group?._id}
+            onClose={close}
+            onDone={(result, v) => {
+              if (result) toast('success', `Updated notification group ${v.name.trim()}`);
+              close(true);
+            }}
+          />
+        );
       }}
-    />
+    </EditDrawerRoute>
   );
 }
 
@@ -117,68 +93,53 @@ interface GroupFormDrawerProps {
   mode: 'create' | 'edit';
   /** null while the group loads. */
   initial: GroupValues | null;
+  /** The group being edited. */
+  group?: string;
   onClose: (ignoreBlocker?: boolean) => void;
-  /** Runs the command; throws what the command throws. */
-  onSubmit: (values: GroupValues) => Promise<void>;
+  /** After the run (null: nothing changed, nothing ran). */
+  onDone: (result: CommandResult | null, values: GroupValues) => void;
 }
 
-function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerProps) {
-  const [values, setValues] = useState<GroupValues | null>(initial);
-  // The record arrives after the drawer opened: fill the form then, in the same drawer (a new
-  // drawer per load closed and reopened it, which a person sees as a flicker).
-  if (values === null && initial !== null) setValues(initial);
+function GroupFormDrawer({ mode, initial, group, onClose, onDone }: GroupFormDrawerProps) {
+  // The drawer shows a failure beside its fields; an edit sends only what changed (`group.edit`
+  // with no field would open this drawer again).
+  const form = useCommandForm<'group.create' | 'group.edit', GroupValues, GroupField>(mode === 'create' ? 'group.create' : 'group.edit', {
+    initial,
+    toInput: toInput(mode),
+    ...(mode === 'edit' ? { fixed: { group }, send: 'changed' as const } : {}),
+    validate: (v) => (v.slackEnabled && !v.slackChannel.trim() ? { slackChannel: slackChannelMessage } : {}),
+    message: (_field, text, issue) => issue?.message ?? text,
+    onDone: (result, _input, v) => onDone(result, v),
+  });
+  const { values, errors, formError, busy } = form;
   const [emailInput, setEmailInput] = useState('');
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
   // Text typed into the email input but not yet added counts as a change too.
-  const dirty = !done && !!values && !!initial && (!sameValues(values, initial) || emailInput.trim() !== '');
-  useUnsavedChanges(dirty);
+  useUnsavedChanges(!form.done && !!values && !!initial && (form.dirty || emailInput.trim() !== ''));
 
   const set = <K extends keyof GroupValues>(k: K, v: GroupValues[K]) => {
-    setValues((prev) => (prev ? { ...prev, [k]: v } : prev));
-    const field = k === 'slackEnabled' ? 'slackChannel' : k;
-    setErrors((prev) => ({ ...prev, [field]: undefined }));
+    form.set(k, v);
+    if (k === 'slackEnabled') form.setErrors((prev) => ({ ...prev, slackChannel: undefined }));
   };
 
   /** SPEC §4: Enter or the Enter button adds the typed address; the input then clears. */
   const addTyped = () => {
     if (!values) return;
     const out = addEmails(values.emails, emailInput);
-    setValues({ ...values, emails: out.list });
+    form.update((v) => ({ ...v, emails: out.list }));
     setEmailInput(out.input);
-    setErrors((prev) => ({ ...prev, emails: out.error }));
+    form.setErrors((prev) => ({ ...prev, emails: out.error }));
   };
 
-  const submit = async (e: FormEvent) => {
+  const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!values || busy) return;
-    const found: Errors = {};
-    if (!values.name.trim()) found.name = notificationGroupNameMessage;
-    if (values.slackEnabled && !values.slackChannel.trim()) found.slackChannel = slackChannelMessage;
     // An address typed but not yet added is meant to be on the list: add it rather than drop it.
-    let emails = values.emails;
-    if (emailInput.trim()) {
-      const out = addEmails(values.emails, emailInput);
-      emails = out.list;
-      setValues({ ...values, emails });
-      setEmailInput(out.input);
-      if (out.error) found.emails = out.error;
-    }
-    setErrors(found);
-    setFormError(null);
-    if (Object.values(found).some(Boolean)) return;
-    setBusy(true);
-    try {
-      await onSubmit({ ...values, emails });
-      setDone(true);
-    } catch (err) {
-      if (err instanceof GroupFieldError && err.field) setErrors({ [err.field]: err.message });
-      else if (!(err instanceof Error && err.message === 'Cancelled')) setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    if (!emailInput.trim()) return void form.submit();
+    const out = addEmails(values.emails, emailInput);
+    const next = { ...values, emails: out.list };
+    form.update(() => next);
+    setEmailInput(out.input);
+    void form.submit(undefined, { values: next, errors: out.error ? { emails: out.error } : {} });
   };
 
   const formId = `group-${mode}-form`;
@@ -209,7 +170,7 @@ function GroupFormDrawer({ mode, initial, onClose, onSubmit }: GroupFormDrawerPr
               inputValue={emailInput}
               onInputChange={(v) => {
                 setEmailInput(v);
-                setErrors((prev) => ({ ...prev, emails: undefined }));
+                form.setErrors((prev) => ({ ...prev, emails: undefined }));
               }}
               onAdd={addTyped}
               onRemove={(tag) => set('emails', removeEmail(values.emails, tag))}

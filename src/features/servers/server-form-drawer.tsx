@@ -1,6 +1,6 @@
 import { getRouteApi } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
-import { osLabels, serverFieldsSchema, ServerFieldError, type ServerField, type ServerFields } from '../../../commands/server/server-fields';
+import type { CommandResult } from '../../../commands/define-command';
+import { osLabels, type ServerField, type ServerFields } from '../../../commands/server/server-fields';
 import { DEFAULT_AGENT_PORT, operatingSystems, type Server } from '../../../server/contract/servers';
 import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
@@ -8,13 +8,12 @@ import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
-import { useEditRecord } from '../../lib/use-edit-record';
+import { useCommandForm } from '../../app/command-host/use-command-form';
+import { EditDrawerRoute } from '../../lib/edit-drawer-route';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const listRoute = getRouteApi('/app/servers');
-const editRoute = getRouteApi('/app/servers/edit/$id');
 
 type Os = (typeof operatingSystems)[number];
 interface Values {
@@ -23,7 +22,6 @@ interface Values {
   os: Os | null;
   port: string;
 }
-type Errors = Partial<Record<ServerField, string>>;
 
 const osOptions = operatingSystems.map((o) => ({ value: o, label: osLabels[o] }));
 const fromServer = (s: Server): Values => ({ hostname: s.hostname, ipaddress: s.ipaddress, os: s.operating_system, port: String(s.agentPort) });
@@ -33,25 +31,13 @@ function humanize(message: string): string {
   return message.replace(/^hostname\b/, 'Hostname').replace(/^ipaddress\b/, 'IP address').replace(/^agentPort\b/, 'Agent port');
 }
 
-/** The same rules the command and the server apply, checked before sending so every field can say what is wrong. */
-function validate(v: Values): { fields?: ServerFields; errors: Errors } {
-  const port = v.port.trim() === '' ? undefined : /^\d+$/.test(v.port.trim()) ? Number(v.port.trim()) : Number.NaN;
-  const parsed = serverFieldsSchema.safeParse({ hostname: v.hostname, ipaddress: v.ipaddress, os: v.os ?? undefined, port });
-  if (parsed.success) return { fields: parsed.data, errors: {} };
-  const errors: Errors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as ServerField | undefined;
-    if (!field || errors[field]) continue;
-    errors[field] =
-      field === 'os' ? 'Choose the operating system' : field === 'port' && Number.isNaN(port) ? 'Agent port must be a whole number' : humanize(issue.message);
-  }
-  return { errors };
-}
+const portOf = (port: string) => (port.trim() === '' ? undefined : /^\d+$/.test(port.trim()) ? Number(port.trim()) : Number.NaN);
+/** The form as the command's fields; the rules are the command's (and the server's), checked before sending so every field can say what is wrong. */
+const toFields = (v: Values) => ({ hostname: v.hostname, ipaddress: v.ipaddress, os: v.os ?? undefined, port: portOf(v.port) });
 
 /** /servers/create: a 756 px drawer over the list (docs/decisions.md). */
 export function CreateServerRoute() {
   const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
   const allowed = useLeaveUnlessAllowed('server.create', () => void navigate({ to: '/servers', search: (s) => s, replace: true, ignoreBlocker: true }));
   if (!allowed) return null;
   return (
@@ -59,9 +45,8 @@ export function CreateServerRoute() {
       mode="create"
       initial={{ hostname: '', ipaddress: '', os: null, port: String(DEFAULT_AGENT_PORT) }}
       onClose={(ignoreBlocker) => void navigate({ to: '/servers', search: (s) => s, ignoreBlocker })}
-      onSubmit={async (fields) => {
-        const result = await runner.runOrThrow('server.create', fields);
-        const created = result.data as Server;
+      onDone={(result) => {
+        const created = result?.data as Server;
         toast('success', `Created server ${created.hostname}`);
         // Next step is the agent set-up, which the detail shows for a server without an agent.
         void navigate({ to: '/servers/show/$id', params: { id: created._id }, ignoreBlocker: true });
@@ -72,35 +57,24 @@ export function CreateServerRoute() {
 
 /** /servers/edit/$id: the same drawer, filled with the server; a failed load returns to the list. */
 export function EditServerRoute() {
-  const { id } = editRoute.useParams();
-  const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/servers', search: (s) => s, ignoreBlocker });
-  const { allowed, data } = useEditRecord('server.edit', serverQueryOptions(id), 'server', close);
-  const server = data?.result;
-  if (!allowed) return null;
   return (
-    <ServerFormDrawer
-      key={id}
-      mode="edit"
-      initial={server ? fromServer(server) : null}
-      onClose={close}
-      onSubmit={async (fields) => {
-        if (!server) return;
-        const before = fromServer(server);
-        // Only what changed; `server.edit` with no field would open this form again.
-        const changes: Partial<ServerFields> = {};
-        if (fields.hostname !== before.hostname) changes.hostname = fields.hostname;
-        if (fields.ipaddress !== before.ipaddress) changes.ipaddress = fields.ipaddress;
-        if (fields.os !== before.os) changes.os = fields.os;
-        if (fields.port !== undefined && String(fields.port) !== before.port) changes.port = fields.port;
-        if (Object.keys(changes).length) {
-          await runner.runOrThrow('server.edit', { server: server._id, ...changes });
-          toast('success', `Updated server ${fields.hostname}`);
-        }
-        close(true);
+    <EditDrawerRoute command="server.edit" query={serverQueryOptions} noun="server" list="/servers">
+      {(data, close) => {
+        const server = data?.result;
+        return (
+          <ServerFormDrawer
+            mode="edit"
+            initial={server ? fromServer(server) : null}
+            server={server?._id}
+            onClose={close}
+            onDone={(result, input) => {
+              if (result) toast('success', `Updated server ${input.hostname ?? server!.hostname}`);
+              close(true);
+            }}
+          />
+        );
       }}
-    />
+    </EditDrawerRoute>
   );
 }
 
@@ -108,47 +82,29 @@ interface ServerFormDrawerProps {
   mode: 'create' | 'edit';
   /** null while the server loads. */
   initial: Values | null;
+  /** The server being edited. */
+  server?: string;
   onClose: (ignoreBlocker?: boolean) => void;
-  /** Runs the command; throws what the command throws. */
-  onSubmit: (fields: ServerFields) => Promise<void>;
+  /** After the run (null: nothing changed, nothing ran). */
+  onDone: (result: CommandResult | null, input: Partial<ServerFields>) => void;
 }
 
-function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawerProps) {
-  const [values, setValues] = useState<Values | null>(initial);
-  // The record arrives after the drawer opened: fill the form then, in the same drawer (a new
-  // drawer per load closed and reopened it, which a person sees as a flicker).
-  if (values === null && initial !== null) setValues(initial);
-  const [errors, setErrors] = useState<Errors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const dirty = !done && !!values && !!initial && (Object.keys(values) as (keyof Values)[]).some((k) => values[k] !== initial[k]);
-  useUnsavedChanges(dirty);
+function ServerFormDrawer({ mode, initial, server, onClose, onDone }: ServerFormDrawerProps) {
+  // An edit sends only what changed; `server.edit` with no field would open this form again.
+  const form = useCommandForm<'server.create' | 'server.edit', Values, ServerField>(mode === 'create' ? 'server.create' : 'server.edit', {
+    initial,
+    toInput: toFields,
+    ...(mode === 'edit' ? { fixed: { server }, send: 'changed' as const } : {}),
+    message: (field, text, issue) =>
+      !issue ? humanize(text) : field === 'os' ? 'Choose the operating system' : field === 'port' && Number.isNaN(issue.value) ? 'Agent port must be a whole number' : humanize(issue.message),
+    onDone: (result, input) => onDone(result, input as Partial<ServerFields>),
+  });
+  const { values, errors, formError, busy } = form;
+  useUnsavedChanges(form.dirty);
 
   const formId = `server-${mode}-form`;
-  const set = (k: keyof Values) => (v: string) => {
-    setValues((prev) => (prev ? { ...prev, [k]: v } : prev));
-    setErrors((prev) => ({ ...prev, [k]: undefined }));
-  };
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!values || busy) return;
-    const { fields, errors: found } = validate(values);
-    setErrors(found);
-    setFormError(null);
-    if (!fields) return;
-    setBusy(true);
-    try {
-      await onSubmit(fields);
-      setDone(true);
-    } catch (err) {
-      if (err instanceof ServerFieldError && err.field) setErrors({ [err.field]: humanize(err.message) });
-      else setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const set = (k: 'hostname' | 'ipaddress' | 'port') => (v: string) => form.set(k, v);
+  const submit = form.submit;
 
   const title = mode === 'create' ? 'Create Server' : 'Update Server';
   return (
@@ -162,10 +118,7 @@ function ServerFormDrawer({ mode, initial, onClose, onSubmit }: ServerFormDrawer
             placeholder="Select the operating system"
             options={osOptions}
             value={values.os}
-            onChange={(os) => {
-              setValues((prev) => (prev ? { ...prev, os } : prev));
-              setErrors((prev) => ({ ...prev, os: undefined }));
-            }}
+            onChange={(os) => form.set('os', os)}
             isRequired
             errorMessage={errors.os}
           />

@@ -1,8 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
 import type { StatusGroupInput, StatusPage } from '../../../server/contract/status-pages';
-import { ApiError } from '../../api/client';
 import { checksListQueryOptions } from '../../api/checks';
 import { queryKeys } from '../../api/query-keys';
 import { listServers } from '../../api/servers';
@@ -14,14 +12,13 @@ import { Select } from '../../components/ui/select';
 import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
-import { useEditRecord } from '../../lib/use-edit-record';
+import { useCommandForm } from '../../app/command-host/use-command-form';
+import { EditDrawerRoute } from '../../lib/edit-drawer-route';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { api } from '../../api/client';
 
 const listRoute = getRouteApi('/app/status-pages');
-const editRoute = getRouteApi('/app/status-pages/edit/$id');
 
 interface ItemValues {
   /** "server:<id>" or "check:<id>"; '' until chosen. */
@@ -63,10 +60,33 @@ const toGroups = (groups: GroupValues[]): StatusGroupInput[] =>
 /** "groups.0.items.1.displayName" → the group and item it names, for the message beside that row. */
 const itemPath = /^groups\.(\d+)\.items\.(\d+)\./;
 
+/** The form as the command's input: every field, trimmed, the groups as the API takes them. */
+const toInput = (v: Values) => ({ slug: v.slug.trim(), title: v.title.trim(), description: v.description, groups: toGroups(v.groups) });
+
+/** The form's own checks, in its own words (an item row's messages sit beside that row). */
+function validate(values: Values): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (!values.slug.trim()) found.slug = 'slug is required';
+  if (!values.title.trim()) found.title = 'title is required';
+  values.groups.forEach((g, gi) =>
+    g.items.forEach((it, ii) => {
+      if (!it.ref) found[`${gi}.${ii}.ref`] = 'Choose a server or check';
+      if (!it.displayName.trim()) found[`${gi}.${ii}.displayName`] = 'The name the public sees is required';
+    }),
+  );
+  return found;
+}
+
+/** A field the API or the schema names, as the form's: the API names items by the same group and item positions as the form's rows. */
+function formField(field: string): string | undefined {
+  if (field === 'slug' || field === 'title' || field === 'description') return field;
+  const m = itemPath.exec(field);
+  return m ? `${m[1]}.${m[2]}.${field.endsWith('displayName') ? 'displayName' : 'ref'}` : undefined;
+}
+
 /** /status-pages/create: a drawer over the list. */
 export function CreateStatusPageRoute() {
   const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
   const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', search: (s) => s, ignoreBlocker });
   const allowed = useLeaveUnlessAllowed('status.create', () => close(true));
   if (!allowed) return null;
@@ -75,8 +95,7 @@ export function CreateStatusPageRoute() {
       mode="create"
       initial={blank}
       onClose={close}
-      onSubmit={async (v) => {
-        await runner.runOrThrow('status.create', { slug: v.slug.trim(), title: v.title.trim(), description: v.description, groups: toGroups(v.groups) });
+      onDone={(v) => {
         toast('success', `Created status page /status/${v.slug.trim()}`);
         close(true);
       }}
@@ -86,37 +105,49 @@ export function CreateStatusPageRoute() {
 
 /** /status-pages/edit/$id: the same drawer, filled with the page; a failed load returns to the list. */
 export function EditStatusPageRoute() {
-  const { id } = editRoute.useParams();
-  const navigate = listRoute.useNavigate();
-  const runner = useCommandRunner();
-  const close = (ignoreBlocker = false) => void navigate({ to: '/status-pages', search: (s) => s, ignoreBlocker });
-  const { allowed, data } = useEditRecord('status.edit', statusPageQueryOptions(id), 'status page', close);
-  const page = data?.result;
-  if (!allowed) return null;
   return (
-    <StatusPageDrawer
-      mode="edit"
-      initial={page ? fromPage(page) : null}
-      onClose={close}
-      onSubmit={async (v) => {
-        if (!page) return;
-        await runner.runOrThrow('status.edit', { page: page._id, slug: v.slug.trim(), title: v.title.trim(), description: v.description, groups: toGroups(v.groups) });
-        toast('success', `Updated status page /status/${v.slug.trim()}`);
-        close(true);
+    <EditDrawerRoute command="status.edit" query={statusPageQueryOptions} noun="status page" list="/status-pages">
+      {(data, close) => {
+        const page = data?.result;
+        return (
+          <StatusPageDrawer
+            mode="edit"
+            initial={page ? fromPage(page) : null}
+            page={page?._id}
+            onClose={close}
+            onDone={(v) => {
+              toast('success', `Updated status page /status/${v.slug.trim()}`);
+              close(true);
+            }}
+          />
+        );
       }}
-    />
+    </EditDrawerRoute>
   );
 }
 
-function StatusPageDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create' | 'edit'; initial: Values | null; onClose: (ignoreBlocker?: boolean) => void; onSubmit: (v: Values) => Promise<void> }) {
-  const [values, setValues] = useState<Values | null>(initial);
-  if (values === null && initial !== null) setValues(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const dirty = !done && !!values && !!initial && JSON.stringify(values) !== JSON.stringify(initial);
-  useUnsavedChanges(dirty);
+interface StatusPageDrawerProps {
+  mode: 'create' | 'edit';
+  initial: Values | null;
+  /** The page being edited. */
+  page?: string;
+  onClose: (ignoreBlocker?: boolean) => void;
+  onDone: (values: Values) => void;
+}
+
+function StatusPageDrawer({ mode, initial, page, onClose, onDone }: StatusPageDrawerProps) {
+  // An edit sends the whole page: its groups are one list, replaced as a whole.
+  const form = useCommandForm<'status.create' | 'status.edit', Values, string>(mode === 'create' ? 'status.create' : 'status.edit', {
+    initial,
+    toInput,
+    ...(mode === 'edit' ? { fixed: { page } } : {}),
+    validate,
+    field: formField,
+    message: (_field, text, issue) => issue?.message ?? text,
+    onDone: (_result, _input, v) => onDone(v),
+  });
+  const { values, errors, formError, busy, update } = form;
+  useUnsavedChanges(form.dirty);
   // Choices: up to 100 servers and 100 checks by name (what an admin picks from).
   const servers = useQuery({ queryKey: [...queryKeys.servers.all, 'status-choices'], queryFn: () => listServers(api, { pageNumber: 1, pageSize: 100, sort: { by: 'hostname', direction: 'asc' } }) });
   const checks = useQuery(checksListQueryOptions({ pageNumber: 1, pageSize: 100, sort: { by: 'name', direction: 'asc' } }));
@@ -126,42 +157,10 @@ function StatusPageDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create'
   ];
 
   const formId = `status-page-${mode}-form`;
-  const update = (fn: (v: Values) => Values) => setValues((prev) => (prev ? fn(prev) : prev));
   const setGroup = (gi: number, patch: Partial<GroupValues>) => update((v) => ({ ...v, groups: v.groups.map((g, i) => (i === gi ? { ...g, ...patch } : g)) }));
   const setItem = (gi: number, ii: number, patch: Partial<ItemValues>) =>
     update((v) => ({ ...v, groups: v.groups.map((g, i) => (i === gi ? { ...g, items: g.items.map((it, j) => (j === ii ? { ...it, ...patch } : it)) } : g)) }));
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!values || busy) return;
-    const found: Record<string, string> = {};
-    if (!values.slug.trim()) found.slug = 'slug is required';
-    if (!values.title.trim()) found.title = 'title is required';
-    values.groups.forEach((g, gi) =>
-      g.items.forEach((it, ii) => {
-        if (!it.ref) found[`${gi}.${ii}.ref`] = 'Choose a server or check';
-        if (!it.displayName.trim()) found[`${gi}.${ii}.displayName`] = 'The name the public sees is required';
-      }),
-    );
-    setErrors(found);
-    setFormError(null);
-    if (Object.keys(found).length) return;
-    setBusy(true);
-    try {
-      await onSubmit(values);
-      setDone(true);
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      const field = err instanceof ApiError ? err.field : undefined;
-      const m = field ? itemPath.exec(field) : null;
-      // The API names items by the same group and item positions as the form's rows.
-      if (field === 'slug' || field === 'title' || field === 'description') setErrors({ [field]: message.replace(`${field}: `, '') });
-      else if (m) setErrors({ [`${m[1]}.${m[2]}.${field!.endsWith('displayName') ? 'displayName' : 'ref'}`]: message.replace(/^[^:]+: /, '') });
-      else setFormError(message);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = form.submit;
 
   const v = values;
   return (
