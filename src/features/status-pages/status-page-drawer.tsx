@@ -4,8 +4,7 @@ import { useState, type FormEvent } from 'react';
 import type { StatusGroupInput, StatusPage } from '../../../server/contract/status-pages';
 import { ApiError } from '../../api/client';
 import { checksListQueryOptions } from '../../api/checks';
-import { queryKeys } from '../../api/query-keys';
-import { listServers } from '../../api/servers';
+import { serverChoicesQueryOptions } from '../../api/servers';
 import { statusPageQueryOptions } from '../../api/status-pages';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
@@ -18,7 +17,6 @@ import { useCommandRunner } from '../../app/command-host/run-command';
 import { useEditRecord } from '../../lib/use-edit-record';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { api } from '../../api/client';
 
 const listRoute = getRouteApi('/app/status-pages');
 const editRoute = getRouteApi('/app/status-pages/edit/$id');
@@ -118,7 +116,7 @@ function StatusPageDrawer({ mode, initial, onClose, onSubmit }: { mode: 'create'
   const dirty = !done && !!values && !!initial && JSON.stringify(values) !== JSON.stringify(initial);
   useUnsavedChanges(dirty);
   // Choices: up to 100 servers and 100 checks by name (what an admin picks from).
-  const servers = useQuery({ queryKey: [...queryKeys.servers.all, 'status-choices'], queryFn: () => listServers(api, { pageNumber: 1, pageSize: 100, sort: { by: 'hostname', direction: 'asc' } }) });
+  const servers = useQuery(serverChoicesQueryOptions({ pageNumber: 1, pageSize: 100, sort: { by: 'hostname', direction: 'asc' } }));
   const checks = useQuery(checksListQueryOptions({ pageNumber: 1, pageSize: 100, sort: { by: 'name', direction: 'asc' } }));
   const options = [
     ...(servers.data?.result.data ?? []).map((s) => ({ value: `server:${s._id}`, label: `Server · ${s.hostname} (${s.ipaddress})` })),
