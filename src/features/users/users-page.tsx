@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo } from 'react';
-import { useIsPhone } from '../../components/ui/use-media-query';
+import { useListView, ViewSwitch } from '../../components/ui/view-switch';
 import { roleLabels } from '../../../server/contract/permissions';
 import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
@@ -31,8 +31,7 @@ export function UsersPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const runner = useCommandRunner();
-  const isPhone = useIsPhone();
-  const view = isPhone ? 'cards' : (search.view ?? 'table');
+  const view = useListView(search.view, 'table');
   const query = useQuery({ ...usersListQueryOptions(usersListQuery(search)), placeholderData: keepPreviousData });
   const canCreate = runner.check('user.create');
   const canDelete = runner.check('user.delete');
@@ -135,21 +134,7 @@ export function UsersPage() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Users</h1>
         <SearchField aria-label="Search by name" placeholder="Search by name" value={search.search ?? ''} onChange={(v) => void run('list.search', { text: v })} className="w-56" />
-        {!isPhone && (
-          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
-            {(['table', 'cards'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                aria-pressed={view === v}
-                onClick={() => void run(v === 'table' ? 'view.table' : 'view.cards', {})}
-                className={`h-9 px-3 text-sm capitalize first:rounded-l-md last:rounded-r-md ${view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
-              >
-                {v === 'table' ? 'Table' : 'Cards'}
-              </button>
-            ))}
-          </div>
-        )}
+        <ViewSwitch value={view} onChange={(v) => void run(v === 'table' ? 'view.table' : 'view.cards', {})} order={['table', 'cards']} />
         <RefreshButton command="user.refresh" input={{}} spinning={query.isFetching} isDisabled={query.isFetching} />
         <LinkButton to="/users/create" search={true} disabledReason={canCreate !== true && canCreate}>
           Add new user
