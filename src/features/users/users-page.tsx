@@ -16,7 +16,7 @@ import { useCommandRunner } from '../../app/command-host/run-command';
 import { markedRowClass, useMarkableRows } from '../../app/command-host/marks';
 import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
-import { Icon } from '../../components/ui/icons';
+import { SortHeader } from '../../components/ui/sort-header';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
@@ -46,19 +46,7 @@ export function UsersPage() {
   const sortBy = (by: UsersSearch['sortBy']) => void run('list.sort', { by });
   const filterBy = (field: 'username' | 'email' | 'role', value: string) => void run('list.filter', { field, value });
 
-  const sortHeader = (label: string, by: UsersSearch['sortBy']) => (
-    <button
-      type="button"
-      className="inline-flex items-center gap-1 font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-      onClick={() => sortBy(by)}
-      aria-label={`Sort by ${label}`}
-    >
-      {label}
-      <span aria-hidden className="text-xs text-slate-400">
-        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
-      </span>
-    </button>
-  );
+  const sortHeader = (label: string, by: UsersSearch['sortBy']) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={sortBy} />;
   const filterInput = (label: string, key: 'username' | 'email' | 'role') => (
     <SearchField aria-label={`Filter ${label}`} placeholder={`Search ${label}`} value={search[key] ?? ''} onChange={(v) => filterBy(key, v)} className="mt-1 w-40 font-normal" />
   );
