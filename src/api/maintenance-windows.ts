@@ -20,3 +20,7 @@ export const windowsListQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.maintenanceWindows.list(), queryFn: () => listWindows(defaultApi, { pageNumber: 1, pageSize: 100, sort: { by: 'startsAt', direction: 'desc' } }) });
 export const occurrencesQueryOptions = (from: Date, to: Date) =>
   queryOptions({ queryKey: queryKeys.maintenanceWindows.occurrences(from.toISOString(), to.toISOString()), queryFn: () => windowOccurrences(defaultApi, from, to) });
+export const windowQueryOptions = (windowId: string) =>
+  queryOptions({ queryKey: queryKeys.maintenanceWindows.one(windowId), queryFn: () => getWindow(defaultApi, windowId), retry: false });
+export const windowPreviewQueryOptions = (body: Parameters<typeof previewWindow>[1]) =>
+  queryOptions({ queryKey: queryKeys.matchPreview.window(body), queryFn: () => previewWindow(defaultApi, body), retry: false });

@@ -20,6 +20,8 @@ export const queryKeys = {
     selector: (text: string) => ['servers', 'selector', text] as const,
     services: (q: ListQuery) => ['servers', 'services', q] as const,
     chart: (id: string, panel: number, from: number, to: number) => ['servers', 'chart', id, panel, from, to] as const,
+    /** A page of plain servers (no figures) for a form's choices: a maintenance window's, a status page's. */
+    choices: (q: ListQuery) => ['servers', 'choices', q] as const,
   },
   checks: {
     all: ['checks'] as const,
@@ -62,12 +64,22 @@ export const queryKeys = {
   silences: {
     all: ['silences'] as const,
     list: (state: string) => ['silences', 'list', state] as const,
-    preview: (body: unknown) => ['silences', 'preview', body] as const,
+    one: (id: string) => ['silences', 'one', id] as const,
   },
   maintenanceWindows: {
     all: ['maintenance-windows'] as const,
     list: () => ['maintenance-windows', 'list'] as const,
+    one: (id: string) => ['maintenance-windows', 'one', id] as const,
     occurrences: (from: string, to: string) => ['maintenance-windows', 'occurrences', from, to] as const,
+  },
+  /**
+   * What a silence's or a window's matchers match now, asked while its drawer is open. Kept apart
+   * from the silences' and windows' keys: saving one refreshes those lists, and must not wait for
+   * the preview it no longer shows to be fetched again.
+   */
+  matchPreview: {
+    silence: (body: unknown) => ['match-preview', 'silence', body] as const,
+    window: (body: unknown) => ['match-preview', 'window', body] as const,
   },
   /** Whether the figures are fresh (the "never blind" banner), and who gets the meta alert. */
   monitoringHealth: ['monitoring', 'health'] as const,

@@ -38,6 +38,7 @@ export const serverUpStatusQueryOptions = (serverId: string) =>
   queryOptions({ queryKey: queryKeys.servers.upstatus(serverId), queryFn: () => getServerUpStatus(defaultApi, serverId), retry: false });
 export const serverSelectorQueryOptions = (text: string) =>
   queryOptions({ queryKey: queryKeys.servers.selector(text), queryFn: () => listServers(defaultApi, serverSelectorQuery(text)) });
+export const serverChoicesQueryOptions = (q: ListQuery) => queryOptions({ queryKey: queryKeys.servers.choices(q), queryFn: () => listServers(defaultApi, q) });
 export const servicesQueryOptions = (q: ListQuery) => queryOptions({ queryKey: queryKeys.servers.services(q), queryFn: () => listServices(defaultApi, q) });
 export const chartQueryOptions = (serverId: string, panel: number, from: number, to: number) =>
   queryOptions({ queryKey: queryKeys.servers.chart(serverId, panel, from, to), queryFn: () => getChart(defaultApi, serverId, { panel, from, to }) });

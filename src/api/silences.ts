@@ -26,5 +26,7 @@ export const silencesQuery = (state: 'current' | 'expired', pageSize = 100): Lis
 };
 export const silencesListQueryOptions = (state: 'current' | 'expired') =>
   queryOptions({ queryKey: queryKeys.silences.list(state), queryFn: () => listSilences(defaultApi, silencesQuery(state)) });
+export const silenceQueryOptions = (silenceId: string) =>
+  queryOptions({ queryKey: queryKeys.silences.one(silenceId), queryFn: () => getSilence(defaultApi, silenceId), retry: false });
 export const silencePreviewQueryOptions = (body: SilencePreviewRequest) =>
-  queryOptions({ queryKey: queryKeys.silences.preview(body), queryFn: () => previewSilence(defaultApi, body), retry: false });
+  queryOptions({ queryKey: queryKeys.matchPreview.silence(body), queryFn: () => previewSilence(defaultApi, body), retry: false });

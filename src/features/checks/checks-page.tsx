@@ -15,7 +15,7 @@ import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { CheckStateBadge, UptimeText } from './check-display';
 import { checksListQuery, type CheckSortField, type ChecksSearch } from './checks-search';
-import { Icon } from '../../components/ui/icons';
+import { SortHeader } from '../../components/ui/sort-header';
 import { useLiveInterval } from '../../lib/use-connection';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
@@ -57,14 +57,7 @@ export function ChecksPage() {
   const estimated = query.data?.result.countEstimated === true;
   const filtered = !!search.q?.trim() || !!search.state;
 
-  const sortHeader = (label: string, by: CheckSortField) => (
-    <button type="button" className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500" onClick={() => sortBy(by)} aria-label={`Sort by ${label}`}>
-      {label}
-      <span aria-hidden className="text-xs text-slate-400">
-        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
-      </span>
-    </button>
-  );
+  const sortHeader = (label: string, by: CheckSortField) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={sortBy} />;
 
   const columns = useMemo<ColumnDef<typeof features, Check>[]>(
     () => [

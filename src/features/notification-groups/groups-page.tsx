@@ -16,7 +16,7 @@ import { useCommandRunner } from '../../app/command-host/run-command';
 import { EmailAvatars } from './email-avatars';
 import { MonitoringAlertGroups } from './monitoring-alert-groups';
 import { groupsListQuery, type GroupSortField, type GroupsSearch } from './groups-search';
-import { Icon } from '../../components/ui/icons';
+import { SortHeader } from '../../components/ui/sort-header';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
@@ -60,19 +60,7 @@ export function GroupsPage() {
     if (!query.isFetching && query.isSuccess && groups.length === 0 && total > 0 && search.page > 1) setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
   }, [query.isFetching, query.isSuccess, groups.length, total, search.page, search.pageSize, setSearch]);
 
-  const sortHeader = (label: string, by: GroupSortField) => (
-    <button
-      type="button"
-      className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-      onClick={() => sortBy(by)}
-      aria-label={`Sort by ${label}`}
-    >
-      {label}
-      <span aria-hidden className="text-xs text-slate-400">
-        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
-      </span>
-    </button>
-  );
+  const sortHeader = (label: string, by: GroupSortField) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={sortBy} />;
   const plainHeader = (label: string) => <span className="font-semibold">{label}</span>;
 
   const columns = useMemo<ColumnDef<typeof features, NotificationGroup>[]>(

@@ -1,8 +1,7 @@
 import { getRouteApi, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo } from 'react';
-import { useIsPhone } from '../../components/ui/use-media-query';
+import { useListView, ViewSwitch, type ListView } from '../../components/ui/view-switch';
 import type { Alert } from '../../../server/contract/alerts';
-import { cx } from '../../components/ui/cx';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
 import { Pagination } from '../../components/ui/pagination';
 import { EmptyAlerts } from './list-states';
@@ -22,8 +21,7 @@ const SKELETON_CARDS = 12;
 export function NotificationsPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
-  const isPhone = useIsPhone();
-  const view = isPhone ? 'cards' : (search.view ?? 'cards');
+  const view = useListView(search.view, 'cards');
   const filters = searchToFilters(search);
   const list = useAlertList(filters);
   const { query, alerts, total } = list;
@@ -46,7 +44,7 @@ export function NotificationsPage() {
     [run],
   );
   // SPEC §2: switching between cards and table clears the filters (view.table / view.cards do).
-  const setView = (v: 'cards' | 'table') => v !== view && void run(v === 'table' ? 'view.table' : 'view.cards', {});
+  const setView = (v: ListView) => v !== view && void run(v === 'table' ? 'view.table' : 'view.cards', {});
   const openAlert = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
 
   // Deleting the last alert of the last page leaves an empty page: step back to one that has rows.
@@ -65,24 +63,7 @@ export function NotificationsPage() {
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Notifications</h1>
-        {!isPhone && (
-          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
-            {(['cards', 'table'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                aria-pressed={view === v}
-                onClick={() => setView(v)}
-                className={cx(
-                  'h-9 px-3 text-sm outline-none first:rounded-l-md last:rounded-r-md focus-visible:ring-2 focus-visible:ring-blue-500',
-                  view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800',
-                )}
-              >
-                {v === 'table' ? 'Table' : 'Cards'}
-              </button>
-            ))}
-          </div>
-        )}
+        <ViewSwitch value={view} onChange={setView} />
       </div>
       <NotificationsTabs current="alerts" />
       <AlertFilters filters={filters} onChange={setFilters} loading={list.query.isPending} />

@@ -1,22 +1,36 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import type { OneResult } from '../../../server/contract/common';
 import type { MatchPreview as Preview } from '../../../server/contract/routing';
 import { ApiError } from '../../api/client';
 import { Icon } from '../../components/ui/icons';
 
 /**
- * Before saving: what a silence or window matches now (issue 14 §2, §3). `load` is asked again
- * 400 ms after the last change; a warning when nothing matches; a bad regex shows the server's
- * message (which names the matcher).
+ * Before saving: what a silence or window matches now (issue 14 §2, §3). The preview is asked
+ * again 400 ms after the last change to `body`; a warning when nothing matches; a bad regex shows
+ * the server's message (which names the matcher).
  */
-export function MatchPreview({ queryKey, load, enabled, what }: { queryKey: readonly unknown[]; load: () => Promise<{ result: Preview }>; enabled: boolean; what: string }) {
-  const [key, setKey] = useState(queryKey);
-  const serialized = JSON.stringify(queryKey);
+export function MatchPreview<B, K extends QueryKey>({
+  body,
+  options,
+  enabled,
+  what,
+}: {
+  body: B;
+  /** The preview's query-options factory (silencePreviewQueryOptions, windowPreviewQueryOptions). */
+  options: (body: B) => UseQueryOptions<OneResult<Preview>, Error, OneResult<Preview>, K>;
+  enabled: boolean;
+  what: string;
+}) {
+  const serialized = JSON.stringify(body);
+  const [settled, setSettled] = useState(serialized);
   useEffect(() => {
-    const t = setTimeout(() => setKey(JSON.parse(serialized) as readonly unknown[]), 400);
+    const t = setTimeout(() => setSettled(serialized), 400);
     return () => clearTimeout(t);
   }, [serialized]);
-  const query = useQuery({ queryKey: ['match-preview', ...key], queryFn: load, enabled, retry: false, placeholderData: keepPreviousData });
+  const settledBody = useMemo(() => JSON.parse(settled) as B, [settled]);
+  // Not while a change is settling: the settled body may be one that was not ready to ask about.
+  const query = useQuery({ ...options(settledBody), enabled: enabled && settled === serialized, placeholderData: keepPreviousData });
   const p = query.data?.result;
   return (
     <section aria-label="Preview" aria-live="polite" aria-busy={query.isFetching || undefined} className="space-y-2 rounded-md border border-slate-200 p-3 text-sm dark:border-slate-700">

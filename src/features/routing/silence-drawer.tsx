@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Matcher } from '../../../server/contract/routing';
-import { getSilence, previewSilence } from '../../api/silences';
-import { api } from '../../api/client';
+import { silencePreviewQueryOptions, silenceQueryOptions } from '../../api/silences';
 import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { inputClass, TextField } from '../../components/ui/text-field';
@@ -30,7 +29,7 @@ type DurationChoice = (typeof durations)[number]['value'];
  */
 export function SilenceDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const runner = useCommandRunner();
-  const existing = useQuery({ queryKey: ['silences', 'one', id], queryFn: () => getSilence(api, id!), enabled: id !== null, retry: false });
+  const existing = useQuery({ ...silenceQueryOptions(id ?? ''), enabled: id !== null });
   const [matchers, setMatchers] = useState<Matcher[]>([{ name: 'hostname', op: '=~', value: '' }]);
   const [duration, setDuration] = useState<DurationChoice>('7200');
   const [until, setUntil] = useState('');
@@ -81,7 +80,7 @@ export function SilenceDrawer({ id, onClose }: { id: string | null; onClose: () 
           )}
         </div>
         <TextField label="Comment" placeholder="Why (shown on every silenced alert)" isRequired value={comment} onChange={setComment} errorMessage={errors.comment} />
-        <MatchPreview queryKey={['silence', ready]} load={() => previewSilence(api, { matchers: ready })} enabled={ready.length > 0} what="a matcher" />
+        <MatchPreview body={{ matchers: ready }} options={silencePreviewQueryOptions} enabled={ready.length > 0} what="a matcher" />
         {errors.form && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {errors.form}

@@ -3,8 +3,8 @@ import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Matcher } from '../../../server/contract/routing';
 import { api } from '../../api/client';
-import { getWindow, previewWindow } from '../../api/maintenance-windows';
-import { getServer, listServers } from '../../api/servers';
+import { windowPreviewQueryOptions, windowQueryOptions } from '../../api/maintenance-windows';
+import { getServer, serverChoicesQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
 import { ComboBox } from '../../components/ui/combo-box';
 import { FormDrawer } from '../../components/ui/drawer';
@@ -47,7 +47,7 @@ const repeatOf = (rrule: string | null): Repeat => (!rrule ? 'once' : rrule === 
  */
 export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
   const runner = useCommandRunner();
-  const existing = useQuery({ queryKey: ['maintenance-windows', 'one', id], queryFn: () => getWindow(api, id!), enabled: id !== null, retry: false });
+  const existing = useQuery({ ...windowQueryOptions(id ?? ''), enabled: id !== null });
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
   const [name, setName] = useState('');
   const [servers, setServers] = useState<{ id: string; hostname: string }[]>([]);
@@ -61,7 +61,7 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
   const [comment, setComment] = useState('');
   const [errors, setErrors] = useState<{ form?: string; name?: string }>({});
   const [busy, setBusy] = useState(false);
-  const options = useQuery({ queryKey: ['servers', 'window-picker', search], queryFn: () => listServers(api, { pageNumber: 1, pageSize: 20, search: search || undefined, sort: { by: 'hostname', direction: 'asc' } }) });
+  const options = useQuery(serverChoicesQueryOptions({ pageNumber: 1, pageSize: 20, search: search || undefined, sort: { by: 'hostname', direction: 'asc' } }));
 
   useEffect(() => {
     const w = existing.data?.result;
@@ -174,8 +174,8 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
         </div>
         <TextField label="Comment" value={comment} onChange={setComment} placeholder="Optional" />
         <MatchPreview
-          queryKey={['window', servers.map((s) => s.id), ready]}
-          load={() => previewWindow(api, { serverIds: servers.map((s) => s.id), matchers: ready })}
+          body={{ serverIds: servers.map((s) => s.id), matchers: ready }}
+          options={windowPreviewQueryOptions}
           enabled={servers.length > 0 || ready.length > 0}
           what="servers or a matcher"
         />

@@ -1,12 +1,11 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Outlet } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useIsPhone } from '../../components/ui/use-media-query';
+import { useListView, ViewSwitch } from '../../components/ui/view-switch';
 import type { Server } from '../../../server/contract/servers';
 import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
 import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
 import { Button } from '../../components/ui/button';
-import { cx } from '../../components/ui/cx';
 import type { MenuAction } from '../../components/ui/menu';
 import { Pagination } from '../../components/ui/pagination';
 import { SearchField } from '../../components/ui/search-field';
@@ -25,15 +24,13 @@ import { useNow } from '../../lib/use-now';
 const route = getRouteApi('/app/servers');
 const SKELETON_CARDS = 12;
 
-/** The current time, ticking, so 'Last Updated' texts age without a refetch. */
 /** SPEC §2 Servers List. */
 export function ServersPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const runner = useCommandRunner();
-  const isPhone = useIsPhone();
   const now = useNow(30_000);
-  const view = isPhone ? 'cards' : (search.view ?? 'cards');
+  const view = useListView(search.view, 'cards');
   // Live figures: refetch as often as the servers are scraped (at least every 5 s), while the tab is visible.
   const monitoring = useQuery(monitoringConfigQueryOptions());
   const refetchMs = Math.max(5, monitoring.data?.result.scrapeIntervalSeconds ?? 15) * 1000;
@@ -101,24 +98,7 @@ export function ServersPage() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Servers List</h1>
         <SearchField aria-label="Search by Hostname" placeholder="Search by Hostname" value={search.hostname ?? ''} onChange={setHostname} className="w-56" />
-        {!isPhone && (
-          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
-            {(['cards', 'table'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                aria-pressed={view === v}
-                onClick={() => void run(v === 'table' ? 'view.table' : 'view.cards', {})}
-                className={cx(
-                  'h-9 px-3 text-sm outline-none first:rounded-l-md last:rounded-r-md focus-visible:ring-2 focus-visible:ring-blue-500',
-                  view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800',
-                )}
-              >
-                {v === 'table' ? 'Table' : 'Cards'}
-              </button>
-            ))}
-          </div>
-        )}
+        <ViewSwitch value={view} onChange={(v) => void run(v === 'table' ? 'view.table' : 'view.cards', {})} />
         {/* Disabled only while a refresh someone asked for runs: the background refetch must not make the button flicker. */}
         <RefreshButton command="server.refresh" input={{}} spinning={query.isFetching} isDisabled={loading} />
         <LinkButton to="/servers/create" search={true} disabledReason={canWrite !== true && canWrite}>

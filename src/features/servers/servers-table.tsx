@@ -11,7 +11,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { formatByteRate } from '../../lib/format';
 import { StateBadge, UsageText } from './server-display';
 import type { ServerSortField, ServersSearch } from './servers-search';
-import { Icon } from '../../components/ui/icons';
+import { SortHeader } from '../../components/ui/sort-header';
 import { LinkButton } from '../../components/ui/link-button';
 
 const features = tableFeatures({});
@@ -37,22 +37,7 @@ export function ServersTable({ servers, loading, search, onSort, onHostnameFilte
   const navigate = useNavigate();
   const { run } = useCommandRunner();
 
-  const sortHeader = (label: string, by: ServerSortField) => {
-    const active = search.sortBy === by;
-    return (
-      <button
-        type="button"
-        className="inline-flex items-center gap-1 text-left font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-        onClick={() => onSort(by)}
-        aria-label={`Sort by ${label}`}
-      >
-        {label}
-        <span aria-hidden className="text-xs text-slate-400">
-          <Icon name={active ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
-        </span>
-      </button>
-    );
-  };
+  const sortHeader = (label: string, by: ServerSortField) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={onSort} />;
 
   const columns = useMemo<ColumnDef<typeof features, Server>[]>(
     () => [

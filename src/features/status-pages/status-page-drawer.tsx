@@ -2,8 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
 import type { StatusGroupInput, StatusPage } from '../../../server/contract/status-pages';
 import { checksListQueryOptions } from '../../api/checks';
-import { queryKeys } from '../../api/query-keys';
-import { listServers } from '../../api/servers';
+import { serverChoicesQueryOptions } from '../../api/servers';
 import { statusPageQueryOptions } from '../../api/status-pages';
 import { Button } from '../../components/ui/button';
 import { Checkbox } from '../../components/ui/checkbox';
@@ -16,7 +15,6 @@ import { useCommandForm } from '../../app/command-host/use-command-form';
 import { EditDrawerRoute } from '../../lib/edit-drawer-route';
 import { useLeaveUnlessAllowed } from '../../lib/use-leave-unless-allowed';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { api } from '../../api/client';
 
 const listRoute = getRouteApi('/app/status-pages');
 
@@ -149,7 +147,7 @@ function StatusPageDrawer({ mode, initial, page, onClose, onDone }: StatusPageDr
   const { values, errors, formError, busy, update } = form;
   useUnsavedChanges(form.dirty);
   // Choices: up to 100 servers and 100 checks by name (what an admin picks from).
-  const servers = useQuery({ queryKey: [...queryKeys.servers.all, 'status-choices'], queryFn: () => listServers(api, { pageNumber: 1, pageSize: 100, sort: { by: 'hostname', direction: 'asc' } }) });
+  const servers = useQuery(serverChoicesQueryOptions({ pageNumber: 1, pageSize: 100, sort: { by: 'hostname', direction: 'asc' } }));
   const checks = useQuery(checksListQueryOptions({ pageNumber: 1, pageSize: 100, sort: { by: 'name', direction: 'asc' } }));
   const options = [
     ...(servers.data?.result.data ?? []).map((s) => ({ value: `server:${s._id}`, label: `Server · ${s.hostname} (${s.ipaddress})` })),

@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useCallback, useMemo } from 'react';
-import { useIsPhone } from '../../components/ui/use-media-query';
+import { useListView, ViewSwitch } from '../../components/ui/view-switch';
 import { roleLabels } from '../../../server/contract/permissions';
 import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
@@ -16,7 +16,7 @@ import { useCommandRunner } from '../../app/command-host/run-command';
 import { markedRowClass, useMarkableRows } from '../../app/command-host/marks';
 import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
-import { Icon } from '../../components/ui/icons';
+import { SortHeader } from '../../components/ui/sort-header';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
@@ -31,8 +31,7 @@ export function UsersPage() {
   const search = route.useSearch();
   const navigate = route.useNavigate();
   const runner = useCommandRunner();
-  const isPhone = useIsPhone();
-  const view = isPhone ? 'cards' : (search.view ?? 'table');
+  const view = useListView(search.view, 'table');
   const query = useQuery({ ...usersListQueryOptions(usersListQuery(search)), placeholderData: keepPreviousData });
   const canCreate = runner.check('user.create');
   const canDelete = runner.check('user.delete');
@@ -47,19 +46,7 @@ export function UsersPage() {
   const sortBy = (by: UsersSearch['sortBy']) => void run('list.sort', { by });
   const filterBy = (field: 'username' | 'email' | 'role', value: string) => void run('list.filter', { field, value });
 
-  const sortHeader = (label: string, by: UsersSearch['sortBy']) => (
-    <button
-      type="button"
-      className="inline-flex items-center gap-1 font-semibold outline-none focus-visible:ring-2 focus-visible:ring-blue-500"
-      onClick={() => sortBy(by)}
-      aria-label={`Sort by ${label}`}
-    >
-      {label}
-      <span aria-hidden className="text-xs text-slate-400">
-        <Icon name={search.sortBy === by ? (search.sortDir === 'asc' ? 'sortAsc' : 'sortDesc') : 'sortNone'} />
-      </span>
-    </button>
-  );
+  const sortHeader = (label: string, by: UsersSearch['sortBy']) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={sortBy} />;
   const filterInput = (label: string, key: 'username' | 'email' | 'role') => (
     <SearchField aria-label={`Filter ${label}`} placeholder={`Search ${label}`} value={search[key] ?? ''} onChange={(v) => filterBy(key, v)} className="mt-1 w-40 font-normal" />
   );
@@ -135,21 +122,7 @@ export function UsersPage() {
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">Users</h1>
         <SearchField aria-label="Search by name" placeholder="Search by name" value={search.search ?? ''} onChange={(v) => void run('list.search', { text: v })} className="w-56" />
-        {!isPhone && (
-          <div role="group" aria-label="View" className="inline-flex rounded-md border border-slate-300 dark:border-slate-600">
-            {(['table', 'cards'] as const).map((v) => (
-              <button
-                key={v}
-                type="button"
-                aria-pressed={view === v}
-                onClick={() => void run(v === 'table' ? 'view.table' : 'view.cards', {})}
-                className={`h-9 px-3 text-sm capitalize first:rounded-l-md last:rounded-r-md ${view === v ? 'bg-blue-600 text-white' : 'hover:bg-slate-100 dark:hover:bg-slate-800'}`}
-              >
-                {v === 'table' ? 'Table' : 'Cards'}
-              </button>
-            ))}
-          </div>
-        )}
+        <ViewSwitch value={view} onChange={(v) => void run(v === 'table' ? 'view.table' : 'view.cards', {})} order={['table', 'cards']} />
         <RefreshButton command="user.refresh" input={{}} spinning={query.isFetching} isDisabled={query.isFetching} />
         <LinkButton to="/users/create" search={true} disabledReason={canCreate !== true && canCreate}>
           Add new user
