@@ -169,6 +169,8 @@ export function auditActor(request: FastifyRequest, actor: AuditActor): void {
 export interface AuditScope {
   /** Names a target found inside the transaction. */
   target: (...targets: AuditTarget[]) => void;
+  /** Ids the record is also found by (an alert's server), without naming them as targets. */
+  related: (...ids: (string | null | undefined)[]) => void;
   /** Work that must wait until the change is committed (in-memory caches, wake-ups). */
   afterCommit: (fn: () => void) => void;
   /**
@@ -189,7 +191,7 @@ export async function audited<T>(request: FastifyRequest, db: Db, work: (tx: Db,
   if (ctx.recorded) throw new Error('audited() runs once per request');
   const after: (() => void)[] = [];
   let failure: string | null = null;
-  const scope: AuditScope = { target: (...t) => auditTarget(request, ...t), afterCommit: (fn) => after.push(fn), fail: (reason) => void (failure = reason) };
+  const scope: AuditScope = { target: (...t) => auditTarget(request, ...t), related: (...ids) => auditRelated(request, ...ids), afterCommit: (fn) => after.push(fn), fail: (reason) => void (failure = reason) };
   const result = await db.transaction(async (tx) => {
     const value = await work(tx as unknown as Db, scope);
     const actor = actorOf(request);
