@@ -41,6 +41,7 @@ import {
   maintenanceWindowSchema,
   matchPreviewSchema,
   occurrenceSchema,
+  occurrencesQuerySchema,
   silencePreviewRequestSchema,
   silenceSchema,
   updateSilenceSchema,
@@ -161,7 +162,7 @@ export const endpoints = {
   'silences.preview': endpoint({ method: 'POST', path: '/api/silences/preview', summary: 'Which firing alerts these matchers would silence', tag: 'Silences', access: 'read', body: silencePreviewRequestSchema, response: one(matchPreviewSchema) }),
   ...resource('maintenanceWindows', { name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
   'maintenanceWindows.preview': endpoint({ method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) }),
-  'maintenanceWindows.occurrences': endpoint({ method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: z.object({ from: z.string(), to: z.string() }), response: page(occurrenceSchema) }),
+  'maintenanceWindows.occurrences': endpoint({ method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: occurrencesQuerySchema, response: one(z.array(occurrenceSchema)) }),
 
   // Alertmanager both ways (issue 15)
   'alertmanager.receive': endpoint({ method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) }),
