@@ -19,6 +19,11 @@ import { registerAgent } from './routes/agent';
 import { registerAgentDownloads } from './routes/agent-downloads';
 import { registerAliases } from './routes/aliases';
 import { registerAlerts } from './routes/alerts';
+import { registerAlertConfig } from './routes/alert-config';
+import { registerNotificationGroups } from './routes/notification-groups';
+import { registerNotificationChannels } from './routes/notification-channels';
+import { registerSilences } from './routes/silences';
+import { registerMaintenanceWindows } from './routes/maintenance-windows';
 import { registerAnalytics } from './routes/analytics';
 import { registerSearch } from './routes/search';
 import { registerAuth } from './routes/auth';
@@ -43,6 +48,7 @@ import { ALERTMANAGER_RECEIVER_PATH, registerIntegrations } from './routes/integ
 import { AlertmanagerPush } from './alertmanager/push';
 import { Monitoring } from './monitoring/monitoring';
 import { DeliveryWorker } from './alerting/delivery';
+import { AlertEvaluator } from './alerting/evaluator';
 import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { sealStoredHeaders } from './monitoring/checks/check-headers';
@@ -63,6 +69,8 @@ declare module 'fastify' {
     freshness: FreshnessWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
+    /** Rule evaluation and the alert lifecycle (docs/alerting.md), leader only. */
+    alerting: AlertEvaluator;
     /** Issue 15 §2: Opsdeck's alerts to Alertmanager (leader only; off without ALERTMANAGER_URL). */
     alertmanager: AlertmanagerPush;
     /** Seals and opens channel targets' secrets (issue 15). */
@@ -148,7 +156,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   });
   app.decorate('outbound', outbound);
   monitoring.checks.outbound = outbound;
-  // Alert notifications (docs/alerting.md "Delivery"); the evaluator starts in routes/alerts.ts.
+  // Alert notifications (docs/alerting.md "Delivery") and the evaluator that queues them.
   const secretBox = openSecretBox(config, database.kind, app.log);
   app.decorate('secretBox', secretBox);
   // Check header values are sealed with the same box; values an earlier version stored in the
@@ -157,8 +165,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   await sealHeadersStoredInClear(database, secretBox, app.log);
   const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox, outbound);
   app.decorate('delivery', delivery);
-  // Background work runs in the leader only (every process on PGlite is its only one); the
-  // evaluator adds itself in routes/alerts.ts.
+  const evaluator = new AlertEvaluator(database, config.alerting, app.log.child({ module: 'alerting' }), Date.now, leader);
+  app.decorate('alerting', evaluator);
+  // Background work runs in the leader only (every process on PGlite is its only one).
   leader.add({ name: 'monitoring', start: () => monitoring.start(), stop: () => monitoring.stop() });
   leader.add({ name: 'delivery', start: () => delivery.start(), stop: () => delivery.stop() });
   const alertmanager = new AlertmanagerPush(db, config.alertmanager, app.log.child({ module: 'alertmanager' }), outbound);
@@ -185,6 +194,19 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   app.decorate('live', live);
   const liveRetention = new LiveRetention(database, config.live.retentionMinutes, app.log.child({ module: 'live-retention' }));
   leader.add({ name: 'live-retention', start: () => liveRetention.start(), stop: async () => liveRetention.stop() });
+  // The evaluator starts last, once the loops it reads from and sends through are running.
+  leader.add({ name: 'evaluator', start: () => evaluator.start(), stop: () => evaluator.stop() });
+  // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
+  // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
+  // unaware of each other; both calls do nothing while their loop is off.
+  monitoring.onRoundWritten(() => evaluator.trigger('round'));
+  evaluator.onQueued = () => {
+    delivery.wake();
+    alertmanager.wake();
+  };
+  // Prometheus mode: forecasts by predict_linear over Prometheus's history (the built-in store has none).
+  const prometheus = monitoring.prometheus;
+  if (prometheus) evaluator.forecaster = (nowMs) => computePrometheusForecasts(database, prometheus, nowMs);
   app.addHook('onReady', async () => live.start());
   app.addHook('onReady', async () => leader.start());
   // Stop collecting and sending before the database goes.
@@ -254,21 +276,16 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerMonitoring(app, database, config.monitoring);
   registerOps(app, database);
   registerAlertReach(app, database, config.delivery);
-  registerAlerts(app, database, config.alerting);
-  // Alert latency (docs/alerting.md "When ticks run"): evaluate as soon as a scrape round's
-  // figures are written, and send what a tick queued at once. Monitoring and the evaluator stay
-  // unaware of each other; both calls do nothing while their loop is off.
-  monitoring.onRoundWritten(() => app.alerting.trigger('round'));
+  registerAlerts(app, db, evaluator);
+  registerAlertConfig(app, db);
+  registerNotificationGroups(app, db, () => evaluator.trigger());
+  registerNotificationChannels(app, db);
+  // Issue 14: a new or changed silence is applied by the next tick, which comes at once.
+  registerSilences(app, db, () => evaluator.trigger());
+  registerMaintenanceWindows(app, db, () => evaluator.trigger());
   // New figures are one event per written round, not one per server (migration 0028).
   monitoring.onRoundWritten(() => void database.query(`insert into live_events (kind, data) values ('servers', '{"change":"figures"}')`).catch((error) => app.log.warn({ err: error }, 'Could not record new figures for the live stream')));
-  app.alerting.onQueued = () => {
-    delivery.wake();
-    alertmanager.wake();
-  };
   registerIntegrations(app, db, config.alertmanager, alertmanager);
-  // Prometheus mode: forecasts by predict_linear over Prometheus's history (the built-in store has none).
-  const prometheus = monitoring.prometheus;
-  if (prometheus) app.alerting.forecaster = (nowMs) => computePrometheusForecasts(database, prometheus, nowMs);
   registerChecks(app, db, monitoring);
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring, config.statusPages);

@@ -1,9 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AlertDetail, TimelineEvent, updateAlertSchema } from '../contract/alerts';
+import type { Alert, AlertDetail, TimelineEvent, updateAlertSchema } from '../contract/alerts';
+import type { AuditScope } from '../audit/trail';
 import type { Db } from '../db/client';
 import { alertEvents, alerts } from '../db/schema';
-import { conflict, notFound, pgCode } from '../http/errors';
+import { badRequest, conflict, notFound, pgCode } from '../http/errors';
 import { acknowledgeAlert, NO_ACK, unacknowledgeAlert, type Actor } from './acknowledge';
 import { alertToApi, type AlertRow } from './alert-list';
 import { notifyContext, recordTransitions } from './lifecycle';
@@ -37,6 +38,22 @@ export async function findAlert(db: Db, id: string): Promise<AlertRow> {
   const row = isUuid(id) ? (await db.select().from(alerts).where(eq(alerts.id, id)).limit(1))[0] : undefined;
   if (!row) throw notFound(`No alert with id "${id}"`);
   return row;
+}
+
+/** SPEC §7's alerts by id (`?id=…&id=…`, at most 100): ids that are not uuids match nothing. */
+export async function alertsByIds(db: Db, input: { id?: string | string[] }): Promise<Alert[]> {
+  const ids = [input.id ?? []].flat().filter((id) => isUuid(id));
+  if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
+  if (!ids.length) return [];
+  return (await db.select().from(alerts).where(inArray(alerts.id, ids))).map(alertToApi);
+}
+
+/** Names the alert in the audit trail (as it reads before the change) and finds the record by its server too. */
+async function auditAlert(tx: Db, id: string, audit: AuditScope): Promise<AlertRow> {
+  const found = await findAlert(tx, id);
+  audit.target(alertTarget(found));
+  audit.related(found.serverId);
+  return found;
 }
 
 /** One alert with its timeline (SPEC §2 Timeline tab). */
@@ -112,4 +129,30 @@ export async function unacknowledge(tx: Db, router: Router, id: string, user: Ac
 export async function deleteAlert(tx: Db, id: string): Promise<void> {
   const gone = await tx.delete(alerts).where(eq(alerts.id, id)).returning({ id: alerts.id });
   if (!gone.length) throw notFound(`No alert with id "${id}"`);
+}
+
+/** The triage calls as the API serves them: each names its alert in the audit trail and says whether notifications were queued. */
+export async function changeAlertStatus(tx: Db, router: Router, input: { id: string } & z.output<typeof updateAlertSchema>, actor: Actor, audit: AuditScope): Promise<boolean> {
+  const { id, ...change } = input;
+  await auditAlert(tx, id, audit);
+  return setAlertStatus(tx, router, id, change, actor, new Date());
+}
+
+export async function acknowledgeOne(tx: Db, router: Router, input: { id: string; note?: string; forSeconds?: number }, actor: Actor, audit: AuditScope): Promise<boolean> {
+  const { id, ...ack } = input;
+  await auditAlert(tx, id, audit);
+  return acknowledge(tx, router, id, { _id: actor._id, username: actor.username }, ack, new Date());
+}
+
+export async function unacknowledgeOne(tx: Db, router: Router, input: { id: string; note?: string }, actor: Actor, audit: AuditScope): Promise<boolean> {
+  const { id, ...release } = input;
+  await auditAlert(tx, id, audit);
+  return unacknowledge(tx, router, id, { _id: actor._id, username: actor.username }, release, new Date());
+}
+
+/** Deletes one alert, named in the audit trail as it read; answers its id. */
+export async function removeAlert(tx: Db, input: { id: string }, audit: AuditScope): Promise<{ _id: string }> {
+  const row = await auditAlert(tx, input.id, audit);
+  await deleteAlert(tx, row.id);
+  return { _id: row.id };
 }

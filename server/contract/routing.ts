@@ -243,3 +243,18 @@ export const windowPreviewRequestSchema = z
 export const occurrenceSchema = z.object({ windowId: str(), name: str(), start: str(), end: str() });
 export type WindowOccurrence = z.infer<typeof occurrenceSchema>;
 export const MAX_CALENDAR_DAYS = 62;
+
+const CALENDAR_TIME = 'give an ISO 8601 time or unix milliseconds';
+/** One end of the calendar's range: an ISO 8601 time or unix milliseconds. */
+const calendarTime = z.string({ error: CALENDAR_TIME }).transform((v, ctx) => {
+  const d = new Date(/^\d+$/.test(v) ? Number(v) : v);
+  if (Number.isNaN(d.getTime())) ctx.addIssue({ code: 'custom', message: CALENDAR_TIME });
+  return d;
+});
+/** Issue 14 §3 `GET maintenance-windows/occurrences?from=…&to=…`: a range of at most 62 days. */
+export const occurrencesQuerySchema = z
+  .strictObject({ from: calendarTime, to: calendarTime })
+  .superRefine(({ from, to }, ctx) => {
+    if (to <= from) ctx.addIssue({ code: 'custom', path: ['to'], message: 'must be after from' });
+    else if (to.getTime() - from.getTime() > MAX_CALENDAR_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['to'], message: `at most ${MAX_CALENDAR_DAYS} days after from` });
+  });
