@@ -178,6 +178,8 @@ export const endpoints = {
 
   // Public status pages (issue 16 §3)
   ...resource('statusPages', { name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
+  // A deletion answers the id it removed (server/routes/resource.ts), not the page; the key keeps its place.
+  'statusPages.remove': endpoint({ method: 'DELETE', path: '/api/status-pages/:id', summary: 'Delete a status page', tag: 'Status pages', access: 'status.write', response: one(z.object({ _id: z.string() })) }),
   'statusPages.post': endpoint({ method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 }),
   'statusPages.resolve': endpoint({ method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) }),
   'statusPages.public': endpoint({ method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) }),
