@@ -28,7 +28,7 @@ import {
   servicesDownResultSchema,
 } from './analytics';
 import { signinSchema, whoamiSchema } from './auth';
-import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
+import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkResultsQuerySchema, checkRunSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
 import { commandHistoryEntrySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
@@ -171,9 +171,11 @@ export const endpoints = {
 
   // Website checks
   ...resource('checks', { name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
-  'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkResultSchema) }),
+  // A deletion answers the id it removed (server/routes/resource.ts), not the check; the key keeps its place.
+  'checks.remove': endpoint({ method: 'DELETE', path: '/api/checks/:id', summary: 'Delete a check', tag: 'Checks', access: 'checks.write', response: one(z.object({ _id: z.string() })) }),
+  'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkSchema).extend({ run: checkRunSchema }) }),
   'checks.history': endpoint({ method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) }),
-  'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) }),
+  'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', query: checkResultsQuerySchema, response: one(z.array(checkResultSchema)) }),
   'checks.uptime': endpoint({ method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) }),
 
   // Public status pages (issue 16 §3)
