@@ -28,7 +28,7 @@ import {
   servicesDownResultSchema,
 } from './analytics';
 import { signinSchema, whoamiSchema } from './auth';
-import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
+import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkResultsQuerySchema, checkRunSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
 import { commandHistoryEntrySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
@@ -172,13 +172,17 @@ export const endpoints = {
 
   // Website checks
   ...resource('checks', { name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
-  'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkResultSchema) }),
+  // A deletion answers the id it removed (server/routes/resource.ts), not the check; the key keeps its place.
+  'checks.remove': endpoint({ method: 'DELETE', path: '/api/checks/:id', summary: 'Delete a check', tag: 'Checks', access: 'checks.write', response: one(z.object({ _id: z.string() })) }),
+  'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkSchema).extend({ run: checkRunSchema }) }),
   'checks.history': endpoint({ method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) }),
-  'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', response: page(checkResultSchema) }),
+  'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', query: checkResultsQuerySchema, response: one(z.array(checkResultSchema)) }),
   'checks.uptime': endpoint({ method: 'GET', path: '/api/checks/uptime/:id', summary: "A check's uptime per day", tag: 'Checks', access: 'read', response: one(checkUptimeSchema) }),
 
   // Public status pages (issue 16 §3)
   ...resource('statusPages', { name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
+  // A deletion answers the id it removed (server/routes/resource.ts), not the page; the key keeps its place.
+  'statusPages.remove': endpoint({ method: 'DELETE', path: '/api/status-pages/:id', summary: 'Delete a status page', tag: 'Status pages', access: 'status.write', response: one(z.object({ _id: z.string() })) }),
   'statusPages.post': endpoint({ method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 }),
   'statusPages.resolve': endpoint({ method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) }),
   'statusPages.public': endpoint({ method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) }),

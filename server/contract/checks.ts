@@ -301,6 +301,20 @@ export const checkResultSchema = z.object({
 });
 export type CheckResult = z.infer<typeof checkResultSchema>;
 
+/** GET checks/results/{id}?limit: how many of the latest results. */
+export const checkResultsQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(500).default(50) }).strict();
+
+/** What POST checks/run-now/{id} answers beside the check: the run's own result. */
+export const checkRunSchema = z.object({
+  up: z.boolean(),
+  latencyMs: z.number().nullable(),
+  statusCode: z.number().nullable(),
+  error: str().nullable(),
+  certExpiresAt: str().nullable(),
+  certProblem: str().nullable(),
+});
+export type CheckRun = z.infer<typeof checkRunSchema>;
+
 /** GET checks/results/{id}?from&to[&step]: latency and up share per step, and the latest raw results. */
 export const checkHistoryQuerySchema = z
   .object({

@@ -152,7 +152,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   }
 
   /**
-   * A change's row, found before its input is parsed (serve's preHandler): a refused change is
+   * A change's row, found before its input is parsed (serve's `before`): a refused change is
    * recorded against what it tried to change, and a missing row is a 404 whatever the body.
    */
   const existingOf = new WeakMap<FastifyRequest, Row>();
@@ -230,7 +230,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         });
         return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
       },
-      { preHandler: findExisting },
+      { before: ({ request }) => findExisting(request) },
     );
   }
 
@@ -249,7 +249,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         });
         return { result: { _id: id } };
       },
-      { preHandler: findExisting },
+      { before: ({ request }) => findExisting(request) },
     );
   }
 }

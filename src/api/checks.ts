@@ -1,31 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { Check, CheckHistory, CheckResult, CheckUptime, CreateCheck, UpdateCheck } from '../../server/contract/checks';
-import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import type { CreateCheck, UpdateCheck } from '../../server/contract/checks';
+import type { ListQuery } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
+import { call } from './call';
 import { queryKeys } from './query-keys';
 
-const id = (s: string) => encodeURIComponent(s);
-
 /** What `POST checks/run-now/{id}` answers beside the check: the run's own result. */
-export interface CheckRun {
-  up: boolean;
-  latencyMs: number | null;
-  statusCode: number | null;
-  error: string | null;
-  certExpiresAt: string | null;
-  certProblem: string | null;
-}
+export type { CheckRun } from '../../server/contract/checks';
 
 /** Issue 16 checks: the generic resource calls plus run-now, history, results and uptime. */
-export const listChecks = (api: Api, q: ListQuery) => api.post<ListResult<Check>>('checks/all', q);
-export const getCheck = (api: Api, checkId: string) => api.get<OneResult<Check>>(`checks/${id(checkId)}`);
-export const createCheck = (api: Api, body: CreateCheck) => api.post<OneResult<Check>>('checks', body);
-export const updateCheck = (api: Api, checkId: string, body: UpdateCheck) => api.patch<OneResult<Check>>(`checks/${id(checkId)}`, body);
-export const deleteCheck = (api: Api, checkId: string) => api.delete<OneResult<{ _id: string }>>(`checks/${id(checkId)}`);
-export const runCheckNow = (api: Api, checkId: string) => api.post<OneResult<Check> & { run: CheckRun }>(`checks/run-now/${id(checkId)}`, {});
-export const getCheckHistory = (api: Api, checkId: string, q: { from: number; to: number; step?: number }) => api.get<OneResult<CheckHistory>>(`checks/history/${id(checkId)}`, { query: q });
-export const getCheckResults = (api: Api, checkId: string, limit = 50) => api.get<OneResult<CheckResult[]>>(`checks/results/${id(checkId)}`, { query: { limit } });
-export const getCheckUptime = (api: Api, checkId: string) => api.get<OneResult<CheckUptime>>(`checks/uptime/${id(checkId)}`);
+export const listChecks = (api: Api, q: ListQuery) => call(api, 'checks.list', { body: q });
+export const getCheck = (api: Api, checkId: string) => call(api, 'checks.get', { params: { id: checkId } });
+export const createCheck = (api: Api, body: CreateCheck) => call(api, 'checks.create', { body });
+export const updateCheck = (api: Api, checkId: string, body: UpdateCheck) => call(api, 'checks.update', { params: { id: checkId }, body });
+export const deleteCheck = (api: Api, checkId: string) => call(api, 'checks.remove', { params: { id: checkId } });
+export const runCheckNow = (api: Api, checkId: string) => call(api, 'checks.runNow', { params: { id: checkId } });
+export const getCheckHistory = (api: Api, checkId: string, q: { from: number; to: number; step?: number }) => call(api, 'checks.history', { params: { id: checkId }, query: q });
+export const getCheckResults = (api: Api, checkId: string, limit = 50) => call(api, 'checks.results', { params: { id: checkId }, query: { limit } });
+export const getCheckUptime = (api: Api, checkId: string) => call(api, 'checks.uptime', { params: { id: checkId } });
 
 export const checksListQueryOptions = (q: ListQuery) => queryOptions({ queryKey: queryKeys.checks.list(q), queryFn: () => listChecks(defaultApi, q) });
 export const checkQueryOptions = (checkId: string) => queryOptions({ queryKey: queryKeys.checks.one(checkId), queryFn: () => getCheck(defaultApi, checkId), retry: false });

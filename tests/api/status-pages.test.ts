@@ -220,6 +220,21 @@ describe.each(await backends())('status pages API on $name', (backend) => {
     expect(routes).toEqual(expect.arrayContaining(['/api/status-pages/post/:id status-sysadmin', '/api/status-pages/resolve/:id status-sysadmin', '/api/status-pages/post/:id status-admin']));
   });
 
+  it('finds the page before it reads a post: an unknown page is a 404 whatever the body, a refused post is recorded against its page', async () => {
+    const id = (await t.call('POST', '/api/status-pages/all', { cookie: cookies.get('admin'), body: { filter: { slug: 'public-api' } } })).body.result.data[0]._id as string;
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await t.call('POST', `/api/status-pages/post/${unknown}`, { cookie: cookies.get('admin'), body: { body: '   ' } })).toMatchObject({ status: 404, body: { message: `No status page with id "${unknown}"` } });
+    expect(await t.call('POST', `/api/status-pages/resolve/${unknown}`, { cookie: cookies.get('admin'), body: { note: 'x' } })).toMatchObject({ status: 404 });
+    // Signed out or without the permission, the page is not looked up at all.
+    expect((await t.call('POST', `/api/status-pages/post/${unknown}`, { body: { body: 'x' } })).status).toBe(401);
+    expect((await t.call('POST', `/api/status-pages/post/${unknown}`, { cookie: cookies.get('user'), body: { body: 'x' } })).status).toBe(403);
+    const refused = await t.call('POST', `/api/status-pages/resolve/${id}`, { cookie: cookies.get('admin'), body: { note: 'x' } });
+    expect(refused).toMatchObject({ status: 400, body: { field: 'note' } });
+    const history = await t.call('POST', '/api/command-history/all', { cookie: cookies.get('admin'), body: { filter: { targetId: id } } });
+    const record = history.body.result.data.find((r: { route: string; status: number | null }) => r.route === '/api/status-pages/resolve/:id' && r.status === 400);
+    expect(record).toMatchObject({ outcome: 'error', targets: [{ kind: 'status_page', id, name: 'public-api' }] });
+  });
+
   it('leaves out items whose server was deleted, and deleting the page takes its incidents', async () => {
     const res = await t.call('POST', '/api/status-pages', {
       cookie: cookies.get('admin'),
