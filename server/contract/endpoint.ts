@@ -44,8 +44,6 @@ export const page = <S extends z.ZodType>(schema: S) => z.object({ result: z.obj
 /** What deleting one item of a resource answers: its id (server/routes/resource.ts). */
 export const removedSchema = z.object({ _id: z.string() });
 export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
-/** What a generic delete answers: the id of what it removed. */
-export const removedSchema = z.object({ _id: z.string() });
 
 /** The `:name` parameters of a path pattern. */
 export type PathParams<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | PathParams<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;
