@@ -3,6 +3,7 @@ import type { Permission, Role } from '../server/contract/permissions';
 import type { Api } from '../src/api/client';
 import type { DraftStore } from '../src/lib/draft-store';
 import type { PanelOptions } from '../src/lib/shell-events';
+import type { CommandId, CommandInput } from './index';
 import type { CommandSource } from './types';
 
 /**
@@ -67,8 +68,13 @@ export interface CommandContext {
     signedIn: (user: { _id: string; username: string; email: string; role: Role }) => void;
     signedOut: () => void;
   };
-  /** Run another command through the same gate (e.g. history re-run), keeping the source. */
-  run: (id: string, input: unknown) => Promise<CommandResult>;
+  /**
+   * Run another command through the same gate, keeping the source (alert.ack without an alert
+   * hands over to alerts.ack-matching). Typed by the id it names: a mistyped id or an input the
+   * other command's schema does not take is a type error. A run read back from data (a history
+   * re-run) goes through `runRecorded` (run-command.ts), which the gate checks at run time.
+   */
+  run: <K extends CommandId>(id: K, input: CommandInput<K>) => Promise<CommandResult>;
   /**
    * Where the person is now (path and parsed search), for view-state commands such as
    * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).

@@ -201,6 +201,17 @@ describe('the run gate', () => {
     expect(result).toEqual({ message: 'Removed ANN', data: 'id-of-ann' });
   });
 
+  it('types ctx.run by command id: a mistyped id or an input the command does not take does not compile', () => {
+    const handOver = (ctx: CommandContext) => {
+      // @ts-expect-error no command has this id
+      void ctx.run('alerts.ack-matchin', {});
+      // @ts-expect-error not a severity
+      void ctx.run('alerts.ack-matching', { severity: 'bogus' });
+      void ctx.run('alerts.ack-matching', { severity: 'critical' });
+    };
+    expect(handOver).toBeTypeOf('function');
+  });
+
   it('refuses a disabled command with its reason and does not run it', async () => {
     const { registry, run } = make();
     const { api, calls } = spyApi();
