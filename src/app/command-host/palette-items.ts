@@ -24,7 +24,7 @@ export type PaletteItem =
 export function commandItems(registry: Registry, ctx: CommandContext): PaletteItem[] {
   return registry
     .list()
-    .filter((def) => (def.when ? def.when(ctx) : true))
+    .filter((def) => registry.shown(def.id, ctx))
     .map((def) => ({
       key: `cmd:${def.id}`,
       kind: 'command',
