@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ArgSpec as ContractArgSpec, EntityKind } from '../server/contract/arg-spec';
 import type { Permission, Role } from '../server/contract/permissions';
 import type { Api } from '../src/api/client';
 import type { DraftStore } from '../src/lib/draft-store';
@@ -7,43 +8,11 @@ import type { CommandId, CommandInput } from './index';
 import type { CommandSource } from './types';
 
 /**
- * How the palette and the command line ask for one argument. The order of `args` is the order
- * in which the palette asks; `positional` arguments may be given without `--name` on the
- * command line (`user.delete ann`). `entity` makes the palette and Tab completion search the API.
+ * How the palette and the command line ask for one argument (server/contract/arg-spec.ts), its
+ * computed `choices` given what every command gets.
  */
-export interface ArgSpec<N extends string = string> {
-  /** A key of the command's input (checked by the type of `args`). */
-  name: N;
-  label: string;
-  kind: 'text' | 'password' | 'enum' | 'entity' | 'number' | 'boolean' | 'datetime';
-  entity?: EntityKind;
-  options?: readonly { value: string; label: string }[];
-  positional?: boolean;
-  optional?: boolean;
-  placeholder?: string;
-  /**
-   * false: given on the command line only, never asked in the palette (`alert.ack --severity
-   * critical`, the filter form that `alerts.ack-matching` asks for there).
-   */
-  inPalette?: false;
-  /**
-   * Asked in the palette only when this says so, given the answers before it: a preset time range
-   * takes no start and end, so `server.time-range` asks for them only after "Custom range".
-   */
-  askWhen?: (values: Record<string, unknown>) => boolean;
-  /**
-   * false: the palette offers no "(skip)" for this optional choice, its options being every way
-   * on (a time range's presets and "Custom range"; leaving it out there would only ask for a start).
-   */
-  skippable?: false;
-  /**
-   * Choices that depend on the arguments before it (widget.pin's widgets depend on the server's
-   * operating system and the widget type): the palette offers them like an enum's options.
-   */
-  choices?: (values: Record<string, unknown>, ctx: CommandContext) => Promise<readonly { value: string; label: string }[]>;
-}
-
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page';
+export type ArgSpec<N extends string = string> = ContractArgSpec<N, CommandContext>;
+export type { EntityKind };
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {

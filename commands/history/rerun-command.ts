@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
 import type { OneResult } from '../../server/contract/common';
 import { defineCommand } from '../define-command';
-import { parseCommandLine } from '../parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../registry';
 import { runRecorded } from '../run-command';
 

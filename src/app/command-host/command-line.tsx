@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { completeCommandLine } from '../../../commands/complete-command-line';
 import type { CommandContext } from '../../../commands/define-command';
 import { commandLineFor } from '../../../server/contract/format-command-line';
-import { parseCommandLine } from '../../../commands/parse-command-line';
+import { parseCommandLine } from '../../../server/contract/parse-command-line';
 import { dispatchWithMarks } from '../../../commands/run-marked';
 import { aliasOf, expandAlias, type AliasDef } from '../../../commands/aliases';
 import type { Recents } from '../../lib/recents';
