@@ -2,7 +2,7 @@ import { aliasOf, type AliasDef } from './aliases';
 import type { ArgSpec, AnyCommand } from './define-command';
 import { quote } from '../server/contract/format-command-line';
 import { offersPrintApi, PRINT_API_FLAG } from './print-api';
-import { argNamed, tokenize } from './parse-command-line';
+import { argNamed, tokenize } from '../server/contract/parse-command-line';
 
 export interface Completion {
   /** The line after completing (unchanged when nothing or several things match). */

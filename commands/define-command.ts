@@ -1,48 +1,18 @@
 import type { z } from 'zod';
+import type { ArgSpec as ContractArgSpec, EntityKind } from '../server/contract/arg-spec';
 import type { Permission, Role } from '../server/contract/permissions';
 import type { Api } from '../src/api/client';
 import type { DraftStore } from '../src/lib/draft-store';
 import type { PanelOptions } from '../src/lib/shell-events';
+import type { CommandId, CommandInput } from './index';
 import type { CommandSource } from './types';
 
 /**
- * How the palette and the command line ask for one argument. The order of `args` is the order
- * in which the palette asks; `positional` arguments may be given without `--name` on the
- * command line (`user.delete ann`). `entity` makes the palette and Tab completion search the API.
+ * How the palette and the command line ask for one argument (server/contract/arg-spec.ts), its
+ * computed `choices` given what every command gets.
  */
-export interface ArgSpec<N extends string = string> {
-  /** A key of the command's input (checked by the type of `args`). */
-  name: N;
-  label: string;
-  kind: 'text' | 'password' | 'enum' | 'entity' | 'number' | 'boolean' | 'datetime';
-  entity?: EntityKind;
-  options?: readonly { value: string; label: string }[];
-  positional?: boolean;
-  optional?: boolean;
-  placeholder?: string;
-  /**
-   * false: given on the command line only, never asked in the palette (`alert.ack --severity
-   * critical`, the filter form that `alerts.ack-matching` asks for there).
-   */
-  inPalette?: false;
-  /**
-   * Asked in the palette only when this says so, given the answers before it: a preset time range
-   * takes no start and end, so `server.time-range` asks for them only after "Custom range".
-   */
-  askWhen?: (values: Record<string, unknown>) => boolean;
-  /**
-   * false: the palette offers no "(skip)" for this optional choice, its options being every way
-   * on (a time range's presets and "Custom range"; leaving it out there would only ask for a start).
-   */
-  skippable?: false;
-  /**
-   * Choices that depend on the arguments before it (widget.pin's widgets depend on the server's
-   * operating system and the widget type): the palette offers them like an enum's options.
-   */
-  choices?: (values: Record<string, unknown>, ctx: CommandContext) => Promise<readonly { value: string; label: string }[]>;
-}
-
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page';
+export type ArgSpec<N extends string = string> = ContractArgSpec<N, CommandContext>;
+export type { EntityKind };
 
 /** What the host app gives every command. Commands never import React or reach into globals. */
 export interface CommandContext {
@@ -67,8 +37,13 @@ export interface CommandContext {
     signedIn: (user: { _id: string; username: string; email: string; role: Role }) => void;
     signedOut: () => void;
   };
-  /** Run another command through the same gate (e.g. history re-run), keeping the source. */
-  run: (id: string, input: unknown) => Promise<CommandResult>;
+  /**
+   * Run another command through the same gate, keeping the source (alert.ack without an alert
+   * hands over to alerts.ack-matching). Typed by the id it names: a mistyped id or an input the
+   * other command's schema does not take is a type error. A run read back from data (a history
+   * re-run) goes through `runRecorded` (run-command.ts), which the gate checks at run time.
+   */
+  run: <K extends CommandId>(id: K, input: CommandInput<K>) => Promise<CommandResult>;
   /**
    * Where the person is now (path and parsed search), for view-state commands such as
    * `server.time-range` that act on the open screen. Absent outside the app (tests, scripts).

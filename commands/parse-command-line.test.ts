@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineCommand } from './define-command';
-import { parseCommandLine, tokenize } from './parse-command-line';
+import { parseCommandLine, tokenize } from '../server/contract/parse-command-line';
 
 const create = defineCommand({
   id: 'user.create',

@@ -72,11 +72,21 @@ function plainText(markdown: string): string {
 export function createRegistry<C extends AnyCommand = AnyCommand>(
   options: {
     undoStorage?: UndoStorage;
-    /** Where a command's own fault is told (an `enabled` predicate that throws); default the console. */
+    /** Where a command's own fault is told (an `enabled` or `when` predicate that throws); default the console. */
     report?: (error: unknown, commandId: string) => void;
   } = {},
 ) {
-  const report = options.report ?? ((error: unknown, commandId: string) => console.error(`Command "${commandId}": its enabled check failed`, error));
+  const tell = options.report ?? ((error: unknown, commandId: string) => console.error(`Command "${commandId}": its enabled or when check failed`, error));
+  // The palette asks every command on every keystroke: a fault is told once, not once a key.
+  const told = new Set<string>();
+  const report = (error: unknown, commandId: string) => {
+    const key = `${commandId}\n${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
+    if (told.has(key)) return;
+    told.add(key);
+    tell(error, commandId);
+  };
+  /** The reason a command whose own predicate threw reads as unavailable. */
+  const faultReason = (def: AnyCommand, error: unknown) => `${def.title} cannot tell whether it can run now (${error instanceof Error ? error.message : String(error)}).`;
   const commands = new Map<string, AnyCommand>();
   const listeners = new Set<() => void>();
   const undoStack = new UndoStack(options.undoStorage);
@@ -99,14 +109,29 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
       if (!ctx.user) return 'Sign in first.';
       if (!can(ctx.user.role, def.permission)) return whyNot(def.permission);
     }
-    if (!def.enabled) return true;
+    // A predicate's bug must not break the screen that asks (the palette asks every command):
+    // the command reads as unavailable, with the reason, and the fault is reported.
     try {
-      return def.enabled(ctx);
+      def.when?.(ctx);
+      return def.enabled ? def.enabled(ctx) : true;
     } catch (error) {
-      // A predicate's bug must not break the screen that asks (the palette asks every command):
-      // the command reads as unavailable, with the reason, and the fault is reported.
       report(error, id);
-      return `${def.title} cannot tell whether it can run now (${error instanceof Error ? error.message : String(error)}).`;
+      return faultReason(def, error);
+    }
+  }
+
+  /**
+   * Whether the palette and Tab completion list this command now (`when`). A `when` that throws
+   * lists it, so it shows greyed with `check`'s reason instead of vanishing or breaking the list.
+   */
+  function shown(id: string, ctx: CommandContext): boolean {
+    const def = commands.get(id);
+    if (!def) return false;
+    try {
+      return def.when ? def.when(ctx) : true;
+    } catch (error) {
+      report(error, id);
+      return true;
     }
   }
 
@@ -216,6 +241,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
     get: (id: string) => commands.get(id),
     list: () => [...commands.values()],
     check,
+    shown,
     /** A run typed by the command's input schema: what screens and commands call. */
     run: <K extends C['id']>(id: K, input: InputOf<C, K>, options: RunOptions): Promise<CommandResult> => dispatch(id, input, options),
     /**

@@ -1,7 +1,7 @@
 import { deepEqual } from './deep-equal';
 import type { AnyCommand } from './define-command';
 import { commandLineFor, spell } from '../server/contract/format-command-line';
-import { parseCommandLine } from './parse-command-line';
+import { parseCommandLine } from '../server/contract/parse-command-line';
 import { SECRET_KEYS } from './redact';
 
 /**

@@ -2,10 +2,10 @@ import type { CommandContext, CommandResult } from './define-command';
 import type { CommandId, CommandInput } from './index';
 
 /**
- * A command handing over to another (alert.ack without an alert → alerts.ack-matching): the same
- * gate as `ctx.run`, typed by the id it names, so the input is checked against that command's
- * schema. `ctx.run` itself stays untyped for runs whose id comes from data (history re-runs).
+ * A run whose id and input come from data, not from code (history.rerun reads a recorded line
+ * back): the types cannot know them, so the gate checks both at run time, as it does for a line
+ * typed on the command line (an unknown id or a bad input is refused with its reason).
  */
-export function runCommand<K extends CommandId>(ctx: CommandContext, id: K, input: CommandInput<K>): Promise<CommandResult> {
-  return ctx.run(id, input);
+export function runRecorded(ctx: CommandContext, id: string, input: unknown): Promise<CommandResult> {
+  return ctx.run(id as CommandId, input as CommandInput<CommandId>);
 }

@@ -4,7 +4,6 @@ import { queryKeys } from '../../src/api/query-keys';
 import { commandLineFilterArgs, namesFilter } from '../alerts/matching-filter';
 import { defineCommand, type CommandResult } from '../define-command';
 import { CommandError } from '../registry';
-import { runCommand } from '../run-command';
 import { ackDurationSchema, ackForArg, ackSpan, oneOrFilterShape, optionalNoteArg, optionalNoteSchema } from './ack-fields';
 import { alertArg, alertLabel, resolveAlert } from './alert-fields';
 
@@ -22,7 +21,7 @@ export const ackAlertCommand = defineCommand({
     const { alert, note, for: seconds, host, name, severity, status } = input;
     if (!alert) {
       if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
-      return runCommand(ctx, 'alerts.ack-matching', { host, name, severity, status, note, for: seconds });
+      return ctx.run('alerts.ack-matching', { host, name, severity, status, note, for: seconds });
     }
     // One alert or a filter: a filter beside an alert would be dropped without a word.
     if (namesFilter(input)) throw new CommandError('Name an alert or a filter (--host, --name, --severity, --status), not both', 'refused');

@@ -4,7 +4,6 @@ import { queryKeys } from '../../src/api/query-keys';
 import { commandLineFilterArgs, namesFilter } from '../alerts/matching-filter';
 import { defineCommand, type CommandResult } from '../define-command';
 import { CommandError } from '../registry';
-import { runCommand } from '../run-command';
 import { oneOrFilterShape, optionalNoteArg, optionalNoteSchema } from './ack-fields';
 import { alertArg, alertLabel, resolveAlert } from './alert-fields';
 
@@ -22,7 +21,7 @@ export const unackAlertCommand = defineCommand({
     const { alert, note, host, name, severity, status } = input;
     if (!alert) {
       if (!namesFilter(input)) throw new CommandError('Name an alert, or a filter: --host, --name, --severity or --status', 'refused');
-      return runCommand(ctx, 'alerts.unack-matching', { host, name, severity, status, note });
+      return ctx.run('alerts.unack-matching', { host, name, severity, status, note });
     }
     // One alert or a filter: a filter beside an alert would be dropped without a word.
     if (namesFilter(input)) throw new CommandError('Name an alert or a filter (--host, --name, --severity, --status), not both', 'refused');

@@ -1,7 +1,7 @@
 import { aliasLineSchema, aliasNameSchema } from '../../server/contract/aliases';
 import { ApiError } from '../../src/api/client';
 import type { ArgSpec, CommandContext } from '../define-command';
-import { parseCommandLine } from '../parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../registry';
 
 export const aliasNameArg = { name: 'name', label: 'Alias name', kind: 'text', positional: true, placeholder: 'e.g. ack1h (letters, digits, hyphens)' } as const satisfies ArgSpec;

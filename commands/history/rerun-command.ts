@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
 import type { OneResult } from '../../server/contract/common';
 import { defineCommand } from '../define-command';
-import { parseCommandLine } from '../parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../registry';
+import { runRecorded } from '../run-command';
 
 /** Runs that go out to the world: re-running one asks first. */
 export const ASKS_FIRST: ReadonlySet<string> = new Set(['status.post', 'status.resolve']);
@@ -39,11 +40,11 @@ export const rerunCommand = defineCommand({
     // The recorded line re-runs exactly as written (issue 13): read it back as the command line does.
     if (result.commandLine && ctx.lookup) {
       const parsed = parseCommandLine(result.commandLine, ctx.lookup);
-      return ctx.run(parsed.id, parsed.input);
+      return runRecorded(ctx, parsed.id, parsed.input);
     }
     if (result.origin === 'server') throw new CommandError(`"${result.command}" was an API call made without a command; it cannot be re-run from here`);
     const hasRedacted = JSON.stringify(result.input ?? {}).includes('••••');
     if (hasRedacted) throw new CommandError(`"${result.command}" was run with a secret that the history does not keep; run it again by hand`);
-    return ctx.run(result.command, result.input ?? {});
+    return runRecorded(ctx, result.command, result.input ?? {});
   },
 });

@@ -1,13 +1,13 @@
-import type { AnyCommand } from '../../commands/define-command';
-import { displayLine, targetWord } from '../../commands/display-line';
+import type { CommandShape } from '../contract/arg-spec';
+import { displayLine, targetWord } from '../contract/display-line';
 import type { AuditTarget } from '../contract/command-history';
 import { commandArgs } from './command-args';
 import { systemEventCommands } from './system-events';
 
 /** A command as the line parser needs it: its id and argument specs (the generated table). */
-export const findCommand = (id: string): AnyCommand | undefined => {
+export const findCommand = (id: string): CommandShape | undefined => {
   const args = Object.hasOwn(commandArgs, id) ? commandArgs[id] : undefined;
-  return args ? ({ id, args } as unknown as AnyCommand) : undefined;
+  return args ? { id, args } : undefined;
 };
 
 /**

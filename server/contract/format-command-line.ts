@@ -1,4 +1,4 @@
-import type { ArgSpec } from '../../commands/define-command';
+import type { ArgShape } from './arg-spec';
 import { formatDuration } from './duration';
 import { matcherText, type Matcher } from './routing';
 
@@ -9,7 +9,7 @@ import { matcherText, type Matcher } from './routing';
  * starts with "-" as `--name=value` (else it would read as a flag), booleans as `--flag` or
  * `--flag false`. Password arguments are left out: a line is shown and stored, a secret is not.
  */
-export function commandLineFor(id: string, input: Record<string, unknown>, args?: readonly ArgSpec[]): string {
+export function commandLineFor(id: string, input: Record<string, unknown>, args?: readonly ArgShape[]): string {
   const parts = [id];
   for (const [name, value] of Object.entries(input)) {
     const spec = args?.find((a) => a.name === name);

@@ -1,5 +1,5 @@
 import type { AnyCommand } from '../../commands/define-command';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { SECRET_KEYS } from '../../commands/redact';
 import type { KeyValue } from './recents';
 

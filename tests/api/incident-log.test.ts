@@ -5,7 +5,7 @@ import type { CommandHistoryEntry } from '../../server/contract/command-history'
 import { allCommands } from '../../commands/index';
 import type { AnyCommand } from '../../commands/define-command';
 import { rerunnableLine } from '../../commands/rerunnable-line';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { backends, startTestApp, type TestApp } from './harness';
 
 const quiet = { info: () => {}, warn: () => {}, error: () => {} };

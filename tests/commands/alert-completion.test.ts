@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands, createAppRegistry } from '../../commands';
 import { completeCommandLine } from '../../commands/complete-command-line';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { completionValues } from '../../src/app/command-host/entities';
 import { backends, startTestApp, type TestApp } from '../api/harness';
 import { appContext } from './app-context';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { redactInput } from '../../commands/redact';
 import { CommandError } from '../../commands/registry';
 import { ApiError, type Api } from '../../src/api/client';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppRegistry } from '../../commands';
 import { CheckFieldError, parseHeaders } from '../../commands/check/check-fields';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../../commands/registry';
 import type { Role } from '../../server/contract/permissions';
 import { backends, startTestApp, type TestApp } from '../api/harness';

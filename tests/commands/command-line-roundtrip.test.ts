@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { allCommands } from '../../commands';
 import { defineCommand } from '../../commands/define-command';
 import { commandLineFor } from '../../server/contract/format-command-line';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { SECRET_KEYS } from '../../commands/redact';
 import { rerunnableLine } from '../../commands/rerunnable-line';
 import { commandExamples } from './examples';

@@ -3,7 +3,7 @@ import { allCommands, createAppRegistry } from '../../commands';
 import { commandLink } from '../../commands/command-link';
 import { completeCommandLine } from '../../commands/complete-command-line';
 import { commandLineFor } from '../../server/contract/format-command-line';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 
 const registry = createAppRegistry();
 const noValues = async () => [] as string[];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCommands, createAppRegistry } from '../../commands';
 import { expandAlias } from '../../commands/aliases';
-import { argNamed, parseCommandLine, tokenize } from '../../commands/parse-command-line';
+import { argNamed, parseCommandLine, tokenize } from '../../server/contract/parse-command-line';
 import { PRINT_API_FLAG } from '../../commands/print-api';
 import { backends, startTestApp, type TestApp } from '../api/harness';
 import { appContext } from './app-context';

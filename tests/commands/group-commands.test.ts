@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
 import { GroupFieldError } from '../../commands/group/group-fields';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../../commands/registry';
 import type { NotificationGroup } from '../../server/contract/alerts';
 import type { Role } from '../../server/contract/permissions';

@@ -4,7 +4,7 @@ import { completeCommandLine } from '../../commands/complete-command-line';
 import type { CommandContext } from '../../commands/define-command';
 import { dayOf } from '../../commands/list/list-go-commands';
 import { listViews } from '../../commands/list/list-views';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { groupsSearchSchema } from '../../src/features/notification-groups/groups-search';
 import { serverSortFields } from '../../src/features/servers/servers-search';
 import { usersSearchSchema } from '../../src/features/users/users-search';

@@ -165,10 +165,38 @@ describe('the run gate', () => {
     await expect(registry.run('test.fragile', {}, { source: 'palette', ctx: context('admin', api) })).rejects.toMatchObject({ outcome: 'refused', message: 'Fragile cannot tell whether it can run now (boom).' });
     expect(run).not.toHaveBeenCalled();
     expect(calls).toEqual([]);
-    expect(reported.map(([e, id]) => [(e as Error).message, id])).toEqual([
-      ['boom', 'test.fragile'],
-      ['boom', 'test.fragile'],
-    ]);
+    // Told once, though both the check and the run asked: the palette asks on every keystroke.
+    expect(reported.map(([e, id]) => [(e as Error).message, id])).toEqual([['boom', 'test.fragile']]);
+  });
+
+  it('survives a when check that throws: the command is still listed, reads as unavailable with the reason, is reported once, and the others are untouched', async () => {
+    const reported: [unknown, string][] = [];
+    const registry = createRegistry({ report: (error, id) => void reported.push([error, id]) });
+    const run = vi.fn(async () => ({}));
+    registry.register(
+      defineCommand({
+        id: 'test.shaky',
+        title: 'Shaky',
+        category: 'Test',
+        input: z.object({}),
+        when: () => {
+          throw new Error('no view');
+        },
+        run,
+      }),
+    );
+    registry.register(defineCommand({ id: 'test.hidden', title: 'Hidden', category: 'Test', input: z.object({}), when: () => false, run }));
+    registry.register(defineCommand({ id: 'test.fine', title: 'Fine', category: 'Test', input: z.object({}), run }));
+    const { api, calls } = spyApi();
+    const ctx = context('admin', api);
+    expect(registry.list().filter((d) => registry.shown(d.id, ctx)).map((d) => d.id)).toEqual(['test.shaky', 'test.fine']);
+    expect(registry.check('test.shaky', ctx)).toBe('Shaky cannot tell whether it can run now (no view).');
+    expect(registry.check('test.hidden', ctx)).toBe(true);
+    expect(registry.check('test.fine', ctx)).toBe(true);
+    await expect(registry.run('test.shaky', {}, { source: 'palette', ctx })).rejects.toMatchObject({ outcome: 'refused', message: 'Shaky cannot tell whether it can run now (no view).' });
+    expect(run).not.toHaveBeenCalled();
+    expect(calls).toEqual([]);
+    expect(reported.map(([e, id]) => [(e as Error).message, id])).toEqual([['no view', 'test.shaky']]);
   });
 
   it('hands what prepare resolved to the confirmation and to run, looking it up once', async () => {
@@ -199,6 +227,17 @@ describe('the run gate', () => {
     expect(ctx.confirm).toHaveBeenCalledWith({ title: 'Remove?', message: 'Remove ANN (ann)?', target: 'id-of-ann', confirmLabel: undefined, cancelLabel: undefined });
     expect(seen).toEqual([{ id: 'id-of-ann', label: 'ANN' }]);
     expect(result).toEqual({ message: 'Removed ANN', data: 'id-of-ann' });
+  });
+
+  it('types ctx.run by command id: a mistyped id or an input the command does not take does not compile', () => {
+    const handOver = (ctx: CommandContext) => {
+      // @ts-expect-error no command has this id
+      void ctx.run('alerts.ack-matchin', {});
+      // @ts-expect-error not a severity
+      void ctx.run('alerts.ack-matching', { severity: 'bogus' });
+      void ctx.run('alerts.ack-matching', { severity: 'critical' });
+    };
+    expect(handOver).toBeTypeOf('function');
   });
 
   it('refuses a disabled command with its reason and does not run it', async () => {

@@ -3,7 +3,7 @@ import { createAppRegistry } from '../../commands';
 import type { CommandContext } from '../../commands/define-command';
 import { CommandError } from '../../commands/registry';
 import { ServerFieldError } from '../../commands/server/server-fields';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import type { Server } from '../../server/contract/servers';
 import { ApiError, type Api } from '../../src/api/client';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppRegistry } from '../../commands';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../../commands/registry';
 import type { Role } from '../../server/contract/permissions';
 import { titleOf } from '../../server/contract/status-pages';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAppRegistry } from '../../commands';
-import { parseCommandLine } from '../../commands/parse-command-line';
+import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { backends, startTestApp, type TestApp } from '../api/harness';
 import { appContext } from './app-context';
 

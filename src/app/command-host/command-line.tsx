@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { completeCommandLine } from '../../../commands/complete-command-line';
 import type { CommandContext } from '../../../commands/define-command';
 import { commandLineFor } from '../../../server/contract/format-command-line';
-import { parseCommandLine } from '../../../commands/parse-command-line';
+import { parseCommandLine } from '../../../server/contract/parse-command-line';
 import { dispatchWithMarks } from '../../../commands/run-marked';
 import { aliasOf, expandAlias, type AliasDef } from '../../../commands/aliases';
 import type { Recents } from '../../lib/recents';
@@ -134,7 +134,7 @@ export function CommandLine({
 
   async function complete() {
     const ctx = contextFor('cmdline');
-    const visible = registry.list().filter((d) => (d.when ? d.when(ctx) : true));
+    const visible = registry.list().filter((d) => registry.shown(d.id, ctx));
     const result = await completeCommandLine(line, visible, (arg, prefix) => completionValues(ctx.api, user?.role, arg, prefix), aliases);
     setLine(result.line);
     // As code: a name like service_down@db-01 would read as markdown (emphasis, an email link).

@@ -1,7 +1,7 @@
 import type { ArgSpec, CommandContext, AnyCommand } from '../../../commands/define-command';
 import type { Registry } from '../../../commands/registry';
 import type { AliasDef } from '../../../commands/aliases';
-import { parseCommandLine } from '../../../commands/parse-command-line';
+import { parseCommandLine } from '../../../server/contract/parse-command-line';
 import type { RecentEntry } from '../../lib/recents';
 import type { Rankable } from '../../lib/rank';
 import type { Entity } from './entities';
@@ -24,7 +24,7 @@ export type PaletteItem =
 export function commandItems(registry: Registry, ctx: CommandContext): PaletteItem[] {
   return registry
     .list()
-    .filter((def) => (def.when ? def.when(ctx) : true))
+    .filter((def) => registry.shown(def.id, ctx))
     .map((def) => ({
       key: `cmd:${def.id}`,
       kind: 'command',

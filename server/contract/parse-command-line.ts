@@ -1,4 +1,4 @@
-import type { ArgSpec, AnyCommand } from './define-command';
+import type { ArgShape, CommandShape } from './arg-spec';
 
 /** Splits a command line into words, honouring "double" and 'single' quotes and \-escapes. */
 export function tokenize(line: string): string[] {
@@ -35,7 +35,7 @@ export function tokenize(line: string): string[] {
 const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The argument a `--name` (without its dashes) stands for: its declared name, or that name in kebab case. */
-export function argNamed(args: readonly ArgSpec[], name: string): ArgSpec | undefined {
+export function argNamed<A extends Pick<ArgShape, 'name'>>(args: readonly A[], name: string): A | undefined {
   return args.find((a) => a.name === name) ?? args.find((a) => a.name === camel(name));
 }
 
@@ -44,7 +44,7 @@ export interface ParsedLine {
   input: Record<string, unknown>;
 }
 
-function convert(spec: ArgSpec | undefined, raw: string): unknown {
+function convert(spec: ArgShape | undefined, raw: string): unknown {
   if (spec?.kind === 'number') {
     const n = Number(raw);
     return Number.isNaN(n) ? raw : n;
@@ -58,7 +58,7 @@ function convert(spec: ArgSpec | undefined, raw: string): unknown {
  * command id; `--name value` pairs and bare words (filled into positional args in order) make the
  * input, which the registry's gate then validates with the command's schema.
  */
-export function parseCommandLine(line: string, find: (id: string) => AnyCommand | undefined): ParsedLine {
+export function parseCommandLine(line: string, find: (id: string) => CommandShape | undefined): ParsedLine {
   const words = tokenize(line.trim());
   const id = words.shift();
   if (!id) throw new Error('Type a command, e.g. user.create --username ann');

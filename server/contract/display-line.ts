@@ -1,7 +1,7 @@
-import type { AnyCommand } from './define-command';
-import { commandLineFor, quote, spanWords, spell } from '../server/contract/format-command-line';
+import type { CommandShape } from './arg-spec';
+import { commandLineFor, quote, spanWords, spell } from './format-command-line';
 import { parseCommandLine } from './parse-command-line';
-import { matcherText, type Matcher } from '../server/contract/routing';
+import { matcherText, type Matcher } from './routing';
 
 /** What a record touched, named as it was then (server/contract/command-history.ts's target). */
 export interface NamedTarget {
@@ -49,7 +49,7 @@ export function displayLine(
   line: string | null,
   input: unknown,
   targets: readonly NamedTarget[],
-  find: (id: string) => AnyCommand | undefined,
+  find: (id: string) => CommandShape | undefined,
 ): string | null {
   const def = find(command);
   if (!def) return line;
