@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { MetricsSettings } from '../config';
+import { endpoints } from '../contract/api-routes';
+import { serve } from '../http/serve';
 import { HttpError } from '../http/errors';
 import { bearer, sameToken } from '../http/bearer';
 import { faultsOf } from '../ops/faults';
@@ -39,7 +41,7 @@ export function registerSelfMetrics(app: FastifyInstance, settings: MetricsSetti
   app.addHook('onClose', async () => remove());
 
   if (!settings.enabled) return;
-  app.get('/metrics', async (request, reply) => {
+  serve(app, endpoints['ops.metrics'], async ({ request, reply }) => {
     if (settings.token && !sameToken(bearer(request), settings.token)) {
       void reply.header('www-authenticate', 'Bearer realm="opsdeck metrics"');
       throw new HttpError(401, 'A valid bearer token is required (METRICS_TOKEN)');
