@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
-import type { OneResult } from '../../server/contract/common';
+import { getHistoryEntry } from '../../src/api/command-history';
 import { defineCommand } from '../define-command';
 import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../registry';
@@ -29,7 +29,7 @@ export const rerunCommand = defineCommand({
   // Marked history rows re-run one after another.
   bulk: true,
   async run({ entry }, ctx) {
-    const { result } = await ctx.api.get<OneResult<CommandHistoryEntry>>(`command-history/${encodeURIComponent(entry)}`);
+    const { result } = await getHistoryEntry(ctx.api, entry);
     if (result.command === 'history.rerun') throw new CommandError('A re-run cannot itself be re-run');
     if (!rerunnable(result)) throw new CommandError(`"${result.displayLine ?? result.command}" is not something to run again`);
     // What the world reads asks first: a status post goes out to a public page.

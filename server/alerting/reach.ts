@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DeliverySettings } from '../config';
 import type { AlertReach, DefaultGroupAnswer } from '../contract/reach';
 import type { Db } from '../db/client';
+import { badRequest } from '../http/errors';
 
 /**
  * Who a firing alert reaches (issue 24 §6, docs/alerting.md "Reach"). A rule notifies its
@@ -39,6 +40,18 @@ export async function setDefaultGroup(tx: Db, groupId: string | null): Promise<D
   const checkRules = await tx.execute(sql`update check_rules set notification_group_id = ${groupId}, updated_at = now() where notification_group_id is null`);
   return { group: await defaultGroup(tx), assigned: { rules: rules.rowCount ?? 0, checkRules: checkRules.rowCount ?? 0 } };
 }
+
+/** The group a new default names (null: none); a 400 naming `groupId` when no group has that id. */
+export async function groupToDefault(db: Db, groupId: string | null): Promise<{ id: string; name: string } | null> {
+  if (!groupId) return null;
+  const r = await db.execute<{ id: string; name: string }>(sql`select id, name from notification_groups where id = ${groupId}`);
+  const group = r.rows[0];
+  if (!group) throw badRequest(`No notification group with id "${groupId}"`, 'groupId');
+  return group;
+}
+
+/** How the audit trail names the setting, with the group it now names. */
+export const defaultGroupTarget = (group: { name: string } | null) => ({ kind: 'setting', id: DEFAULT_GROUP_KEY, name: group ? `Default notification group: ${group.name}` : 'Default notification group' });
 
 type GroupRow = {
   id: string;

@@ -32,7 +32,7 @@ import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkRe
 import { commandHistoryEntrySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
-import { monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
+import { monitoringAlertGroupsAnswerSchema, monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
 import { alertReachSchema, defaultGroupAnswerSchema, defaultGroupRequestSchema } from './reach';
 import { endpoint, idsQuery, one, page, resource, type ApiRoute } from './endpoint';
 import {
@@ -78,15 +78,15 @@ export const endpoints = {
   'ops.metrics': endpoint({ method: 'GET', path: '/metrics', summary: "Opsdeck's own Prometheus metrics", tag: 'Operations', access: 'public', produces: 'text/plain' }),
   'ops.openapi': endpoint({ method: 'GET', path: '/api/openapi.json', summary: 'This description of the API', tag: 'Operations', access: 'public' }),
   'monitoring.health': endpoint({ method: 'GET', path: '/api/monitoring/health', summary: 'Whether the monitoring backend answers and how fresh its figures are', tag: 'Operations', access: 'read', response: one(monitoringHealthSchema) }),
-  'monitoring.alertGroups': endpoint({ method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsSchema) }),
-  'monitoring.setAlertGroups': endpoint({ method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsSchema) }),
+  'monitoring.alertGroups': endpoint({ method: 'GET', path: '/api/settings/monitoring-alert-groups', summary: 'Who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'read', response: one(monitoringAlertGroupsAnswerSchema) }),
+  'monitoring.setAlertGroups': endpoint({ method: 'PATCH', path: '/api/settings/monitoring-alert-groups', summary: 'Change who gets "Monitoring backend unreachable"', tag: 'Operations', access: 'settings.write', body: monitoringAlertGroupsSchema, response: one(monitoringAlertGroupsAnswerSchema) }),
   'reach.get': endpoint({ method: 'GET', path: '/api/alerting/reach', summary: 'Whether a firing alert reaches anyone: rules without a group, the default group, groups that cannot send', tag: 'Alert rules', access: 'read', response: one(alertReachSchema) }),
   'reach.defaultGroup': endpoint({ method: 'GET', path: '/api/settings/default-notification-group', summary: 'The notification group new rules notify', tag: 'Alert rules', access: 'read', response: one(defaultGroupAnswerSchema) }),
   'reach.setDefaultGroup': endpoint({ method: 'PATCH', path: '/api/settings/default-notification-group', summary: 'Set the group new rules notify (null: none); rules that notify nobody get it too', tag: 'Alert rules', access: 'rules.write', body: defaultGroupRequestSchema, response: one(defaultGroupAnswerSchema) }),
 
   // Sessions, accounts, tokens, aliases
   'auth.signin': endpoint({ method: 'POST', path: '/api/auth/signin', summary: 'Sign in (sets the session cookie)', tag: 'Auth', access: 'public', body: signinSchema, response: one(whoamiSchema) }),
-  'auth.signout': endpoint({ method: 'POST', path: '/api/auth/signout', summary: 'Sign out (ends the session)', tag: 'Auth', access: 'public' }),
+  'auth.signout': endpoint({ method: 'POST', path: '/api/auth/signout', summary: 'Sign out (ends the session)', tag: 'Auth', access: 'public', response: one(z.literal(true)) }),
   'auth.whoami': endpoint({ method: 'GET', path: '/api/auth/whoami', summary: 'The signed-in user', tag: 'Auth', access: 'signed-in', response: one(whoamiSchema) }),
   'auth.account': endpoint({ method: 'GET', path: '/api/auth/users/:id', summary: 'Your own account', tag: 'Auth', access: 'signed-in', response: one(userSchema) }),
   'auth.updateAccount': endpoint({ method: 'PATCH', path: '/api/auth/users/:id', summary: 'Change your own account', tag: 'Auth', access: 'signed-in', body: updateAccountSchema, response: one(userSchema) }),
@@ -101,8 +101,8 @@ export const endpoints = {
 
   // Command history: the incident log
   ...resource('commandHistory', { name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
-  'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (CSV or JSON lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'text/csv' }),
-  'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', produces: 'text/event-stream' }),
+  'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (JSON Lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'application/x-ndjson' }),
+  'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', query: z.object({ lastEventId: z.string().optional() }), produces: 'text/event-stream' }),
   'incidentReport.get': endpoint({ method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) }),
 
   // Servers and monitoring

@@ -31,3 +31,10 @@ export const monitoringAlertGroupsSchema = z
   })
   .strict();
 export type MonitoringAlertGroups = z.infer<typeof monitoringAlertGroupsSchema>;
+
+/** What the setting answers: the choice (`groupIds`, null for the default) and the groups it goes to now, in order. */
+export const monitoringAlertGroupsAnswerSchema = z.object({
+  groupIds: z.array(str()).nullable(),
+  effective: z.array(z.object({ _id: str(), name: str() })),
+});
+export type MonitoringAlertGroupsAnswer = z.infer<typeof monitoringAlertGroupsAnswerSchema>;

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../contract/api-routes';
 import { migrationsFolder, type Database } from '../db/client';
+import { serve } from '../http/serve';
 import type { Monitoring } from '../monitoring/monitoring';
 import type { LeaderGate } from './leader';
 import { leaderHolder } from './leader-lock';
@@ -74,9 +76,9 @@ export function migrationsCheck(database: Database): ReadinessCheck {
  * neither touches the database through the session hook (app.ts skips it for these paths).
  */
 export function registerHealth(app: FastifyInstance, database: Database, checks: () => ReadinessCheck[]): void {
-  app.get('/api/health', async () => ({ status: 'ok', db: database.kind }));
+  serve(app, endpoints['ops.health'], () => ({ status: 'ok', db: database.kind }));
 
-  app.get('/api/ready', async (_request, reply) => {
+  serve(app, endpoints['ops.ready'], async ({ reply }) => {
     const list = checks();
     const results = await Promise.all(list.map((c) => bounded(c, READY_CHECK_TIMEOUT_MS)));
     const byName = Object.fromEntries(list.map((c, i) => [c.name, results[i]!]));

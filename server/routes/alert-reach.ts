@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { audited, auditTarget } from '../audit/trail';
-import { alertReach, DEFAULT_GROUP_KEY, defaultGroup, setDefaultGroup } from '../alerting/reach';
+import { audited } from '../audit/trail';
+import { alertReach, defaultGroup, defaultGroupTarget, groupToDefault, setDefaultGroup } from '../alerting/reach';
 import type { DeliverySettings } from '../config';
-import { defaultGroupRequestSchema, type AlertReach, type DefaultGroupAnswer } from '../contract/reach';
+import { endpoints } from '../contract/api-routes';
 import type { Database, Db } from '../db/client';
-import { badRequest, fromZod } from '../http/errors';
-import { requirePermission } from '../http/session';
+import { serve } from '../http/serve';
 
 /**
  * Issue 24 §6 "alerts reach someone": the dashboard's reach notice (GET /api/alerting/reach) and
@@ -14,24 +13,16 @@ import { requirePermission } from '../http/session';
 export function registerAlertReach(app: FastifyInstance, database: Database, delivery: DeliverySettings): void {
   const db = database.db as Db;
 
-  app.get('/api/alerting/reach', { preHandler: requirePermission('read') }, async () => {
-    const result: AlertReach = await alertReach(db, delivery);
-    return { result };
-  });
+  serve(app, endpoints['reach.get'], async () => ({ result: await alertReach(db, delivery) }));
 
-  app.get('/api/settings/default-notification-group', { preHandler: requirePermission('read') }, async () => {
-    const result: DefaultGroupAnswer = { group: await defaultGroup(db), assigned: { rules: 0, checkRules: 0 } };
-    return { result };
-  });
+  serve(app, endpoints['reach.defaultGroup'], async () => ({ result: { group: await defaultGroup(db), assigned: { rules: 0, checkRules: 0 } } }));
 
-  app.patch('/api/settings/default-notification-group', { preHandler: requirePermission('rules.write') }, async (request) => {
-    const parsed = defaultGroupRequestSchema.safeParse(request.body ?? {});
-    if (!parsed.success) throw fromZod(parsed.error);
-    const { groupId } = parsed.data;
-    const [group] = groupId ? await database.query<{ id: string; name: string }>('select id, name from notification_groups where id = $1', [groupId]) : [];
-    if (groupId && !group) throw badRequest(`No notification group with id "${groupId}"`, 'groupId');
-    auditTarget(request, { kind: 'setting', id: DEFAULT_GROUP_KEY, name: group ? `Default notification group: ${group.name}` : 'Default notification group' });
-    const result = await audited(request, db, (tx) => setDefaultGroup(tx, groupId));
+  serve(app, endpoints['reach.setDefaultGroup'], async ({ body: { groupId }, request }) => {
+    const group = await groupToDefault(db, groupId);
+    const result = await audited(request, db, (tx, audit) => {
+      audit.target(defaultGroupTarget(group));
+      return setDefaultGroup(tx, groupId);
+    });
     return { result };
   });
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { loadPersonalToken, personalTokenOf } from '../auth/personal-tokens';
+import { endpoints } from '../contract/api-routes';
 import type { Database } from '../db/client';
 import { HttpError } from '../http/errors';
-import { loadSession, readToken, requireUser } from '../http/session';
+import { serve } from '../http/serve';
+import { loadSession, readToken } from '../http/session';
 import type { LiveEvent, LiveHub } from '../live/hub';
 
 /** A stream whose reader stopped reading (this much unsent) is ended; the tab resumes from its cursor. */
@@ -13,9 +15,8 @@ const SENT_MEMORY = 4_096;
 const frame = (event: string, data: unknown, id?: number) => `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /** Last-Event-ID (the header EventSource sends on reconnecting) or `?lastEventId=` (a first connect that resumes). */
-function resumeFrom(request: FastifyRequest): number | undefined {
+function resumeFrom(request: FastifyRequest, query: string | undefined): number | undefined {
   const header = request.headers['last-event-id'];
-  const query = (request.query as Record<string, unknown> | undefined)?.lastEventId;
   const given = typeof header === 'string' && header.trim() !== '' ? header.trim() : typeof query === 'string' && query !== '' ? query : undefined;
   if (given === undefined) return undefined;
   if (!/^\d{1,15}$/.test(given)) throw new HttpError(400, 'Last-Event-ID must be the id of an event this stream sent', 'Last-Event-ID');
@@ -37,11 +38,10 @@ export function registerLive(app: FastifyInstance, database: Database, hub: Live
     for (const end of [...open]) end();
   });
 
-  app.get('/api/live', async (request, reply) => {
-    requireUser(request);
+  serve(app, endpoints['live.stream'], async ({ query, request, reply }) => {
     const accept = request.headers.accept ?? '';
     if (!/text\/event-stream/i.test(accept)) throw new HttpError(406, 'GET /api/live is an event stream: send Accept: text/event-stream', 'accept');
-    const after = resumeFrom(request);
+    const after = resumeFrom(request, query.lastEventId);
     const personal = personalTokenOf(request);
     const sessionToken = personal === undefined ? readToken(request) : undefined;
     const stillSignedIn = async () => {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { endpoints } from '../contract/api-routes';
 import { buildOpenApi } from '../contract/openapi';
+import { serve } from '../http/serve';
 import { packageVersion } from '../paths';
 
 /**
@@ -9,7 +11,7 @@ import { packageVersion } from '../paths';
  */
 export function registerOpenApi(app: FastifyInstance): void {
   let document: string | undefined;
-  app.get('/api/openapi.json', async (_request, reply) => {
+  serve(app, endpoints['ops.openapi'], async ({ reply }) => {
     document ??= JSON.stringify(buildOpenApi(packageVersion));
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(document);
   });

@@ -1,4 +1,3 @@
-import { eq, getTableColumns, inArray } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
@@ -10,7 +9,8 @@ import type { Whoami } from '../contract/auth';
 import type { AuditTarget } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { audited, auditTarget } from '../audit/trail';
-import { buildListQuery, listPage, withoutParallelWorkers, type FilterSpec, type ListSource, type TextSpec } from '../db/list-query';
+import { buildListQuery, listPage, withoutParallelWorkers, type FilterSpec, type TextSpec } from '../db/list-query';
+import { resourceTable } from '../db/resource-table';
 import { badRequest, conflict, notFound, pgConstraint } from '../http/errors';
 import { serve } from '../http/serve';
 import { isUuid } from '../contract/ids';
@@ -125,7 +125,6 @@ function declaredFor(def: ResourceDef<any, any>): { [V in Verb]: (V extends 'get
 
 export function registerResource<Row extends Record<string, unknown>, Out>(app: FastifyInstance, db: Db, def: ResourceDef<Row, Out>): void {
   const routes = declaredFor(def);
-  const table = def.table as any;
   const name = (row: Row) => def.target?.(row);
   const missing = (id: string) => notFound(`No ${def.name} item with id "${id}"`);
   /** One audited transaction per change; a unique-index race becomes the route's own 409. */
@@ -145,11 +144,8 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   const presentOne = async (row: Row): Promise<Out> => (await present([row]))[0]!;
   const seen = (items: Out[], request: FastifyRequest): Out[] => (def.forCaller ? def.forCaller(items, request) : items);
 
-  async function findOne(id: string): Promise<Row | undefined> {
-    if (!isUuid(id)) return undefined;
-    const rows = await db.select().from(table).where(eq(def.id, id)).limit(1);
-    return rows[0] as Row | undefined;
-  }
+  const store = resourceTable<Row>(def);
+  const findOne = (id: string) => store.findOne(db, id);
 
   /**
    * A change's row, found before its input is parsed (serve's `before`): a refused change is
@@ -166,17 +162,8 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
   };
   const existing = (request: FastifyRequest) => existingOf.get(request)!;
 
-  const idKey = Object.entries(getTableColumns(table)).find(([, column]) => column === def.id)![0];
-  const source: ListSource<Row> = {
-    from: (d, fields) => d.select(fields as never).from(table),
-    rows: (d) => (def.listColumns ? d.select(def.listColumns as Record<string, PgColumn>) : d.select()).from(table),
-    idOf: (row) => (row as Record<string, unknown>)[idKey] as string,
-    id: def.id,
-    ties: [{ key: def.id, direction: 'asc' }],
-    total: def.total,
-  };
+  const { source, idsOnly } = store;
   const listItems = def.listItems;
-  const idsOnly: ListSource<Row> = { ...source, rows: (d) => d.select({ [idKey]: def.id }).from(table), idsOnly: (id) => ({ [idKey]: id }) as Row };
   serve(app, routes.list!, async ({ body, request }) => {
     const query = buildListQuery(def, body as z.output<typeof listQuerySchema>);
     const page = await withoutParallelWorkers(db, (d) => listPage(d, listItems ? idsOnly : source, query));
@@ -189,8 +176,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
     const ids = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((id) => isUuid(id));
     if (ids.length > 100) throw badRequest('At most 100 ids at a time', 'id');
     if (!ids.length) return { result: [] };
-    const rows = await db.select().from(table).where(inArray(def.id, ids));
-    return { result: seen(await present(rows as Row[]), request) };
+    return { result: seen(await present(await store.findMany(db, ids)), request) };
   });
 
   serve(app, routes.get!, async ({ params, request }) => {
@@ -205,10 +191,10 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
       const input = create.prepare ? await create.prepare(body) : body;
       const { row, extra } = await change(request, async (ctx) => {
         const values = await create.toRow(input, ctx);
-        const [created] = (await ctx.db.insert(table).values(values).returning()) as Row[];
-        const target = name(created!);
+        const created = await store.insert(ctx.db, values);
+        const target = name(created);
         if (target) auditTarget(request, target);
-        return { row: created!, extra: await create.after?.(created!, ctx) };
+        return { row: created, extra: await create.after?.(created, ctx) };
       });
       return { result: { ...seen([await presentOne(row)], request)[0]!, ...(extra ?? {}) } };
     });
@@ -224,7 +210,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         const input = update.prepare ? await update.prepare(body, existing(request)) : body;
         const { row, extra } = await change(request, async (ctx) => {
           const values = await update.toRow(input, existing(request), ctx);
-          const [updated] = (await ctx.db.update(table).set(values).where(eq(def.id, id)).returning()) as Row[];
+          const updated = await store.update(ctx.db, id, values);
           if (!updated) throw missing(id);
           return { row: updated, extra: await update.after?.(updated, input, ctx) };
         });
@@ -243,8 +229,7 @@ export function registerResource<Row extends Record<string, unknown>, Out>(app: 
         const id = params.id;
         await change(request, async (ctx) => {
           await remove.before?.(existing(request), ctx);
-          const gone = await ctx.db.delete(table).where(eq(def.id, id)).returning({ id: def.id });
-          if (!gone.length) throw missing(id);
+          if (!(await store.remove(ctx.db, id))) throw missing(id);
           await remove.after?.(existing(request), ctx);
         });
         return { result: { _id: id } };

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { MetricsSettings } from '../config';
+import { endpoints } from '../contract/api-routes';
+import { serve } from '../http/serve';
 import { HttpError } from '../http/errors';
 import { bearer, sameToken } from '../http/bearer';
 import { faultsOf } from '../ops/faults';
 import { monitoringStatus } from '../ops/freshness-watch';
 import { addMetricSource, httpRequestDuration, metricsRegistry } from '../ops/metrics';
+import { outboxDepth } from '../ops/queue-depth';
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
@@ -27,7 +30,7 @@ export function registerSelfMetrics(app: FastifyInstance, settings: MetricsSetti
   const { database } = app;
   const pool = database.kind === 'postgres' ? (database.db as unknown as { $client: pg.Pool }).$client : null;
   const remove = addMetricSource({
-    queueDepth: async () => Number((await database.query<{ n: number }>('select count(*)::int as n from alert_outbox where processed_at is null'))[0]?.n ?? 0),
+    queueDepth: () => outboxDepth(database),
     pool: () => (pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null),
     leader: () => app.leader.isLeader,
     faults: () => faultsOf(database).current().map((f) => f.reason),
@@ -39,7 +42,7 @@ export function registerSelfMetrics(app: FastifyInstance, settings: MetricsSetti
   app.addHook('onClose', async () => remove());
 
   if (!settings.enabled) return;
-  app.get('/metrics', async (request, reply) => {
+  serve(app, endpoints['ops.metrics'], async ({ request, reply }) => {
     if (settings.token && !sameToken(bearer(request), settings.token)) {
       void reply.header('www-authenticate', 'Bearer realm="opsdeck metrics"');
       throw new HttpError(401, 'A valid bearer token is required (METRICS_TOKEN)');

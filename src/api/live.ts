@@ -1,4 +1,5 @@
 import { createParser } from 'eventsource-parser';
+import { endpointPath } from './call';
 import { apiUrl, isGatewayStatus, reportReach, reportUnauthorized } from './client';
 
 /** One event of GET /api/live: its kind (alert, server, servers, services, check, history) and what the server said. */
@@ -68,7 +69,7 @@ export class LiveConnection {
     try {
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (this.cursor) headers['last-event-id'] = this.cursor;
-      const res = await fetch(apiUrl('live'), { headers, credentials: 'include', signal: abort.signal, cache: 'no-store' });
+      const res = await fetch(apiUrl(endpointPath('live.stream')), { headers, credentials: 'include', signal: abort.signal, cache: 'no-store' });
       if (res.status === 401) {
         this.stopped = true;
         reportUnauthorized('live');

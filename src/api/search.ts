@@ -1,5 +1,6 @@
-import type { SearchKind, SearchResult } from '../../server/contract/search';
+import type { SearchKind } from '../../server/contract/search';
 import type { Api } from './client';
+import { call } from './call';
 
 /**
  * The palette's entity search (GET /api/search): a few things of each kind matching every word
@@ -7,4 +8,4 @@ import type { Api } from './client';
  * back in its own index and asks again as the text changes.
  */
 export const searchEntities = (api: Api, q: string, kinds: readonly SearchKind[], limit: number) =>
-  api.get<SearchResult>('search', { query: { q, kinds: kinds.join(','), limit: String(limit) } });
+  call(api, 'search.entities', { query: { q, kinds: kinds.join(','), limit: String(limit) } });
