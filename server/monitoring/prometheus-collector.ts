@@ -13,7 +13,7 @@ export interface PrometheusCollectorSettings {
   staleAfterMs: number;
 }
 
-/** `ip:port` as Prometheus's service discovery (routes/monitoring.ts) makes it the instance label. */
+/** `ip:port` as Prometheus's service discovery (monitoring/targets.ts) makes it the instance label. */
 export function prometheusInstance(ipaddress: string, port: number): string {
   return ipaddress.includes(':') ? `[${ipaddress}]:${port}` : `${ipaddress}:${port}`;
 }

@@ -4,9 +4,10 @@ import type { CommandContext } from '../../commands/define-command';
 import { parseCommandLine } from '../../server/contract/parse-command-line';
 import { CommandError } from '../../commands/registry';
 import { ApiError, type Api } from '../../src/api/client';
+import { fakeServer } from './fake-server';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
-const WEB = { _id: '00000000-0000-4000-8000-000000000001', hostname: 'web-01', ipaddress: '10.0.0.1' };
+const WEB = fakeServer({ _id: '00000000-0000-4000-8000-000000000001', hostname: 'web-01', ipaddress: '10.0.0.1' });
 
 /** Answers server look-ups for one server, like server/routes/resource.ts. */
 function context() {

@@ -7,6 +7,7 @@ import type { AlertConfig, AlertRule } from '../../server/contract/alerts';
 import { updateAlertConfigSchema } from '../../server/contract/alerts';
 import type { Api } from '../../src/api/client';
 import { createDraftStore } from '../../src/lib/draft-store';
+import { fakeServer } from './fake-server';
 
 const SERVER = '11111111-1111-4111-8111-111111111111';
 const OTHER = '22222222-2222-4222-8222-222222222222';
@@ -94,7 +95,7 @@ function harness(options: { open?: string } = {}) {
     get: vi.fn(async (path: string) => {
       if (path.startsWith('servers/')) {
         const id = path.split('/')[1]!;
-        return { result: { _id: id, hostname: id === SERVER ? 'web-01' : 'db-01', ipaddress: '10.0.0.1', agentPort: 9100 } };
+        return { result: fakeServer({ _id: id, hostname: id === SERVER ? 'web-01' : 'db-01', ipaddress: '10.0.0.1', agentPort: 9100 }) };
       }
       if (path === `notification-groups/${GROUP}`) return { result: { _id: GROUP, name: 'On call' } };
       throw new Error(`unexpected GET ${path}`);

@@ -7,22 +7,10 @@ import { newWidgetId } from '../../commands/widget/widget-store';
 import type { Server } from '../../server/contract/servers';
 import { ApiError, type Api } from '../../src/api/client';
 import { parseWidgets, type PinnedWidget } from '../../src/lib/pinned-widgets';
+import { fakeServer } from './fake-server';
 
 const server = (n: number, hostname: string, extra: Partial<Server> = {}): Server =>
-  ({
-    _id: `00000000-0000-4000-8000-00000000000${n}`,
-    hostname,
-    ipaddress: `10.0.0.${n}`,
-    operating_system: 'linux',
-    agentPort: 9100,
-    state: 'up',
-    suppressAlarm: 'no',
-    isAgentConfigured: true,
-    isAgentInstalled: true,
-    status: 'active',
-    createdAt: '2026-01-01T00:00:00Z',
-    ...extra,
-  }) as Server;
+  fakeServer({ _id: `00000000-0000-4000-8000-00000000000${n}`, hostname, ipaddress: `10.0.0.${n}`, ...extra });
 const FLEET = [server(1, 'web-01'), server(2, 'win-01', { operating_system: 'windows' }), server(3, 'new-01', { isAgentConfigured: false }), server(4, 'old-01', { status: 'suspended' })];
 
 /** The two server calls resolveServer makes, over FLEET. */

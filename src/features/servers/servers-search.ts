@@ -5,7 +5,7 @@ import type { ListQuery } from '../../../server/contract/common';
 
 const pageSizes = [25, 50, 75, 100] as const;
 
-/** Columns the servers API sorts by (server/routes/servers.ts). */
+/** Columns the servers API sorts by (server/servers/resource.ts). */
 export const serverSortFields = ['createdAt', 'hostname', 'ipaddress', 'state', 'cpuUsage', 'memoryUsage', 'diskUsage', 'networkUsage'] as const;
 export type ServerSortField = (typeof serverSortFields)[number];
 

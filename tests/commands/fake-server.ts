@@ -1,0 +1,33 @@
+import type { Server } from '../../server/contract/servers';
+
+/** A server as the API answers it (every field `call` checks), with what a test cares about. */
+export const fakeServer = (fields: Partial<Server> & { _id: string; hostname: string }): Server => ({
+  ipaddress: '10.0.0.1',
+  operating_system: 'linux',
+  agentPort: 9100,
+  state: 'up',
+  suppressAlarm: 'no',
+  isAgentConfigured: true,
+  isAgentInstalled: true,
+  status: 'active',
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  lastScrapedAt: null,
+  stateChangedAt: null,
+  lastError: null,
+  cpuUsage: null,
+  memoryUsage: null,
+  diskUsage: null,
+  networkUsage: null,
+  swapUsage: null,
+  uptime: null,
+  cpuLoad1: null,
+  cpuLoad5: null,
+  cpuLoad15: null,
+  cpuCores: null,
+  memorySaturation: null,
+  memoryTotal: null,
+  swapTotal: null,
+  labels: {},
+  ...fields,
+});
