@@ -42,6 +42,8 @@ export const one = <S extends z.ZodType>(schema: S) => z.object({ result: schema
 /** `{ result: { data, count } }`, SPEC §7's answer for a page. */
 export const page = <S extends z.ZodType>(schema: S) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int(), countEstimated: z.literal(true).optional() }) });
 export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
+/** What a generic delete answers: the id of what it removed. */
+export const removedSchema = z.object({ _id: z.string() });
 
 /** The `:name` parameters of a path pattern. */
 export type PathParams<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | PathParams<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;
@@ -75,21 +77,22 @@ export function resource<const K extends string, const N extends string, E exten
   const base = `/api/${r.name}`;
   const routes: Record<string, ApiRoute> = {
     [`${key}.list`]: { method: 'POST', path: `${base}/all`, summary: `List ${r.noun}s: page, sort, filter and search`, tag: r.tag, access: r.read, body: listQuerySchema, response: page(r.entity) },
-    [`${key}.byIds`]: { method: 'GET', path: base, summary: `${r.noun}s by id (?id=…&id=…)`, tag: r.tag, access: r.read, query: idsQuery, response: page(r.entity) },
+    [`${key}.byIds`]: { method: 'GET', path: base, summary: `${r.noun}s by id (?id=…&id=…)`, tag: r.tag, access: r.read, query: idsQuery, response: one(z.array(r.entity)) },
     [`${key}.get`]: { method: 'GET', path: `${base}/:id`, summary: `One ${r.noun}`, tag: r.tag, access: r.read, response: one(r.entity) },
   };
   if (r.create) routes[`${key}.create`] = { method: 'POST', path: base, summary: `Create a ${r.noun}`, tag: r.tag, access: r.create.access, body: r.create.body, response: one(r.entity), status: 201 };
   if (r.update) routes[`${key}.update`] = { method: 'PATCH', path: `${base}/:id`, summary: `Change a ${r.noun}`, tag: r.tag, access: r.update.access, body: r.update.body, response: one(r.entity) };
-  if (r.remove) routes[`${key}.remove`] = { method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(r.entity) };
+  if (r.remove) routes[`${key}.remove`] = { method: 'DELETE', path: `${base}/:id`, summary: `Delete a ${r.noun}`, tag: r.tag, access: r.remove.access, response: one(removedSchema) };
   return routes as ResourceEndpoints<K, N, E, C, U, D>;
 }
 
 type Decl<M extends HttpMethod, P extends string, Q, B, R> = { method: M; path: P; summary: string; tag: string; access: Access; query: Q; body: B; response: R; status?: 200 | 201 };
 type Page<E extends z.ZodType> = ReturnType<typeof page<E>>;
 type One<E extends z.ZodType> = ReturnType<typeof one<E>>;
+type Many<E extends z.ZodType> = ReturnType<typeof one<z.ZodArray<E>>>;
 type Body<W> = W extends { body: infer B } ? B : never;
 export type ResourceEndpoints<K extends string, N extends string, E extends z.ZodType, C, U, D> = { [P in `${K}.list`]: Decl<'POST', `/api/${N}/all`, undefined, typeof listQuerySchema, Page<E>> } & {
-  [P in `${K}.byIds`]: Decl<'GET', `/api/${N}`, typeof idsQuery, undefined, Page<E>>;
+  [P in `${K}.byIds`]: Decl<'GET', `/api/${N}`, typeof idsQuery, undefined, Many<E>>;
 } & { [P in `${K}.get`]: Decl<'GET', `/api/${N}/:id`, undefined, undefined, One<E>> } & ([C] extends [undefined] ? {} : { [P in `${K}.create`]: Decl<'POST', `/api/${N}`, undefined, Body<C>, One<E>> }) &
   ([U] extends [undefined] ? {} : { [P in `${K}.update`]: Decl<'PATCH', `/api/${N}/:id`, undefined, Body<U>, One<E>> }) &
-  ([D] extends [undefined] ? {} : { [P in `${K}.remove`]: Decl<'DELETE', `/api/${N}/:id`, undefined, undefined, One<E>> });
+  ([D] extends [undefined] ? {} : { [P in `${K}.remove`]: Decl<'DELETE', `/api/${N}/:id`, undefined, undefined, One<typeof removedSchema>> });
