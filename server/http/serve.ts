@@ -38,16 +38,20 @@ function parse(schema: z.ZodType | undefined, value: unknown, prefix?: string): 
  * naming the permission), then the path parameters, query and body parsed by its schemas, in that
  * order, each refusal a 400 naming the field (server/http/errors.ts `fromZod`); the declared status
  * (201 for creations) unless the handler sets another. `options` carries what Fastify needs beyond
- * that (a body limit, a raw content type parser).
+ * that (a body limit, a raw content type parser). Its `preHandler`, if any, runs after the access
+ * check and before the parsing: for work that must precede a refusal of the input (the generic
+ * update finds its row first, so that a refused change is recorded against what it tried to
+ * change, and a missing row is a 404 whatever the body).
  */
-export function serve<const E extends ApiRoute>(app: FastifyInstance, route: E, handler: Handler<E>, options: Omit<RouteShorthandOptions, 'preHandler'> = {}): void {
+export function serve<const E extends ApiRoute>(app: FastifyInstance, route: E, handler: Handler<E>, options: RouteShorthandOptions = {}): void {
   const access = route.access;
-  const preHandler = OWN_CHECK.has(access) ? [] : access === 'signed-in' ? [async (request: FastifyRequest) => void requireUser(request)] : [requirePermission(access as Parameters<typeof requirePermission>[0])];
+  const check = OWN_CHECK.has(access) ? [] : access === 'signed-in' ? [async (request: FastifyRequest) => void requireUser(request)] : [requirePermission(access as Parameters<typeof requirePermission>[0])];
+  const own = options.preHandler ? [options.preHandler].flat() : [];
   app.route({
     ...options,
     method: route.method,
     url: route.path,
-    preHandler,
+    preHandler: [...check, ...own] as RouteShorthandOptions['preHandler'],
     handler: async (request, reply) => {
       const rawParams = (request.params ?? {}) as Record<string, string>;
       const params: Record<string, unknown> = { ...rawParams };
