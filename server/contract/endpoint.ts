@@ -41,9 +41,9 @@ export const endpoint = <const E extends ApiRoute>(e: E): E => e;
 export const one = <S extends z.ZodType>(schema: S) => z.object({ result: schema });
 /** `{ result: { data, count } }`, SPEC §7's answer for a page. */
 export const page = <S extends z.ZodType>(schema: S) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int(), countEstimated: z.literal(true).optional() }) });
-export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
-/** What a generic delete answers: the id of what it removed. */
+/** What deleting one item of a resource answers: its id (server/routes/resource.ts). */
 export const removedSchema = z.object({ _id: z.string() });
+export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
 
 /** The `:name` parameters of a path pattern. */
 export type PathParams<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | PathParams<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;

@@ -33,25 +33,32 @@ function parse(schema: z.ZodType | undefined, value: unknown, prefix?: string): 
   return parsed.data;
 }
 
+export interface ServeOptions<E extends ApiRoute = ApiRoute> extends Omit<RouteShorthandOptions, 'preHandler'> {
+  /**
+   * Runs after the access check and before the input is parsed, with the path parameters as sent:
+   * a route that changes what its path names finds it here (auditTarget), so that an unknown id
+   * answers 404 before a bad body answers 400 and a refused input is recorded against what it
+   * tried to change.
+   */
+  before?: (input: { params: Record<PathParams<E['path']>, string>; request: FastifyRequest }) => Promise<void>;
+}
+
 /**
  * Registers an endpoint's handler through its declaration: the access check (401 signed out, 403
  * naming the permission), then the path parameters, query and body parsed by its schemas, in that
  * order, each refusal a 400 naming the field (server/http/errors.ts `fromZod`); the declared status
  * (201 for creations) unless the handler sets another. `options` carries what Fastify needs beyond
- * that (a body limit, a raw content type parser). Its `preHandler`, if any, runs after the access
- * check and before the parsing: for work that must precede a refusal of the input (the generic
- * update finds its row first, so that a refused change is recorded against what it tried to
- * change, and a missing row is a 404 whatever the body).
+ * that (a body limit, a raw content type parser) and what runs before the parsing (`before`).
  */
-export function serve<const E extends ApiRoute>(app: FastifyInstance, route: E, handler: Handler<E>, options: RouteShorthandOptions = {}): void {
+export function serve<const E extends ApiRoute>(app: FastifyInstance, route: E, handler: Handler<E>, { before, ...options }: ServeOptions<E> = {}): void {
   const access = route.access;
   const check = OWN_CHECK.has(access) ? [] : access === 'signed-in' ? [async (request: FastifyRequest) => void requireUser(request)] : [requirePermission(access as Parameters<typeof requirePermission>[0])];
-  const own = options.preHandler ? [options.preHandler].flat() : [];
+  const preHandler = before ? [...check, async (request: FastifyRequest) => before({ params: (request.params ?? {}) as Record<PathParams<E['path']>, string>, request })] : check;
   app.route({
     ...options,
     method: route.method,
     url: route.path,
-    preHandler: [...check, ...own] as RouteShorthandOptions['preHandler'],
+    preHandler,
     handler: async (request, reply) => {
       const rawParams = (request.params ?? {}) as Record<string, string>;
       const params: Record<string, unknown> = { ...rawParams };

@@ -30,8 +30,8 @@ type Found = { group: Group; row: Awaited<ReturnType<typeof findGroupChannel>> |
 export function registerNotificationChannels(app: FastifyInstance, db: Db): void {
   const box = app.secretBox;
   const found = new WeakMap<FastifyRequest, Found>();
-  const groupFirst = (withChannel: boolean) => async (request: FastifyRequest) => {
-    const { id, channel } = request.params as { id: string; channel?: string };
+  const groupFirst = (withChannel: boolean) => async ({ params, request }: { params: { id: string; channel?: string }; request: FastifyRequest }) => {
+    const { id, channel } = params;
     const group = await findGroup(db, id);
     auditTarget(request, groupTarget(group));
     found.set(request, { group, row: withChannel ? await findGroupChannel(db, group, channel ?? '') : null });
@@ -48,7 +48,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
       await refuseEndpoints(app.outbound, body);
       return { result: await audited(request, db, (tx) => addChannel(tx, box, { group, config: body })) };
     },
-    { preHandler: groupFirst(false) },
+    { before: groupFirst(false) },
   );
 
   serve(
@@ -60,7 +60,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
       await refuseEndpoints(app.outbound, config);
       return { result: await audited(request, db, (tx) => editChannel(tx, box, { group, row: row!, config })) };
     },
-    { preHandler: groupFirst(true) },
+    { before: groupFirst(true) },
   );
 
   serve(
@@ -70,7 +70,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
       const { group, row } = of(request);
       return { result: await audited(request, db, (tx) => removeChannel(tx, box, { group, row: row! })) };
     },
-    { preHandler: groupFirst(true) },
+    { before: groupFirst(true) },
   );
 
   // Sends first, records after: the sends may take seconds and must not hold a transaction open.
@@ -84,7 +84,7 @@ export function registerNotificationChannels(app: FastifyInstance, db: Db): void
       await audited(request, db, async (_tx, audit) => recordTestOutcome(group, results, audit));
       return { result: results };
     },
-    { preHandler: groupFirst(false) },
+    { before: groupFirst(false) },
   );
 
   serve(app, endpoints['alerts.deliveries'], async ({ params }) => ({ result: await alertDeliveryLog(db, params) }));
