@@ -1,20 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { CreateWindow, MaintenanceWindow, MatchPreview, UpdateWindow, WindowOccurrence } from '../../server/contract/routing';
-import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import type { CreateWindow, UpdateWindow } from '../../server/contract/routing';
+import type { ListQuery } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
+import { call } from './call';
 import { queryKeys } from './query-keys';
 
-const id = (s: string) => encodeURIComponent(s);
-
 /** Issue 14 §3 maintenance windows: list, get, create, edit, delete, preview, calendar occurrences. */
-export const listWindows = (api: Api, q: ListQuery) => api.post<ListResult<MaintenanceWindow>>('maintenance-windows/all', q);
-export const getWindow = (api: Api, windowId: string) => api.get<OneResult<MaintenanceWindow>>(`maintenance-windows/${id(windowId)}`);
-export const createWindow = (api: Api, body: CreateWindow) => api.post<OneResult<MaintenanceWindow>>('maintenance-windows', body);
-export const updateWindow = (api: Api, windowId: string, body: UpdateWindow) => api.patch<OneResult<MaintenanceWindow>>(`maintenance-windows/${id(windowId)}`, body);
-export const deleteWindow = (api: Api, windowId: string) => api.delete<OneResult<{ _id: string }>>(`maintenance-windows/${id(windowId)}`);
-export const previewWindow = (api: Api, body: { serverIds?: string[]; matchers?: CreateWindow['matchers'] }) => api.post<OneResult<MatchPreview>>('maintenance-windows/preview', body);
-export const windowOccurrences = (api: Api, from: Date, to: Date) =>
-  api.get<OneResult<WindowOccurrence[]>>(`maintenance-windows/occurrences?from=${encodeURIComponent(from.toISOString())}&to=${encodeURIComponent(to.toISOString())}`);
+export const listWindows = (api: Api, q: ListQuery) => call(api, 'maintenanceWindows.list', { body: q });
+export const getWindow = (api: Api, windowId: string) => call(api, 'maintenanceWindows.get', { params: { id: windowId } });
+export const createWindow = (api: Api, body: CreateWindow) => call(api, 'maintenanceWindows.create', { body });
+export const updateWindow = (api: Api, windowId: string, body: UpdateWindow) => call(api, 'maintenanceWindows.update', { params: { id: windowId }, body });
+export const deleteWindow = (api: Api, windowId: string) => call(api, 'maintenanceWindows.remove', { params: { id: windowId } });
+export const previewWindow = (api: Api, body: { serverIds?: string[]; matchers?: CreateWindow['matchers'] }) => call(api, 'maintenanceWindows.preview', { body });
+export const windowOccurrences = (api: Api, from: Date, to: Date) => call(api, 'maintenanceWindows.occurrences', { query: { from: from.toISOString(), to: to.toISOString() } });
 
 export const windowsListQueryOptions = () =>
   queryOptions({ queryKey: queryKeys.maintenanceWindows.list(), queryFn: () => listWindows(defaultApi, { pageNumber: 1, pageSize: 100, sort: { by: 'startsAt', direction: 'desc' } }) });

@@ -1,18 +1,20 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { CreateSilence, MatchPreview, Silence, SilencePreviewRequest, UpdateSilence } from '../../server/contract/routing';
-import type { ListQuery, ListResult, OneResult } from '../../server/contract/common';
+import type { CreateSilence, SilencePreviewRequest, UpdateSilence } from '../../server/contract/routing';
+import type { ListQuery } from '../../server/contract/common';
 import { api as defaultApi, type Api } from './client';
+import { call } from './call';
 import { queryKeys } from './query-keys';
 
-const id = (s: string) => encodeURIComponent(s);
+/** Expire takes no body, yet the web client has always sent `{}` (and History shows the body it got): kept so. */
+const EMPTY_BODY = { body: {} } as {};
 
 /** Issue 14 §2 silences: list, get, create, edit, expire, and a preview of what matchers match now. */
-export const listSilences = (api: Api, q: ListQuery) => api.post<ListResult<Silence>>('silences/all', q);
-export const getSilence = (api: Api, silenceId: string) => api.get<OneResult<Silence>>(`silences/${id(silenceId)}`);
-export const createSilence = (api: Api, body: CreateSilence) => api.post<OneResult<Silence>>('silences', body);
-export const updateSilence = (api: Api, silenceId: string, body: UpdateSilence) => api.patch<OneResult<Silence>>(`silences/${id(silenceId)}`, body);
-export const expireSilence = (api: Api, silenceId: string) => api.post<OneResult<Silence>>(`silences/${id(silenceId)}/expire`, {});
-export const previewSilence = (api: Api, body: SilencePreviewRequest) => api.post<OneResult<MatchPreview>>('silences/preview', body);
+export const listSilences = (api: Api, q: ListQuery) => call(api, 'silences.list', { body: q });
+export const getSilence = (api: Api, silenceId: string) => call(api, 'silences.get', { params: { id: silenceId } });
+export const createSilence = (api: Api, body: CreateSilence) => call(api, 'silences.create', { body });
+export const updateSilence = (api: Api, silenceId: string, body: UpdateSilence) => call(api, 'silences.update', { params: { id: silenceId }, body });
+export const expireSilence = (api: Api, silenceId: string) => call(api, 'silences.expire', { params: { id: silenceId }, ...EMPTY_BODY });
+export const previewSilence = (api: Api, body: SilencePreviewRequest) => call(api, 'silences.preview', { body });
 
 /** Active and pending (ends after now) or expired (ended), newest end first. */
 export const silencesQuery = (state: 'current' | 'expired', pageSize = 100): ListQuery => {

@@ -91,18 +91,20 @@ function harness(options: { open?: string } = {}) {
   const store = createDraftStore();
   const configs: Record<string, AlertConfig> = { [SERVER]: config(SERVER), [OTHER]: config(OTHER) };
   const writes: { method: string; path: string; body: any }[] = [];
+  // The group as the API answers it.
+  const group = { _id: GROUP, id: GROUP, name: 'On call', description: '', emailEnabled: false, emailList: [], slackEnabled: false, slackChannel: null, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' };
   const api = {
     get: vi.fn(async (path: string) => {
       if (path.startsWith('servers/')) {
         const id = path.split('/')[1]!;
         return { result: fakeServer({ _id: id, hostname: id === SERVER ? 'web-01' : 'db-01', ipaddress: '10.0.0.1', agentPort: 9100 }) };
       }
-      if (path === `notification-groups/${GROUP}`) return { result: { _id: GROUP, name: 'On call' } };
+      if (path === `notification-groups/${GROUP}`) return { result: group };
       throw new Error(`unexpected GET ${path}`);
     }),
     post: vi.fn(async (path: string, body: any) => {
       if (path === 'alert-config/get-alert-config/all') return { result: { data: [configs[body.filter.serverId.eq]].filter(Boolean), count: 1 } };
-      if (path === 'notification-groups/all') return { result: { data: [{ _id: GROUP, name: 'On call' }], count: 1 } };
+      if (path === 'notification-groups/all') return { result: { data: [group], count: 1 } };
       throw new Error(`unexpected POST ${path}`);
     }),
     patch: vi.fn(async (path: string, body: any) => {
