@@ -8,11 +8,10 @@ import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
 import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
 import { smtpMailer, type Mailer } from '../channels/email';
+import { groupTargets, pluginOf, refusals, trySend, type GroupTarget } from '../channels/group-targets';
 import { pluginFor } from '../channels/index';
-import { redact } from '../channels/mask';
 import { ephemeralBox, type SecretBox } from '../channels/secret-box';
-import { listChannels, openChannel, targetLine } from '../channels/store';
-import { asChannelError, type ChannelError, type ChannelMessage, type ChannelPlugin, type ChannelTarget, type DeliveryChannel, type SendResult, type TargetOf } from '../channels/types';
+import type { ChannelMessage, ChannelPlugin, DeliveryChannel } from '../channels/types';
 import type { ChannelTestResult } from '../contract/channels';
 import { alertLink, type MessageExtra } from './delivery-messages';
 import type { EvaluatorLogger } from './evaluator';
@@ -24,39 +23,6 @@ import { OutboundPolicy } from '../outbound/policy';
 
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
 type GroupRow = typeof notificationGroups.$inferSelect;
-
-/**
- * One place a group's notification goes: its email list, its Slack channel, or one of its stored
- * targets. Real sends and test sends walk the same list, each target through its plugin.
- */
-interface GroupTarget {
-  channel: DeliveryChannel;
-  /** A stored target's id; null for the group's own email list and Slack channel. */
-  channelId: string | null;
-  /** What test results call it, and what `group.test --channel` picks it by (with `ref`). */
-  name: string;
-  ref: string;
-  /** Null: a stored target that cannot be opened, for `error`; it fails once, not retried. */
-  config: TargetOf<DeliveryChannel> | null;
-  error: string | null;
-  /** Redacted from every error it reports. */
-  secretValues: string[];
-}
-
-/** What one send on one target came to. */
-type Outcome =
-  /** A stored target that cannot be opened: fails once, not retried. */
-  | { kind: 'unusable'; target: string; error: string | null }
-  /** The plugin cannot send at all (`unready`): skipped, with the message it would have sent. */
-  | { kind: 'skipped'; target: string; error: string; preview: () => { subject: string | null; text: string } | null }
-  /** A retry that finds everybody has the message. */
-  | { kind: 'nobody' }
-  | { kind: 'sent'; target: string; sent: SendResult }
-  | { kind: 'failed'; target: string; failure: ChannelError; error: string };
-
-const pluginOf = (t: GroupTarget) => pluginFor(t.channel) as ChannelPlugin;
-/** A stored target's line carries its name ("pager: routing key ••••f00d"); the group's own channels' do not. */
-const lineOf = (t: GroupTarget, config: TargetOf<DeliveryChannel>) => (t.channelId ? targetLine(config as ChannelTarget) : pluginOf(t).target(config));
 
 interface OutboxRow {
   id: string;
@@ -353,50 +319,11 @@ export class DeliveryWorker {
     return !waiting.some(Boolean);
   }
 
-  /**
-   * A group's targets in the order they are tried and listed: its email list (`emails`, null when
-   * it sends no email), its Slack channel, then its stored targets. Without a group, the named
-   * users' email only.
-   */
-  private async targets(group: GroupRow | undefined, emails: string[] | null): Promise<GroupTarget[]> {
-    const own = (config: TargetOf<'email' | 'slack'>, secretValues: string[] = []): GroupTarget => ({ channel: config.type, channelId: null, name: config.name, ref: config.id, config, error: null, secretValues });
-    const targets: GroupTarget[] = [];
-    if (emails) targets.push(own({ type: 'email', id: 'email', name: pluginFor('email').label, to: emails, mailer: this.mailer }));
-    const token = this.settings.slackBotToken ?? null;
-    if (group?.slackEnabled) targets.push(own({ type: 'slack', id: 'slack', name: pluginFor('slack').label, channel: group.slackChannel?.trim() ?? '', token, apiUrl: this.settings.slackApiUrl }, token ? [token] : []));
-    for (const opened of group ? (await listChannels(this.database.db, group.id)).map((r) => openChannel(this.box, r)) : []) {
-      targets.push({ channel: opened.row.type as DeliveryChannel, channelId: opened.row.id, name: opened.row.name, ref: opened.row.id, config: opened.target, error: opened.error, secretValues: opened.secretValues });
-    }
-    return targets;
-  }
-
-  /**
-   * One send on one target through its plugin, before it is recorded (a real send) or answered
-   * (a test). `sent`: the targets of a real send's earlier attempts that were sent, for a plugin
-   * that goes on with who has not had it (email).
-   */
-  private async attempt(t: GroupTarget, message: ChannelMessage, sent?: string[]): Promise<Outcome> {
-    if (!t.config) return { kind: 'unusable', target: t.name, error: t.error };
-    const plugin = pluginOf(t);
-    const current = t.config;
-    const unready = plugin.unready?.(current);
-    if (unready) return { kind: 'skipped', target: lineOf(t, current), error: unready, preview: () => plugin.preview?.(current, message) ?? null };
-    const config = sent && plugin.resume ? plugin.resume(current, sent) : current;
-    if (!config) return { kind: 'nobody' };
-    const target = lineOf(t, config);
-    try {
-      return { kind: 'sent', target, sent: await plugin.send(config, message, { timeoutMs: this.timeoutMs, fetch: this.fetch }) };
-    } catch (error) {
-      const e = asChannelError(error);
-      return { kind: 'failed', target, failure: e, error: redact(e.message, t.secretValues) };
-    }
-  }
-
   /** One attempt on one target of an outbox row (`previous`: its earlier attempts), logged; true when it will be retried. */
   private async sendToTarget(row: OutboxRow, t: GroupTarget, previous: DeliveryRow[], message: ChannelMessage, result: DeliverResult): Promise<boolean> {
     const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
     const record = (a: Omit<Attempt, 'channel' | 'channelId' | 'attempt'>) => this.record(row, { channel: t.channel, channelId: t.channelId, attempt, ...a }, result);
-    const o = await this.attempt(t, message, previous.filter((d) => d.outcome === 'sent').map((d) => d.target));
+    const o = await trySend(t, message, this.sendOptions, previous.filter((d) => d.outcome === 'sent').map((d) => d.target));
     switch (o.kind) {
       case 'nobody':
         return false;
@@ -416,9 +343,14 @@ export class DeliveryWorker {
     }
   }
 
-  /** How long a channel's peer may take to answer. */
-  private get timeoutMs(): number {
-    return this.settings.channelTimeoutMs ?? 10_000;
+  /** A group's targets (channels/group-targets.ts), its own email and Slack sent with the console's settings. */
+  private targets(group: GroupRow | undefined, emails: string[] | null): Promise<GroupTarget[]> {
+    return groupTargets(this.database.db, this.box, group, emails, { mailer: this.mailer, slackBotToken: this.settings.slackBotToken, slackApiUrl: this.settings.slackApiUrl });
+  }
+
+  /** How long a channel's peer may take to answer, and the fetch through the outbound policy. */
+  private get sendOptions() {
+    return { timeoutMs: this.settings.channelTimeoutMs ?? 10_000, fetch: this.fetch };
   }
 
   /**
@@ -454,7 +386,7 @@ export class DeliveryWorker {
 
   private async testTarget(group: GroupRow, t: GroupTarget, message: ChannelMessage): Promise<ChannelTestResult> {
     const base = { channel: t.channel, name: t.name };
-    const o = await this.attempt(t, message);
+    const o = await trySend(t, message, this.sendOptions);
     switch (o.kind) {
       // A test sends to the whole target: it never resumes, so somebody is always left.
       case 'nobody':
@@ -539,9 +471,6 @@ interface Attempt {
   /** A channel that cannot send: the message as it would have gone out. */
   message?: { subject: string | null; text: string } | null;
 }
-
-/** "a@x: refused by the SMTP server (550 5.1.1); b@y: …": the recipients a target refused. */
-const refusals = (refused: { address: string; error: string }[]) => refused.map((r) => `${r.address}: ${r.error}`).join('; ');
 
 /**
  * A channel is finished for an outbox row when it was skipped, when the worker gave up on it,
