@@ -43,6 +43,8 @@ export interface CommandFormOptions<K extends CommandId, V, F extends string> {
   message?: (field: F, text: string, issue?: SchemaIssue) => string;
   /** After a successful run (`null`: nothing changed, nothing ran). Throwing shows its message like a refusal. */
   onDone: (result: CommandResult | null, input: CommandInput<K>, values: V) => void | Promise<void>;
+  /** The text above the buttons for a failure that names no field (default: its message). */
+  failure?: (error: unknown) => string;
   /** A failure that is shown neither beside a field nor above the buttons (a declined confirmation is silent already). */
   quiet?: (error: unknown) => boolean;
 }
@@ -122,7 +124,15 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
     if (!current || running.current) return;
     const found: FieldErrors<F> = { ...opts.validate?.(current) };
     for (const [k, m] of Object.entries(override?.errors ?? {})) if (m && !found[k as F]) found[k as F] = m as string;
-    const input: Record<string, unknown> = { ...opts.fixed, ...opts.toInput(current) };
+    let input: Record<string, unknown>;
+    try {
+      input = { ...opts.fixed, ...opts.toInput(current) };
+    } catch (err) {
+      // A value the form cannot turn into input (a time in an unknown zone): said above the buttons.
+      setErrorsState(found);
+      setFormError(Object.values(found).some(Boolean) ? null : err instanceof Error ? err.message : String(err));
+      return;
+    }
     const def = runner.get(commandId);
     const parsed = def?.input.safeParse(input);
     if (def && parsed && !parsed.success) {
@@ -167,7 +177,7 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
       const field = name ? fieldOf(name) : undefined;
       // The server prefixes a 400 with the field ("hostname: …"); beside the input that is noise.
       if (field) setErrorsState({ [field]: text(field, name && message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message) } as FieldErrors<F>);
-      else setFormError(message);
+      else setFormError(opts.failure ? opts.failure(err) : message);
     } finally {
       running.current = false;
       setBusy(false);
