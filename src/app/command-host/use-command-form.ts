@@ -163,14 +163,12 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
     running.current = true;
     setBusy(true);
     try {
-      if (opts.send === 'changed' && !Object.keys(send).length) {
-        await opts.onDone(null, input as CommandInput<K>, current);
-      } else {
-        const result = await runner.runOrThrow(commandId, send as CommandInput<K>);
-        await opts.onDone(result, send as CommandInput<K>, current);
-      }
+      const result = opts.send === 'changed' && !Object.keys(send).length ? null : await runner.runOrThrow(commandId, send as CommandInput<K>);
+      // Done before onDone, so a form that stays open and resets itself there is not left done.
       setDone(true);
+      await opts.onDone(result, (result ? send : input) as CommandInput<K>, current);
     } catch (err) {
+      setDone(false);
       if (opts.quiet?.(err) || (err instanceof Error && err.name === 'CommandError' && (err as { outcome?: string }).outcome === 'cancelled')) return;
       const message = err instanceof Error ? err.message : String(err);
       const name = errorField(err);
