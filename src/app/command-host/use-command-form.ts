@@ -21,8 +21,8 @@ export type FieldErrors<F extends string = string> = Partial<Record<F, string>>;
 export interface CommandFormOptions<K extends CommandId, V, F extends string> {
   /** What the form opens with; null while the record loads (the form fills in when it arrives). */
   initial: V | null;
-  /** The form's values as the command's input, without the `fixed` keys. */
-  toInput: (values: V) => Record<string, unknown>;
+  /** The form's values as the command's input, without the `fixed` keys; `command` is the one about to run. */
+  toInput: (values: V, command: K) => Record<string, unknown>;
   /** Input always sent whatever changed: the record an edit is about (`{ server: id }`). */
   fixed?: Record<string, unknown>;
   /**
@@ -43,18 +43,27 @@ export interface CommandFormOptions<K extends CommandId, V, F extends string> {
   message?: (field: F, text: string, issue?: SchemaIssue) => string;
   /** After a successful run (`null`: nothing changed, nothing ran). Throwing shows its message like a refusal. */
   onDone: (result: CommandResult | null, input: CommandInput<K>, values: V) => void | Promise<void>;
+  /**
+   * `runner`: the run reports its own failure (a notice, as the palette's runs do), for a form
+   * with no place for one (a small modal); the form then stays open as it was. Default `form`.
+   */
+  reports?: 'form' | 'runner';
+  /** The text above the buttons for a failure that names no field (default: its message). */
+  failure?: (error: unknown) => string;
   /** A failure that is shown neither beside a field nor above the buttons (a declined confirmation is silent already). */
   quiet?: (error: unknown) => boolean;
 }
 
 /** What a form settles just before it submits (an address typed but not yet added to its list). */
-export interface SubmitOverride<V, F extends string> {
+export interface SubmitOverride<V, F extends string, K extends CommandId = CommandId> {
   values?: V;
   /** Messages the form found itself, shown with the rest; any stops the run. */
   errors?: FieldErrors<F>;
+  /** Another command of the form's than the one it is bound to (Release beside Acknowledge). */
+  command?: K;
 }
 
-export interface CommandForm<V, F extends string> {
+export interface CommandForm<V, F extends string, K extends CommandId = CommandId> {
   /** null while the record loads. */
   values: V | null;
   /** Sets one field and clears its message. */
@@ -71,7 +80,7 @@ export interface CommandForm<V, F extends string> {
   /** Values differ from `initial` and the run has not succeeded (for useUnsavedChanges). */
   dirty: boolean;
   /** The form's onSubmit: validates, runs the command through the gate (so it is in History), maps failures to fields. */
-  submit: (event?: FormEvent, override?: SubmitOverride<V, F>) => Promise<void>;
+  submit: (event?: FormEvent, override?: SubmitOverride<V, F, K>) => Promise<void>;
   /** Back to `initial` with no messages (a modal opened again). */
   reset: (values?: V) => void;
 }
@@ -99,7 +108,7 @@ export function changedInput(next: Record<string, unknown>, before: Record<strin
 export function useCommandForm<K extends CommandId, V, F extends string = Extract<keyof V, string>>(
   commandId: K,
   options: CommandFormOptions<K, V, F>,
-): CommandForm<V, F> {
+): CommandForm<V, F, K> {
   const runner = useCommandRunner();
   const [values, setValues] = useState<V | null>(options.initial);
   // The record arrives after the form opened: fill it then, in the same drawer (a new drawer per
@@ -116,14 +125,23 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
   const fieldOf = (name: string): F | undefined => (opts.field ? opts.field(name) : (name as F));
   const text = (field: F, message: string, issue?: SchemaIssue) => (opts.message ? opts.message(field, message, issue) : message);
 
-  const submit = async (event?: FormEvent, override?: SubmitOverride<V, F>) => {
+  const submit = async (event?: FormEvent, override?: SubmitOverride<V, F, K>) => {
     event?.preventDefault();
     const current = override?.values ?? values;
+    const command = override?.command ?? commandId;
     if (!current || running.current) return;
     const found: FieldErrors<F> = { ...opts.validate?.(current) };
     for (const [k, m] of Object.entries(override?.errors ?? {})) if (m && !found[k as F]) found[k as F] = m as string;
-    const input: Record<string, unknown> = { ...opts.fixed, ...opts.toInput(current) };
-    const def = runner.get(commandId);
+    let input: Record<string, unknown>;
+    try {
+      input = { ...opts.fixed, ...opts.toInput(current, command) };
+    } catch (err) {
+      // A value the form cannot turn into input (a time in an unknown zone): said above the buttons.
+      setErrorsState(found);
+      setFormError(Object.values(found).some(Boolean) ? null : err instanceof Error ? err.message : String(err));
+      return;
+    }
+    const def = runner.get(command);
     const parsed = def?.input.safeParse(input);
     if (def && parsed && !parsed.success) {
       for (const issue of (parsed.error as z.ZodError).issues) {
@@ -145,29 +163,34 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
       Object.fromEntries(Object.keys(raw).filter((k) => raw[k] !== undefined).map((k) => [k, from[k]]));
     let send = given(output, input);
     if (opts.send === 'changed' && opts.initial) {
-      const rawBefore = { ...opts.fixed, ...opts.toInput(opts.initial) };
+      const rawBefore = { ...opts.fixed, ...opts.toInput(opts.initial, command) };
       const before = def?.input.safeParse(rawBefore);
-      const changes = changedInput(given(output, opts.toInput(current)), before?.success ? (before.data as Record<string, unknown>) : rawBefore);
+      const changes = changedInput(given(output, opts.toInput(current, command)), before?.success ? (before.data as Record<string, unknown>) : rawBefore);
       send = Object.keys(changes).length ? { ...given(output, { ...opts.fixed }), ...changes } : {};
     }
     running.current = true;
     setBusy(true);
     try {
-      if (opts.send === 'changed' && !Object.keys(send).length) {
-        await opts.onDone(null, input as CommandInput<K>, current);
-      } else {
-        const result = await runner.runOrThrow(commandId, send as CommandInput<K>);
-        await opts.onDone(result, send as CommandInput<K>, current);
+      if (opts.reports === 'runner' && !(opts.send === 'changed' && !Object.keys(send).length)) {
+        const reported = await runner.run(command, send as CommandInput<K>);
+        if (!reported) return;
+        setDone(true);
+        await opts.onDone(reported, send as CommandInput<K>, current);
+        return;
       }
+      const result = opts.send === 'changed' && !Object.keys(send).length ? null : await runner.runOrThrow(command, send as CommandInput<K>);
+      // Done before onDone, so a form that stays open and resets itself there is not left done.
       setDone(true);
+      await opts.onDone(result, (result ? send : input) as CommandInput<K>, current);
     } catch (err) {
+      setDone(false);
       if (opts.quiet?.(err) || (err instanceof Error && err.name === 'CommandError' && (err as { outcome?: string }).outcome === 'cancelled')) return;
       const message = err instanceof Error ? err.message : String(err);
       const name = errorField(err);
       const field = name ? fieldOf(name) : undefined;
       // The server prefixes a 400 with the field ("hostname: …"); beside the input that is noise.
       if (field) setErrorsState({ [field]: text(field, name && message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message) } as FieldErrors<F>);
-      else setFormError(message);
+      else setFormError(opts.failure ? opts.failure(err) : message);
     } finally {
       running.current = false;
       setBusy(false);

@@ -6,36 +6,28 @@ import { Drawer } from '../../components/ui/drawer';
 import { TextField } from '../../components/ui/text-field';
 import { Switch } from '../../components/ui/switch';
 import { readAlertSignals, subscribeAlertSignals, writeAlertSignals } from '../../lib/alert-signals';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { ApiTokens } from './api-tokens';
 
 /** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */
 export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
   const { data } = useQuery(whoamiQueryOptions());
   const me = data?.result;
-  const runner = useCommandRunner();
-  const [username, setUsername] = useState(me?.username ?? '');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useCommandForm<'account.rename', { username: string }, 'username'>('account.rename', {
+    initial: { username: me?.username ?? '' },
+    toInput: (v) => v,
+    onDone: () => {},
+  });
+  const username = form.values!.username;
+  const error = form.errors.username ?? form.formError;
+  const { busy, reset } = form;
   useEffect(() => {
-    if (isOpen) {
-      setUsername(me?.username ?? '');
-      setError(null);
-    }
+    if (isOpen) reset({ username: me?.username ?? '' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [isOpen, me?.username]);
 
   const dirty = !!me && username.trim() !== me.username;
-  const save = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await runner.runOrThrow('account.rename', { username });
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () => form.submit();
 
   return (
     <Drawer title="Account Settings" isOpen={isOpen} onOpenChange={onOpenChange}>
@@ -48,7 +40,7 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
       >
         <section className="space-y-3">
           <h3 className="text-sm font-semibold text-slate-500 uppercase dark:text-slate-400">Profile</h3>
-          <TextField label="User name" value={username} onChange={setUsername} isRequired errorMessage={error ?? undefined} />
+          <TextField label="User name" value={username} onChange={(v) => form.set('username', v)} isRequired errorMessage={error ?? undefined} />
           <Button type="submit" variant="primary" isDisabled={!dirty || busy || !username.trim()}>
             Save
           </Button>

@@ -8,7 +8,9 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { TextField } from '../../components/ui/text-field';
 import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 
+const blank = { name: '', readOnly: false };
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
 /**
@@ -18,28 +20,22 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'ne
 export function ApiTokens() {
   const runner = useCommandRunner();
   const { data, isPending, isError, error } = useQuery(tokensQueryOptions());
-  const [name, setName] = useState('');
-  const [readOnly, setReadOnly] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedPersonalToken | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = useCommandForm<'token.create', { name: string; readOnly: boolean }, 'name'>('token.create', {
+    initial: blank,
+    toInput: (v) => v,
+    onDone: (result) => {
+      setCreated(result?.data as CreatedPersonalToken);
+      form.reset(blank);
+    },
+  });
+  const { name, readOnly } = form.values!;
+  const formError = form.errors.name ?? form.formError;
+  const { busy } = form;
   const allowed = runner.check('token.create');
   const tokens = data?.result.data ?? [];
 
-  const create = async () => {
-    setFormError(null);
-    setBusy(true);
-    try {
-      const result = await runner.runOrThrow('token.create', { name, readOnly });
-      setCreated(result.data as CreatedPersonalToken);
-      setName('');
-      setReadOnly(false);
-    } catch (err) {
-      setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const create = () => form.submit();
 
   return (
     <section className="space-y-3" aria-labelledby="api-tokens-heading">
@@ -67,8 +63,8 @@ export function ApiTokens() {
           if (name.trim()) void create();
         }}
       >
-        <TextField label="Token name" placeholder="What uses it, e.g. ci-deploy" value={name} onChange={setName} errorMessage={formError ?? undefined} className="min-w-48 flex-1" />
-        <Checkbox isSelected={readOnly} onChange={setReadOnly} className="mb-2">
+        <TextField label="Token name" placeholder="What uses it, e.g. ci-deploy" value={name} onChange={(v) => form.set('name', v)} errorMessage={formError ?? undefined} className="min-w-48 flex-1" />
+        <Checkbox isSelected={readOnly} onChange={(v) => form.set('readOnly', v)} className="mb-2">
           Read only
         </Checkbox>
         {/* A submit runs token.create itself, so an error shows under the name, not as a toast. */}

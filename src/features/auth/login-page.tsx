@@ -1,8 +1,7 @@
-import { useState, type FormEvent } from 'react';
 import { ApiError } from '../../api/client';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 
 /** What the form says when a sign-in fails: the server's refusal as it words it, else that it could not be reached. */
 function signInError(err: unknown): string {
@@ -19,24 +18,16 @@ function signInError(err: unknown): string {
  * opens the dashboard.
  */
 export function LoginPage() {
-  const runner = useCommandRunner();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      await runner.runOrThrow('session.signin', { email, password });
-    } catch (err) {
-      setError(signInError(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // A refusal of the gate (an empty field) is the command's to word: no field is marked.
+  const form = useCommandForm<'session.signin', { email: string; password: string }, never>('session.signin', {
+    initial: { email: '', password: '' },
+    toInput: (v) => v,
+    field: () => undefined,
+    failure: signInError,
+    onDone: () => {},
+  });
+  const { email, password } = form.values!;
+  const { formError: error, busy, submit } = form;
 
   return (
     <main className="flex min-h-screen items-center justify-center bg-slate-50 p-4 dark:bg-slate-950">
@@ -45,8 +36,8 @@ export function LoginPage() {
           <h1 className="text-xl font-semibold">Opsdeck</h1>
           <p className="text-sm text-slate-500 dark:text-slate-400">Sign in to the console</p>
         </div>
-        <TextField label="Email" type="email" autoComplete="username" value={email} onChange={setEmail} isRequired autoFocus />
-        <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} isRequired />
+        <TextField label="Email" type="email" autoComplete="username" value={email} onChange={(v) => form.set('email', v)} isRequired autoFocus />
+        <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={(v) => form.set('password', v)} isRequired />
         {error && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
             {error}

@@ -223,9 +223,7 @@ export function CreateCheckRoute() {
 export function EditCheckRoute() {
   return (
     <EditDrawerRoute command="check.edit" query={checkQueryOptions} noun="check" list="/checks">
-      {(data, close) => {
-        const check = data?.result;
-        return (
+      {(check, close) => (
           <CheckFormDrawer
             mode="edit"
             initial={check ? fromCheck(check) : null}
@@ -236,8 +234,7 @@ export function EditCheckRoute() {
               close(true);
             }}
           />
-        );
-      }}
+      )}
     </EditDrawerRoute>
   );
 }

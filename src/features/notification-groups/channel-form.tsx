@@ -1,9 +1,8 @@
-import { useState, type FormEvent } from 'react';
 import { channelTypeLabels, type ChannelType, type NotificationChannel } from '../../../server/contract/channels';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 
 /** The fields each type asks for, in the order the forms show them (the commands' argument names). */
 export type Field = 'webhook' | 'signingSecret' | 'headers' | 'routingKey' | 'botToken' | 'chatId' | 'topic' | 'token' | 'endpoint';
@@ -39,6 +38,8 @@ export const FIELDS: Record<ChannelType, FieldSpec[]> = {
   ],
 };
 
+type Values = Partial<Record<Field, string>> & { name: string };
+
 /** A stored value as the API shows it: a setting as it is, a secret masked (headers by name only). */
 function storedValue(c: NotificationChannel, place: string): string {
   const [part, key] = place.split('.') as ['settings' | 'secrets', string];
@@ -54,52 +55,43 @@ function storedValue(c: NotificationChannel, place: string): string {
  * hint; one left empty is kept. A setting emptied that was set is removed (`--clear`).
  */
 export function EditChannelForm({ groupId, channel, onClose }: { groupId: string; channel: NotificationChannel; onClose: () => void }) {
-  const runner = useCommandRunner();
   const fields = FIELDS[channel.type];
-  const [name, setName] = useState(channel.name);
-  const [values, setValues] = useState<Partial<Record<Field, string>>>(() => Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.name, storedValue(channel, f.stored)])));
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    const given: Partial<Record<Field, string>> = {};
-    const clear: Field[] = [];
-    for (const f of fields) {
-      const v = values[f.name]?.trim() ?? '';
-      if (f.secret) {
-        if (v) given[f.name] = v;
-      } else if (v !== storedValue(channel, f.stored)) {
-        if (v) given[f.name] = v;
-        else if (f.optional) clear.push(f.name);
+  const form = useCommandForm<'group.edit-channel', Values, never>('group.edit-channel', {
+    initial: { name: channel.name, ...Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.name, storedValue(channel, f.stored)])) },
+    // Secrets are sent only when typed (one left empty is kept); a setting only when it differs
+    // from the stored one, and one emptied that was set is removed (`--clear`).
+    toInput: (v) => {
+      const given: Partial<Record<Field, string>> = {};
+      const clear: Field[] = [];
+      for (const f of fields) {
+        const value = v[f.name]?.trim() ?? '';
+        if (f.secret) {
+          if (value) given[f.name] = value;
+        } else if (value !== storedValue(channel, f.stored)) {
+          if (value) given[f.name] = value;
+          else if (f.optional) clear.push(f.name);
+        }
       }
-    }
-    try {
-      await runner.runOrThrow('group.edit-channel', {
-        group: groupId,
-        channel: channel._id,
-        ...(name.trim() !== channel.name ? { name: name.trim() } : {}),
-        ...given,
-        ...(clear.length ? { clear: clear.join(',') } : {}),
-      });
-      toast('success', `Updated channel ${name.trim()}`);
+      return { ...(v.name.trim() !== channel.name ? { name: v.name.trim() } : {}), ...given, ...(clear.length ? { clear: clear.join(',') } : {}) };
+    },
+    fixed: { group: groupId, channel: channel._id },
+    // The command words its refusals (nothing to change, a bad address): said above the buttons.
+    field: () => undefined,
+    onDone: (_result, _input, v) => {
+      toast('success', `Updated channel ${v.name.trim()}`);
       onClose();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const values = form.values!;
+  const { formError: error, busy, submit } = form;
+  const name = values.name;
 
   return (
     <form aria-label={`Edit channel ${channel.name}`} onSubmit={submit} className="w-full space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700" noValidate>
       <p className="text-sm text-slate-600 dark:text-slate-400">
         {channelTypeLabels[channel.type]} channel. Secrets are not shown: leave a secret field empty to keep it.
       </p>
-      <TextField label="Channel name" value={name} onChange={setName} isRequired />
+      <TextField label="Channel name" value={name} onChange={(v) => form.set('name', v)} isRequired />
       {fields.map((f) => (
         <TextField
           key={f.name}
@@ -107,7 +99,7 @@ export function EditChannelForm({ groupId, channel, onClose }: { groupId: string
           type={f.secret ? 'password' : 'text'}
           placeholder={f.secret ? `${storedValue(channel, f.stored) || 'not set'} (kept if left empty)` : f.placeholder}
           value={values[f.name] ?? ''}
-          onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+          onChange={(v) => form.set(f.name, v)}
           autoComplete="off"
         />
       ))}

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { channelTypeLabels, channelTypes, type ChannelType } from '../../../server/contract/channels';
 import { groupChannelsQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
@@ -10,7 +10,15 @@ import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../app/command-host/command-button';
 import { MarkdownView } from '../../lib/markdown';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { EditChannelForm, FIELDS, type Field } from './channel-form';
+
+interface AddValues {
+  type: ChannelType;
+  name: string;
+  fields: Partial<Record<Field, string>>;
+}
+const blankChannel: AddValues = { type: 'webhook', name: '', fields: {} };
 
 /**
  * Issue 15 §4: a group's channel targets on its drawer — listed with their masked address, each
@@ -21,35 +29,27 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
   const runner = useCommandRunner();
   const query = useQuery(groupChannelsQueryOptions(groupId));
   const [adding, setAdding] = useState(false);
-  const [type, setType] = useState<ChannelType>('webhook');
-  const [name, setName] = useState('');
-  const [values, setValues] = useState<Partial<Record<Field, string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [testing, setTesting] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const canChange = runner.check('group.edit-channel');
   const [report, setReport] = useState<{ ok: boolean; text: string } | null>(null);
   const canEdit = runner.check('group.add-channel') === true;
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setFormError(null);
-    try {
-      const given = Object.fromEntries(Object.entries(values).filter(([k, v]) => v?.trim() && FIELDS[type].some((f) => f.name === k)));
-      await runner.runOrThrow('group.add-channel', { group: groupId, type, name, ...given });
-      toast('success', `Added channel ${name.trim()}`);
+  const form = useCommandForm<'group.add-channel', AddValues, never>('group.add-channel', {
+    initial: blankChannel,
+    // Only the fields the chosen type asks for, and only those filled in.
+    toInput: ({ type, name, fields }) => ({ type, name, ...Object.fromEntries(Object.entries(fields).filter(([k, v]) => v?.trim() && FIELDS[type].some((f) => f.name === k))) }),
+    fixed: { group: groupId },
+    // The command words its refusals: said above the buttons.
+    field: () => undefined,
+    onDone: (_result, _input, v) => {
+      toast('success', `Added channel ${v.name.trim()}`);
       setAdding(false);
-      setName('');
-      setValues({});
-    } catch (err) {
-      setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+      form.reset(blankChannel);
+    },
+  });
+  const { type, name, fields: values } = form.values!;
+  const { formError, busy, submit } = form;
 
   const test = async (channel?: string) => {
     setTesting(channel ?? '*');
@@ -115,8 +115,8 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
       )}
       {adding && (
         <form aria-label={`Add channel to ${groupName}`} onSubmit={submit} className="space-y-3 rounded-md border border-slate-200 p-3 dark:border-slate-700" noValidate>
-          <Select label="Channel type" options={channelTypes.map((t) => ({ value: t, label: channelTypeLabels[t] }))} value={type} onChange={(t) => setType(t)} />
-          <TextField label="Channel name" placeholder="e.g. on-call pager" value={name} onChange={setName} isRequired />
+          <Select label="Channel type" options={channelTypes.map((t) => ({ value: t, label: channelTypeLabels[t] }))} value={type} onChange={(t) => form.set('type', t)} />
+          <TextField label="Channel name" placeholder="e.g. on-call pager" value={name} onChange={(v) => form.set('name', v)} isRequired />
           {FIELDS[type].map((f) => (
             <TextField
               key={`${type}-${f.name}`}
@@ -124,7 +124,7 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
               type={f.secret ? 'password' : 'text'}
               placeholder={f.placeholder}
               value={values[f.name] ?? ''}
-              onChange={(v) => setValues((prev) => ({ ...prev, [f.name]: v }))}
+              onChange={(v) => form.update((prev) => ({ ...prev, fields: { ...prev.fields, [f.name]: v } }))}
               isRequired={!f.optional}
               autoComplete="off"
             />

@@ -70,9 +70,7 @@ export function CreateGroupRoute() {
 export function EditGroupRoute() {
   return (
     <EditDrawerRoute command="group.edit" query={notificationGroupQueryOptions} noun="notification group" list="/notification-groups">
-      {(data, close) => {
-        const group = data?.result;
-        return (
+      {(group, close) => (
           <GroupFormDrawer
             mode="edit"
             initial={group ? fromGroup(group) : null}
@@ -83,8 +81,7 @@ export function EditGroupRoute() {
               close(true);
             }}
           />
-        );
-      }}
+      )}
     </EditDrawerRoute>
   );
 }

@@ -7,6 +7,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { Modal } from '../../components/ui/modal';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 
 /**
  * Who gets "Monitoring backend unreachable" (issue 12), the alert Opsdeck opens about itself: a
@@ -45,24 +46,25 @@ export function MonitoringAlertGroups() {
 }
 
 function ChooseGroups({ initial, onClose }: { initial: string[] | null; onClose: () => void }) {
-  const runner = useCommandRunner();
   const groups = useQuery(notificationGroupOptionsQueryOptions(''));
-  const [useDefault, setUseDefault] = useState(initial === null);
-  const [chosen, setChosen] = useState<Set<string>>(new Set(initial ?? []));
-  const [busy, setBusy] = useState(false);
+  // A failure is reported by the run itself (a notice): the modal stays open as it was.
+  const form = useCommandForm<'monitoring.set-alert-groups', { useDefault: boolean; chosen: string[] }, never>('monitoring.set-alert-groups', {
+    initial: { useDefault: initial === null, chosen: initial ?? [] },
+    toInput: ({ useDefault, chosen }) => (useDefault ? { default: true } : { groups: chosen }),
+    field: () => undefined,
+    reports: 'runner',
+    onDone: () => {
+      toast('success', 'Saved who gets “Monitoring backend unreachable”');
+      onClose();
+    },
+  });
+  const { useDefault } = form.values!;
+  const chosen = new Set(form.values!.chosen);
+  const { busy } = form;
+  const setUseDefault = (on: boolean) => form.set('useDefault', on);
+  const setChosen = (fn: (prev: Set<string>) => Set<string>) => form.set('chosen', [...fn(chosen)]);
   const list = groups.data?.result.data ?? [];
-  const save = async () => {
-    setBusy(true);
-    try {
-      const result = await runner.run('monitoring.set-alert-groups', useDefault ? { default: true } : { groups: [...chosen] });
-      if (result) {
-        toast('success', 'Saved who gets “Monitoring backend unreachable”');
-        onClose();
-      }
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = () => form.submit();
   return (
     <Modal
       title="Monitoring backend alerts"

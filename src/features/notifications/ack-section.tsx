@@ -1,10 +1,10 @@
-import { useState } from 'react';
 import type { AlertDetail } from '../../../server/contract/alerts';
 import { Button } from '../../components/ui/button';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { AckLine } from './alert-display';
 
 const forOptions = [
@@ -22,32 +22,25 @@ type ForChoice = (typeof forOptions)[number]['value'];
  */
 export function AckSection({ alert, onSaved }: { alert: AlertDetail; onSaved: () => void }) {
   const runner = useCommandRunner();
-  const [note, setNote] = useState('');
-  const [forChoice, setForChoice] = useState<ForChoice>('until');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const form = useCommandForm<'alert.ack' | 'alert.unack', { note: string; forChoice: ForChoice }, never>('alert.ack', {
+    initial: { note: '', forChoice: 'until' },
+    toInput: ({ note, forChoice }, command) => ({ alert: alert._id, ...(note.trim() ? { note } : {}), ...(command === 'alert.ack' && forChoice !== 'until' ? { for: Number(forChoice) } : {}) }),
+    field: () => undefined,
+    onDone: (r) => {
+      toast('success', (r?.message ?? 'Saved').replace(/\*\*/g, ''));
+      form.reset();
+      onSaved();
+    },
+  });
+  const { note, forChoice } = form.values!;
+  const { busy, formError: error } = form;
   // Each button asks the command it runs: Release is alert.unack, not alert.ack.
   const canAck = runner.check('alert.ack');
   const canRelease = runner.check('alert.unack');
   if (alert.status === 'resolved') return null;
   const ack = alert.acknowledgement;
 
-  const run = async (id: 'alert.ack' | 'alert.unack') => {
-    setBusy(true);
-    setError(null);
-    try {
-      const base = { alert: alert._id, ...(note.trim() ? { note } : {}) };
-      const r = id === 'alert.ack' ? await runner.runOrThrow('alert.ack', { ...base, ...(forChoice !== 'until' ? { for: Number(forChoice) } : {}) }) : await runner.runOrThrow('alert.unack', base);
-      toast('success', (r.message ?? 'Saved').replace(/\*\*/g, ''));
-      setNote('');
-      setForChoice('until');
-      onSaved();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const run = (id: 'alert.ack' | 'alert.unack') => form.submit(undefined, { command: id });
 
   return (
     <section aria-labelledby="ack-heading" className="flex max-w-lg flex-col gap-3 border-b border-slate-200 pb-6 dark:border-slate-800">
@@ -55,8 +48,8 @@ export function AckSection({ alert, onSaved }: { alert: AlertDetail; onSaved: ()
         Acknowledgement
       </h3>
       {ack ? <AckLine ack={ack} withNote /> : <p className="text-sm text-slate-600 dark:text-slate-400">Nobody has acknowledged this alert. Acknowledging stops repeats and escalation; it stays Active.</p>}
-      <TextField label="Acknowledgement note" placeholder="Optional: what you are doing" value={note} onChange={setNote} />
-      {!ack && <Select<ForChoice> label="Acknowledge for" options={forOptions} value={forChoice} onChange={setForChoice} />}
+      <TextField label="Acknowledgement note" placeholder="Optional: what you are doing" value={note} onChange={(v) => form.set('note', v)} />
+      {!ack && <Select<ForChoice> label="Acknowledge for" options={forOptions} value={forChoice} onChange={(v) => form.set('forChoice', v)} />}
       {error && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
           {error}

@@ -6,6 +6,7 @@ import { Select } from '../../components/ui/select';
 import { TextArea } from '../../components/ui/text-area';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 /** The command each chosen status runs; all of them need a note (SPEC §5). */
@@ -20,41 +21,36 @@ const snoozeOptions = [
   { value: '86400', label: '1 day' },
 ] as const;
 type SnoozeChoice = (typeof snoozeOptions)[number]['value'];
+interface Values {
+  snoozeFor: SnoozeChoice;
+  notes: string;
+}
+const blank: Values = { snoozeFor: 'until', notes: '' };
 
 /** SPEC §2 Action tab: choose status, add notes, Save; 'Update Status' and 'Add Notes' when missing. */
 export function AlertActionForm({ alert, onSaved }: { alert: AlertDetail; onSaved: () => void }) {
   const runner = useCommandRunner();
   const [status, setStatus] = useState<AlertStatus | null>(null);
-  const [snoozeFor, setSnoozeFor] = useState<SnoozeChoice>('until');
-  const [notes, setNotes] = useState('');
-  const [errors, setErrors] = useState<{ status?: string; notes?: string; form?: string }>({});
-  const [saving, setSaving] = useState(false);
+  // The form's command is the chosen status's; all of them take the alert and a note.
+  const form = useCommandForm<(typeof commandFor)[AlertStatus], Values, 'status' | 'notes'>(commandFor[status ?? 'firing'], {
+    initial: blank,
+    toInput: (v) => ({ alert: alert._id, note: v.notes, ...(status === 'snoozed' && v.snoozeFor !== 'until' ? { for: Number(v.snoozeFor) } : {}) }),
+    validate: (v) => ({ status: status ? undefined : 'Update Status', notes: v.notes.trim() ? undefined : 'Add Notes' }),
+    // The form shows a failure under its fields, so the run reports nothing itself.
+    field: (name) => (name === 'status' || name === 'notes' ? name : undefined),
+    onDone: (result) => {
+      toast('success', (result?.message ?? 'Saved').replace(/\*\*/g, ''));
+      setStatus(null);
+      form.reset(blank);
+      onSaved();
+    },
+  });
+  const { snoozeFor, notes } = form.values!;
+  const { errors, busy: saving, setErrors } = form;
   // The form's own command once a status is chosen; before that, whether notes may be added at all.
   const allowed = runner.check(status ? commandFor[status] : 'alert.note');
   useUnsavedChanges(status !== null || notes.trim() !== '');
-
-  const save = async () => {
-    const next = { status: status ? undefined : 'Update Status', notes: notes.trim() ? undefined : 'Add Notes' };
-    setErrors(next);
-    if (next.status || next.notes || !status) return;
-    setSaving(true);
-    try {
-      const input = { alert: alert._id, note: notes };
-      // The form shows a failure under its fields, so the run reports nothing itself.
-      const result = await (status === 'snoozed'
-        ? runner.runOrThrow('alert.snooze', { ...input, ...(snoozeFor !== 'until' ? { for: Number(snoozeFor) } : {}) })
-        : runner.runOrThrow(commandFor[status], input));
-      toast('success', (result.message ?? 'Saved').replace(/\*\*/g, ''));
-      setStatus(null);
-      setNotes('');
-      setSnoozeFor('until');
-      onSaved();
-    } catch (err) {
-      setErrors({ form: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setSaving(false);
-    }
-  };
+  const save = () => form.submit();
 
   if (allowed !== true) return <p className="text-sm text-slate-600 dark:text-slate-400">{allowed}</p>;
   return (
@@ -82,21 +78,21 @@ export function AlertActionForm({ alert, onSaved }: { alert: AlertDetail; onSave
         }}
         errorMessage={errors.status}
       />
-      {status === 'snoozed' && <Select<SnoozeChoice> label="Snooze for" options={snoozeOptions} value={snoozeFor} onChange={setSnoozeFor} />}
+      {status === 'snoozed' && <Select<SnoozeChoice> label="Snooze for" options={snoozeOptions} value={snoozeFor} onChange={(v) => form.set('snoozeFor', v)} />}
       <TextArea
         label="Notes"
         placeholder="What was done, or why (markdown)"
         isRequired
         value={notes}
         onChange={(v) => {
-          setNotes(v);
+          form.update((prev) => ({ ...prev, notes: v }));
           if (v.trim()) setErrors((e) => ({ ...e, notes: undefined }));
         }}
         errorMessage={errors.notes}
       />
-      {errors.form && (
+      {form.formError && (
         <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {errors.form}
+          {form.formError}
         </p>
       )}
       <div>

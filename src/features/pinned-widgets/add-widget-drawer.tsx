@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { serverSelectorQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
 import { ComboBox } from '../../components/ui/combo-box';
@@ -10,7 +10,7 @@ import { toast } from '../../components/ui/toast';
 import { widgetPanels, widgetRefreshOptions, widgetTypeLabels, widgetTypes, type WidgetRefresh, type WidgetType } from '../../lib/pinned-widgets';
 import type { ServerOs } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 
 const listRoute = getRouteApi('/app/pinned-widgets');
 
@@ -31,6 +31,12 @@ interface ChosenServer {
   hostname: string;
   os: ServerOs;
 }
+interface Values {
+  server: ChosenServer | null;
+  type: WidgetType | null;
+  panel: string | null;
+  refresh: WidgetRefresh | null;
+}
 
 const typeOptions = widgetTypes.map((t) => ({ value: t, label: widgetTypeLabels[t] }));
 const refreshOptions = widgetRefreshOptions.map((o) => ({ value: o.value, label: o.label }));
@@ -42,17 +48,32 @@ const refreshOptions = widgetRefreshOptions.map((o) => ({ value: o.value, label:
  */
 export function AddWidgetRoute() {
   const navigate = listRoute.useNavigate();
-  const { run } = useCommandRunner();
-  const [server, setServer] = useState<ChosenServer | null>(null);
   const [text, setText] = useState('');
   const [debounced, setDebounced] = useState('');
-  const [type, setType] = useState<WidgetType | null>(null);
-  const [panel, setPanel] = useState<string | null>(null);
-  const [refresh, setRefresh] = useState<WidgetRefresh | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  useUnsavedChanges(!done && !!(server || type || panel || refresh));
+  const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
+  // A refusal is reported by the run itself (a notice); SPEC's four messages are the form's own.
+  const form = useCommandForm<'widget.pin', Values, Field>('widget.pin', {
+    initial: { server: null, type: null, panel: null, refresh: null },
+    toInput: (v) => ({ server: v.server?.id, type: v.type ?? undefined, panel: v.panel ? Number(v.panel) : undefined, refresh: v.refresh ?? undefined }),
+    validate: (v) => {
+      const found: Partial<Record<Field, string>> = {};
+      for (const f of Object.keys(ADD_WIDGET_MESSAGES) as Field[]) if (!v[f]) found[f] = ADD_WIDGET_MESSAGES[f];
+      return found;
+    },
+    field: () => undefined,
+    reports: 'runner',
+    onDone: (result, _input, v) => {
+      toast('success', `Pinned ${(result?.data as { title?: string } | undefined)?.title ?? 'the widget'} of ${v.server!.hostname}`);
+      close(true);
+    },
+  });
+  const { server, type, panel, refresh } = form.values!;
+  const { errors, busy, submit } = form;
+  useUnsavedChanges(form.dirty);
+  const setServer = (s: ChosenServer | null) => form.update((v) => ({ ...v, server: s }));
+  const setPanel = (p: string | null) => form.update((v) => ({ ...v, panel: p }));
+  const setType = (t: WidgetType | null) => form.update((v) => ({ ...v, type: t }));
+  const setRefresh = (r: WidgetRefresh | null) => form.update((v) => ({ ...v, refresh: r }));
 
   useEffect(() => {
     const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
@@ -62,27 +83,7 @@ export function AddWidgetRoute() {
   const items = (query.data?.result.data ?? []).map((s) => ({ id: s._id, label: s.hostname, description: `${s.ipaddress} · ${s.operating_system === 'windows' ? 'Windows' : 'Linux'}` }));
   const panelOptions = server && type ? widgetPanels(server.os, type).map((p) => ({ value: String(p.id), label: p.title })) : [];
 
-  const clear = (f: Field) => setErrors((e) => ({ ...e, [f]: undefined }));
-  const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    const found: Partial<Record<Field, string>> = {};
-    if (!server) found.server = ADD_WIDGET_MESSAGES.server;
-    if (!type) found.type = ADD_WIDGET_MESSAGES.type;
-    if (!panel) found.panel = ADD_WIDGET_MESSAGES.panel;
-    if (!refresh) found.refresh = ADD_WIDGET_MESSAGES.refresh;
-    setErrors(found);
-    if (!server || !type || !panel || !refresh) return;
-    setBusy(true);
-    const result = await run('widget.pin', { server: server.id, type, panel: Number(panel), refresh });
-    setBusy(false);
-    if (!result) return;
-    setDone(true);
-    toast('success', `Pinned ${(result.data as { title?: string } | undefined)?.title ?? 'the widget'} of ${server.hostname}`);
-    close(true);
-  };
+  const clear = (f: Field) => form.setErrors((e) => ({ ...e, [f]: undefined }));
 
   return (
     <Drawer

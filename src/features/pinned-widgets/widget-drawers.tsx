@@ -11,6 +11,7 @@ import { refreshLabel, widgetRefreshOptions, widgetTypeLabels, type PinnedWidget
 import { panelInfo } from '../../lib/server-panels';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { useWidgets } from './use-widgets';
 import { WidgetCard } from './widget-card';
 
@@ -46,31 +47,27 @@ export function EditWidgetRoute() {
 
 function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
   const navigate = listRoute.useNavigate();
-  const { run } = useCommandRunner();
   const initialRefresh = (widgetRefreshOptions.find((o) => o.ms === widget.refreshInterval)?.value ?? '30s') as WidgetRefresh;
-  const [title, setTitle] = useState(widget.title);
-  const [refresh, setRefresh] = useState<WidgetRefresh>(initialRefresh);
-  const [error, setError] = useState<string | undefined>();
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  useUnsavedChanges(!done && (title !== widget.title || refresh !== initialRefresh));
   const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
+  // Only what changed is sent; a failure is reported by the run itself (a notice).
+  const form = useCommandForm<'widget.edit', { title: string; refresh: WidgetRefresh }, 'title'>('widget.edit', {
+    initial: { title: widget.title, refresh: initialRefresh },
+    toInput: (v) => ({ title: v.title.trim(), refresh: v.refresh }),
+    fixed: { widget: widget.i },
+    send: 'changed',
+    reports: 'runner',
+    validate: (v) => (v.title.trim() ? {} : { title: 'Please enter a title' }),
+    field: (name) => (name === 'title' ? name : undefined),
+    onDone: (result, _input, v) => {
+      if (result) toast('success', `Updated widget ${v.title.trim()}`);
+      close(true);
+    },
+  });
+  const { title, refresh } = form.values!;
+  const { busy, submit } = form;
+  const error = form.errors.title;
+  useUnsavedChanges(form.dirty);
   const server = useQuery(serverQueryOptions(widget.server)).data?.result;
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (busy) return;
-    if (!title.trim()) return setError('Please enter a title');
-    const changes = { ...(title.trim() !== widget.title ? { title: title.trim() } : {}), ...(refresh !== initialRefresh ? { refresh } : {}) };
-    if (Object.keys(changes).length === 0) return close(true);
-    setBusy(true);
-    const result = await run('widget.edit', { widget: widget.i, ...changes });
-    setBusy(false);
-    if (!result) return;
-    setDone(true);
-    toast('success', `Updated widget ${title.trim()}`);
-    close(true);
-  };
 
   return (
     <Drawer
@@ -91,15 +88,12 @@ function EditWidgetDrawer({ widget }: { widget: PinnedWidget }) {
         <TextField
           label="Title"
           value={title}
-          onChange={(v) => {
-            setTitle(v);
-            setError(undefined);
-          }}
+          onChange={(v) => form.set('title', v)}
           errorMessage={error}
           isRequired
           autoFocus
         />
-        <Select label="Refresh Interval" options={refreshOptions} value={refresh} onChange={setRefresh} isRequired />
+        <Select label="Refresh Interval" options={refreshOptions} value={refresh} onChange={(v) => form.set('refresh', v)} isRequired />
       </form>
     </Drawer>
   );

@@ -1,12 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent } from 'react';
 import type { Matcher } from '../../../server/contract/routing';
 import { silencePreviewQueryOptions, silenceQueryOptions } from '../../api/silences';
 import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { inputClass, TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { completeMatchers, MatchersEditor } from './matchers-editor';
 import { MatchPreview } from './match-preview';
 import { fromLocalInput, toLocalInput } from './routing-search';
@@ -21,6 +20,13 @@ const durations = [
   { value: 'until', label: 'Until a time…' },
 ] as const;
 type DurationChoice = (typeof durations)[number]['value'];
+interface Values {
+  matchers: Matcher[];
+  duration: DurationChoice;
+  until: string;
+  comment: string;
+}
+const blank: Values = { matchers: [{ name: 'hostname', op: '=~', value: '' }], duration: '7200', until: '', comment: '' };
 
 /**
  * New or edit silence (a 756 px drawer over the list): matchers, how long, a comment, and before
@@ -28,62 +34,45 @@ type DurationChoice = (typeof durations)[number]['value'];
  * `silence.create` / `silence.edit`, which refuse what the API refuses (a bad regex names its row).
  */
 export function SilenceDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const runner = useCommandRunner();
   const existing = useQuery({ ...silenceQueryOptions(id ?? ''), enabled: id !== null });
-  const [matchers, setMatchers] = useState<Matcher[]>([{ name: 'hostname', op: '=~', value: '' }]);
-  const [duration, setDuration] = useState<DurationChoice>('7200');
-  const [until, setUntil] = useState('');
-  const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<{ form?: string; comment?: string; until?: string }>({});
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const s = existing.data?.result;
-    if (!s) return;
-    setMatchers(s.matchers);
-    setDuration('until');
-    setUntil(toLocalInput(s.endsAt));
-    setComment(s.comment);
-  }, [existing.data]);
-
-  const ready = completeMatchers(matchers);
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const next = { comment: comment.trim() ? undefined : 'Say why (shown on every silenced alert)', until: duration === 'until' && !until ? 'Choose when it ends' : undefined };
-    setErrors(next);
-    if (next.comment || next.until) return;
-    setBusy(true);
-    try {
-      const end = duration === 'until' ? { until: fromLocalInput(until) } : { for: Number(duration) };
-      const r = id === null ? await runner.runOrThrow('silence.create', { matchers, comment, ...end }) : await runner.runOrThrow('silence.edit', { silence: id, matchers, comment, ...end });
-      toast('success', (r.message ?? 'Saved').replace(/\*\*|`/g, ''));
+  const found = existing.data?.result;
+  const form = useCommandForm<'silence.create' | 'silence.edit', Values, 'comment' | 'until'>(id === null ? 'silence.create' : 'silence.edit', {
+    // An edit fills in when the silence arrives; one that cannot be loaded opens as a new one would.
+    initial: found ? { matchers: found.matchers, duration: 'until', until: toLocalInput(found.endsAt), comment: found.comment } : id === null || existing.isError ? blank : null,
+    toInput: (v) => ({ matchers: v.matchers, comment: v.comment, ...(v.duration === 'until' ? { until: fromLocalInput(v.until) } : { for: Number(v.duration) }) }),
+    ...(id === null ? {} : { fixed: { silence: id } }),
+    validate: (v) => ({ comment: v.comment.trim() ? undefined : 'Say why (shown on every silenced alert)', until: v.duration === 'until' && !v.until ? 'Choose when it ends' : undefined }),
+    // The API's refusals (a bad regex names its row) are said above the buttons, as the command words them.
+    field: (name) => (name === 'comment' || name === 'until' ? name : undefined),
+    onDone: (r) => {
+      toast('success', (r?.message ?? 'Saved').replace(/\*\*|`/g, ''));
       onClose();
-    } catch (err) {
-      setErrors({ form: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
+  const { matchers, duration, until, comment } = form.values ?? blank;
+  const { errors, busy, submit } = form;
+  const set = form.set;
+  const ready = completeMatchers(matchers);
 
   return (
     <FormDrawer title={id === null ? 'New silence' : 'Edit silence'} formId="silence-form" mode={id === null ? 'create' : 'edit'} busy={busy} loading={id !== null && existing.isPending} onClose={onClose}>
       <form id="silence-form" noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
-        <MatchersEditor value={matchers} onChange={setMatchers} />
+        <MatchersEditor value={matchers} onChange={(v) => set('matchers', v)} />
         <div className="flex flex-wrap items-end gap-3">
-          <Select<DurationChoice> label="Silence for" className="w-48" options={durations} value={duration} onChange={setDuration} />
+          <Select<DurationChoice> label="Silence for" className="w-48" options={durations} value={duration} onChange={(v) => set('duration', v)} />
           {duration === 'until' && (
             <label className="flex flex-col gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
               Ends
-              <input type="datetime-local" className={inputClass} value={until} onChange={(e) => setUntil(e.target.value)} aria-invalid={!!errors.until || undefined} />
+              <input type="datetime-local" className={inputClass} value={until} onChange={(e) => set('until', e.target.value)} aria-invalid={!!errors.until || undefined} />
               {errors.until && <span className="text-xs text-red-600 dark:text-red-400">{errors.until}</span>}
             </label>
           )}
         </div>
-        <TextField label="Comment" placeholder="Why (shown on every silenced alert)" isRequired value={comment} onChange={setComment} errorMessage={errors.comment} />
+        <TextField label="Comment" placeholder="Why (shown on every silenced alert)" isRequired value={comment} onChange={(v) => set('comment', v)} errorMessage={errors.comment} />
         <MatchPreview body={{ matchers: ready }} options={silencePreviewQueryOptions} enabled={ready.length > 0} what="a matcher" />
-        {errors.form && (
+        {form.formError && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {errors.form}
+            {form.formError}
           </p>
         )}
       </form>

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import type { Matcher } from '../../../server/contract/routing';
 import { api } from '../../api/client';
 import { windowPreviewQueryOptions, windowQueryOptions } from '../../api/maintenance-windows';
@@ -11,7 +11,7 @@ import { FormDrawer } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { inputClass, TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { completeMatchers, MatchersEditor } from './matchers-editor';
 import { MatchPreview } from './match-preview';
 import { Icon } from '../../components/ui/icons';
@@ -27,6 +27,16 @@ const lengths = [
 type Repeat = 'once' | 'daily' | 'weekly' | 'monthly' | 'custom';
 const DAYS = ['SU', 'MO', 'TU', 'WE', 'TH', 'FR', 'SA'];
 const WALL = "yyyy-MM-dd'T'HH:mm";
+interface Values {
+  name: string;
+  matchers: Matcher[];
+  tz: string;
+  start: string;
+  length: string;
+  repeat: Repeat;
+  custom: string;
+  comment: string;
+}
 
 /** The RRULE for a choice, from the start's wall-clock day in the window's zone. */
 function ruleFor(repeat: Repeat, startWall: string, custom: string): string | null {
@@ -46,69 +56,69 @@ const repeatOf = (rrule: string | null): Repeat => (!rrule ? 'once' : rrule === 
  * covers now. Saving runs `maintenance.create` / `maintenance.edit`.
  */
 export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const runner = useCommandRunner();
   const existing = useQuery({ ...windowQueryOptions(id ?? ''), enabled: id !== null });
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const [name, setName] = useState('');
+  const [blank] = useState<Values>(() => ({ name: '', matchers: [], tz: zone, start: formatInTimeZone(new Date(Date.now() + 3_600_000), zone, "yyyy-MM-dd'T'HH:00"), length: '7200', repeat: 'once', custom: '', comment: '' }));
+  const w = existing.data?.result;
+  // The chosen servers by hostname: an edit's are looked up after the window arrives.
   const [servers, setServers] = useState<{ id: string; hostname: string }[]>([]);
   const [search, setSearch] = useState('');
-  const [matchers, setMatchers] = useState<Matcher[]>([]);
-  const [tz, setTz] = useState(zone);
-  const [start, setStart] = useState(() => formatInTimeZone(new Date(Date.now() + 3_600_000), zone, "yyyy-MM-dd'T'HH:00"));
-  const [length, setLength] = useState<string>('7200');
-  const [repeat, setRepeat] = useState<Repeat>('once');
-  const [custom, setCustom] = useState('');
-  const [comment, setComment] = useState('');
-  const [errors, setErrors] = useState<{ form?: string; name?: string }>({});
-  const [busy, setBusy] = useState(false);
   const options = useQuery(serverChoicesQueryOptions({ pageNumber: 1, pageSize: 20, search: search || undefined, sort: { by: 'hostname', direction: 'asc' } }));
 
   useEffect(() => {
-    const w = existing.data?.result;
     if (!w) return;
-    setName(w.name);
-    setMatchers(w.matchers);
-    setTz(w.timezone);
-    setStart(formatInTimeZone(new Date(w.startsAt), w.timezone, WALL));
-    setLength(String((Date.parse(w.endsAt) - Date.parse(w.startsAt)) / 1000));
-    setRepeat(repeatOf(w.rrule));
-    setCustom(w.rrule ?? '');
-    setComment(w.comment);
     void Promise.all(w.serverIds.map((sid) => getServer(api, sid).then((r) => ({ id: sid, hostname: r.result.hostname })).catch(() => ({ id: sid, hostname: sid })))).then(setServers);
-  }, [existing.data]);
+  }, [w]);
+
+  const form = useCommandForm<'maintenance.create' | 'maintenance.edit', Values, 'name'>(id === null ? 'maintenance.create' : 'maintenance.edit', {
+    // An edit fills in when the window arrives; one that cannot be loaded opens as a new one would.
+    initial: w
+      ? {
+          name: w.name,
+          matchers: w.matchers,
+          tz: w.timezone,
+          start: formatInTimeZone(new Date(w.startsAt), w.timezone, WALL),
+          length: String((Date.parse(w.endsAt) - Date.parse(w.startsAt)) / 1000),
+          repeat: repeatOf(w.rrule),
+          custom: w.rrule ?? '',
+          comment: w.comment,
+        }
+      : id === null || existing.isError
+        ? blank
+        : null,
+    toInput: (v) => {
+      const startsAt = fromZonedTime(v.start, v.tz).toISOString();
+      return {
+        name: v.name,
+        servers: servers.map((s) => s.id),
+        matchers: completeMatchers(v.matchers),
+        start: startsAt,
+        end: new Date(Date.parse(startsAt) + Number(v.length) * 1000).toISOString(),
+        tz: v.tz,
+        rrule: ruleFor(v.repeat, v.start, v.custom) ?? '',
+        comment: v.comment,
+      };
+    },
+    ...(id === null ? {} : { fixed: { window: id } }),
+    validate: (v) => (v.name.trim() ? {} : { name: 'Name the window' }),
+    // The API's refusals are said above the buttons, as the command words them.
+    field: (name) => (name === 'name' ? name : undefined),
+    onDone: (r) => {
+      toast('success', (r?.message ?? 'Saved').replace(/\*\*/g, ''));
+      onClose();
+    },
+  });
+  const { name, matchers, tz, start, length, repeat, custom, comment } = form.values ?? blank;
+  const { errors, busy, submit } = form;
+  const set = form.set;
 
   const ready = completeMatchers(matchers);
   const lengthOptions = lengths.some((l) => l.value === length) ? lengths : [...lengths, { value: length, label: `${Number(length) / 60} minutes` }];
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!name.trim()) return setErrors({ name: 'Name the window' });
-    setErrors({});
-    setBusy(true);
-    try {
-      const startsAt = fromZonedTime(start, tz).toISOString();
-      const fields = {
-        servers: servers.map((s) => s.id),
-        matchers: ready,
-        start: startsAt,
-        end: new Date(Date.parse(startsAt) + Number(length) * 1000).toISOString(),
-        tz,
-        rrule: ruleFor(repeat, start, custom) ?? '',
-        comment,
-      };
-      const r = id === null ? await runner.runOrThrow('maintenance.create', { name, ...fields }) : await runner.runOrThrow('maintenance.edit', { window: id, name, ...fields });
-      toast('success', (r.message ?? 'Saved').replace(/\*\*/g, ''));
-      onClose();
-    } catch (err) {
-      setErrors({ form: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <FormDrawer title={id === null ? 'New maintenance window' : 'Edit maintenance window'} formId="window-form" mode={id === null ? 'create' : 'edit'} busy={busy} loading={id !== null && existing.isPending} onClose={onClose}>
       <form id="window-form" noValidate onSubmit={(e) => void submit(e)} className="flex flex-col gap-4">
-        <TextField label="Name" isRequired value={name} onChange={setName} errorMessage={errors.name} placeholder="e.g. Sunday patching" />
+        <TextField label="Name" isRequired value={name} onChange={(v) => set('name', v)} errorMessage={errors.name} placeholder="e.g. Sunday patching" />
         <div className="flex flex-col gap-2">
           <ComboBox
             label="Servers"
@@ -136,10 +146,10 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
           )}
         </div>
         {matchers.length ? (
-          <MatchersEditor value={matchers} onChange={setMatchers} />
+          <MatchersEditor value={matchers} onChange={(v) => set('matchers', v)} />
         ) : (
           <div>
-            <Button size="sm" onPress={() => setMatchers([{ name: 'label.env', op: '=', value: '' }])}>
+            <Button size="sm" onPress={() => set('matchers', [{ name: 'label.env', op: '=', value: '' }])}>
               Also cover alerts by matchers
             </Button>
           </div>
@@ -147,10 +157,10 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
         <div className="flex flex-wrap items-end gap-3">
           <label className="flex flex-col gap-1 text-sm font-medium text-slate-700 dark:text-slate-300">
             Starts ({tz})
-            <input type="datetime-local" className={inputClass} value={start} onChange={(e) => setStart(e.target.value)} />
+            <input type="datetime-local" className={inputClass} value={start} onChange={(e) => set('start', e.target.value)} />
           </label>
-          <Select<string> label="Lasts" className="w-40" options={lengthOptions} value={length} onChange={setLength} />
-          <TextField label="Time zone" className="w-48" value={tz} onChange={setTz} />
+          <Select<string> label="Lasts" className="w-40" options={lengthOptions} value={length} onChange={(v) => set('length', v)} />
+          <TextField label="Time zone" className="w-48" value={tz} onChange={(v) => set('tz', v)} />
         </div>
         <div className="flex flex-wrap items-end gap-3">
           <Select<Repeat>
@@ -164,24 +174,24 @@ export function WindowDrawer({ id, onClose }: { id: string | null; onClose: () =
               { value: 'custom', label: 'Custom (RRULE)' },
             ]}
             value={repeat}
-            onChange={setRepeat}
+            onChange={(v) => set('repeat', v)}
           />
           {repeat === 'custom' ? (
-            <TextField label="RRULE" className="min-w-64 flex-1" value={custom} onChange={setCustom} placeholder="e.g. FREQ=MONTHLY;BYDAY=+3TU" />
+            <TextField label="RRULE" className="min-w-64 flex-1" value={custom} onChange={(v) => set('custom', v)} placeholder="e.g. FREQ=MONTHLY;BYDAY=+3TU" />
           ) : (
             repeat !== 'once' && <code className="pb-2 text-xs text-slate-600 dark:text-slate-400">{ruleFor(repeat, start, custom)}</code>
           )}
         </div>
-        <TextField label="Comment" value={comment} onChange={setComment} placeholder="Optional" />
+        <TextField label="Comment" value={comment} onChange={(v) => set('comment', v)} placeholder="Optional" />
         <MatchPreview
           body={{ serverIds: servers.map((s) => s.id), matchers: ready }}
           options={windowPreviewQueryOptions}
           enabled={servers.length > 0 || ready.length > 0}
           what="servers or a matcher"
         />
-        {errors.form && (
+        {form.formError && (
           <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-            {errors.form}
+            {form.formError}
           </p>
         )}
       </form>

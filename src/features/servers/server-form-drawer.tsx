@@ -59,9 +59,7 @@ export function CreateServerRoute() {
 export function EditServerRoute() {
   return (
     <EditDrawerRoute command="server.edit" query={serverQueryOptions} noun="server" list="/servers">
-      {(data, close) => {
-        const server = data?.result;
-        return (
+      {(server, close) => (
           <ServerFormDrawer
             mode="edit"
             initial={server ? fromServer(server) : null}
@@ -72,8 +70,7 @@ export function EditServerRoute() {
               close(true);
             }}
           />
-        );
-      }}
+      )}
     </EditDrawerRoute>
   );
 }

@@ -105,9 +105,7 @@ export function CreateStatusPageRoute() {
 export function EditStatusPageRoute() {
   return (
     <EditDrawerRoute command="status.edit" query={statusPageQueryOptions} noun="status page" list="/status-pages">
-      {(data, close) => {
-        const page = data?.result;
-        return (
+      {(page, close) => (
           <StatusPageDrawer
             mode="edit"
             initial={page ? fromPage(page) : null}
@@ -118,8 +116,7 @@ export function EditStatusPageRoute() {
               close(true);
             }}
           />
-        );
-      }}
+      )}
     </EditDrawerRoute>
   );
 }

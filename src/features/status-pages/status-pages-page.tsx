@@ -15,6 +15,7 @@ import { TextField } from '../../components/ui/text-field';
 import { formatRelativeTime } from '../../lib/format';
 import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { LoadError } from '../../components/ui/load-error';
 import { LinkButton } from '../../components/ui/link-button';
@@ -24,26 +25,22 @@ const features = tableFeatures({});
 
 /** The incident form: a post (status.post) or the closing update (status.resolve), run as commands. */
 function IncidentDialog({ page, mode, onClose }: { page: StatusPage; mode: 'post' | 'resolve'; onClose: () => void }) {
-  const runner = useCommandRunner();
-  const [body, setBody] = useState('');
-  const [title, setTitle] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const opens = mode === 'post' && !page.openIncident;
-  const submit = async () => {
-    if (mode === 'post' && !body.trim()) return setError('Write the update to post');
-    setBusy(true);
-    setError(null);
-    try {
-      if (mode === 'post') await runner.runOrThrow('status.post', { page: page._id, body, ...(opens && title.trim() ? { title: title.trim() } : {}) });
-      else await runner.runOrThrow('status.resolve', { page: page._id, ...(body.trim() ? { body } : {}) });
-      onClose();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const form = useCommandForm<'status.post' | 'status.resolve', { body: string; title: string }, 'body'>(mode === 'post' ? 'status.post' : 'status.resolve', {
+    initial: { body: '', title: '' },
+    toInput: ({ body, title }) => (mode === 'post' ? { body, ...(opens && title.trim() ? { title: title.trim() } : {}) } : { ...(body.trim() ? { body } : {}) }),
+    fixed: { page: page._id },
+    validate: ({ body }) => (mode === 'post' && !body.trim() ? { body: 'Write the update to post' } : {}),
+    // Every message is said under the fields, as the command words it.
+    field: () => undefined,
+    onDone: () => onClose(),
+  });
+  const { body, title } = form.values!;
+  const { busy } = form;
+  const error = form.errors.body ?? form.formError;
+  const setBody = (v: string) => form.update((prev) => ({ ...prev, body: v }));
+  const setTitle = (v: string) => form.update((prev) => ({ ...prev, title: v }));
+  const submit = () => form.submit();
   return (
     <Modal
       title={mode === 'post' ? (opens ? `New incident on ${page.title}` : `Update: ${page.openIncident}`) : `Resolve: ${page.openIncident}`}

@@ -1,53 +1,39 @@
 import { getRouteApi } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
 import { roleLabels, roles, type Role } from '../../../server/contract/permissions';
 import { Button } from '../../components/ui/button';
 import { Modal } from '../../components/ui/modal';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 
 const usersRoute = getRouteApi('/app/users');
-const empty = { username: '', email: '', phonenumber: '', password: '' };
-type Field = keyof typeof empty;
+const fields = ['username', 'email', 'phonenumber', 'password'] as const;
+type Field = (typeof fields)[number];
+type Values = Record<Field, string> & { role: Role | null };
+const blank: Values = { username: '', email: '', phonenumber: '', password: '', role: null };
 
 /** SPEC §2/§5: modal 'Add new User'; all five fields required; no message texts are specified. */
 export function CreateUserRoute() {
   const navigate = usersRoute.useNavigate();
-  const runner = useCommandRunner();
-  const [values, setValues] = useState(empty);
-  const [role, setRole] = useState<Role | null>(null);
-  const [errors, setErrors] = useState<Partial<Record<Field | 'role', string>>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState(false);
-  const dirty = !done && (Object.values(values).some(Boolean) || role !== null);
-  useUnsavedChanges(dirty);
-
   const close = (ignoreBlocker = false) => void navigate({ to: '/users', search: (s) => s, ignoreBlocker });
-  const set = (k: Field) => (v: string) => setValues((prev) => ({ ...prev, [k]: v }));
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    const missing: typeof errors = {};
-    for (const k of Object.keys(empty) as Field[]) if (!values[k].trim()) missing[k] = 'Required';
-    if (!role) missing.role = 'Required';
-    setErrors(missing);
-    if (!role || Object.keys(missing).length) return;
-    setBusy(true);
-    setFormError(null);
-    try {
-      // The form shows the failure itself (beside its fields), so the run reports nothing.
-      await runner.runOrThrow('user.create', { ...values, role });
-      setDone(true);
-      close(true);
-    } catch (err) {
-      setFormError(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
-  };
+  // The form shows the failure itself (beside its fields), so the run reports nothing.
+  const form = useCommandForm<'user.create', Values, Field | 'role'>('user.create', {
+    initial: blank,
+    toInput: (v) => ({ ...v, role: v.role ?? undefined }),
+    validate: (v) => {
+      const missing: Partial<Record<Field | 'role', string>> = {};
+      for (const k of fields) if (!v[k].trim()) missing[k] = 'Required';
+      if (!v.role) missing.role = 'Required';
+      return missing;
+    },
+    onDone: () => close(true),
+  });
+  const values = form.values!;
+  const { errors, formError, busy } = form;
+  useUnsavedChanges(form.dirty);
+  const set = (k: Field) => (v: string) => form.update((prev) => ({ ...prev, [k]: v }));
+  const submit = form.submit;
 
   return (
     <Modal
@@ -72,8 +58,8 @@ export function CreateUserRoute() {
           label="Role"
           placeholder="Please slect Role"
           options={roles.map((r) => ({ value: r, label: roleLabels[r] }))}
-          value={role}
-          onChange={setRole}
+          value={values.role}
+          onChange={(role) => form.update((prev) => ({ ...prev, role }))}
           isRequired
           errorMessage={errors.role}
         />
