@@ -1,10 +1,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { notificationGroupOptionsQueryOptions, notificationGroupQueryOptions } from '../../api/notification-groups';
 import { ComboBox } from '../../components/ui/combo-box';
+import { OPTION_DEBOUNCE_MS, useDebouncedValue } from '../../components/ui/use-debounced-value';
 
-/** SPEC §9: option search waits 300 ms. */
-const OPTION_DEBOUNCE_MS = 300;
 export const NONE = '__none__';
 
 /** The name of a rule's group: from the selector's first page, else fetched on its own. */
@@ -23,13 +22,9 @@ export function useGroupName(groupId: string | null): string {
 export function GroupPicker({ value, ruleLabel, onChoose }: { value: string | null; ruleLabel: string; onChoose: (group: string) => void }) {
   const current = useGroupName(value);
   const [text, setText] = useState('');
-  const [search, setSearch] = useState('');
+  const search = useDebouncedValue(text.trim(), OPTION_DEBOUNCE_MS);
   // A new box after each choice: clearing the text of a focused box would open its list again.
   const [round, setRound] = useState(0);
-  useEffect(() => {
-    const t = setTimeout(() => setSearch(text.trim()), OPTION_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [text]);
   const query = useQuery({ ...notificationGroupOptionsQueryOptions(search), placeholderData: keepPreviousData });
   const groups = query.data?.result.data ?? [];
   const items = [

@@ -6,7 +6,7 @@ import { checkKindLabels, type Check } from '../../../server/contract/checks';
 import { checksListQueryOptions } from '../../api/checks';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Segmented } from '../../components/ui/segmented';
 import { formatCertDays, formatLatency } from '../../lib/check-format';
@@ -168,7 +168,7 @@ export function ChecksPage() {
         marks={checkMarks}
         stackOnPhone={{ kind: 'Kind', state: 'State', latency: 'Response time', uptime: 'Uptime (24 h)', checked: 'Last checked', cert: 'Certificate' }}
       />
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void runner.run('list.page-size', { size: pageSize as ChecksSearch['pageSize'] }) : setSearch({ page }, false))} />
+      <ListPagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onPage={(page) => setSearch({ page }, false)} />
       <Outlet />
     </div>
   );

@@ -17,9 +17,9 @@ import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
 import { onLiveMessage } from '../../lib/live-events';
+import { OPTION_DEBOUNCE_MS, useDebouncedValue } from '../../components/ui/use-debounced-value';
 
 const route = getRouteApi('/app/incident-report');
-const OPTION_DEBOUNCE_MS = 300;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -152,11 +152,7 @@ function WindowForm({ window, onApply }: { window: { from: number; to: number } 
 /** All servers, or one picked by hostname (SPEC §7 server selector: active, configured servers). */
 function ServerPicker({ serverId, onChange }: { serverId: string | undefined; onChange: (serverId: string | undefined) => void }) {
   const [text, setText] = useState('');
-  const [debounced, setDebounced] = useState('');
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [text]);
+  const debounced = useDebouncedValue(text.trim(), OPTION_DEBOUNCE_MS);
   const options = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
   const current = useQuery({ ...serverQueryOptions(serverId ?? ''), enabled: !!serverId });
   const items = (options.data?.result.data ?? []).map((s) => ({ id: s._id, label: s.hostname, description: s.ipaddress }));

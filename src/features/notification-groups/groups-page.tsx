@@ -1,12 +1,12 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Link, Outlet } from '@tanstack/react-router';
 import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { NotificationGroup } from '../../../server/contract/alerts';
 import { notificationGroupsListQueryOptions } from '../../api/notification-groups';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/toast';
@@ -54,11 +54,6 @@ export function GroupsPage() {
   const estimated = query.data?.result.countEstimated === true;
   const loading = query.isPending;
   const filtered = !!search.name?.trim();
-
-  // Deleting the last group of the last page leaves an empty page: step back to one with rows.
-  useEffect(() => {
-    if (!query.isFetching && query.isSuccess && groups.length === 0 && total > 0 && search.page > 1) setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
-  }, [query.isFetching, query.isSuccess, groups.length, total, search.page, search.pageSize, setSearch]);
 
   const sortHeader = (label: string, by: GroupSortField) => <SortHeader label={label} by={by} sort={{ by: search.sortBy, dir: search.sortDir }} onSort={sortBy} />;
   const plainHeader = (label: string) => <span className="font-semibold">{label}</span>;
@@ -160,7 +155,15 @@ export function GroupsPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as GroupsSearch['pageSize'] }) : setSearch({ page }, false))} />
+        // Deleting the last group of the last page leaves an empty page: it steps back to one with rows.
+        <ListPagination
+          page={search.page}
+          pageSize={search.pageSize}
+          total={total}
+          estimated={estimated}
+          onPage={(page) => setSearch({ page }, false)}
+          emptyPage={{ rows: groups.length, settled: !query.isFetching && query.isSuccess }}
+        />
       )}
       <Outlet />
     </div>

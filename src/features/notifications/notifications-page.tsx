@@ -1,9 +1,9 @@
 import { getRouteApi, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useListView, ViewSwitch, type ListView } from '../../components/ui/view-switch';
 import type { Alert } from '../../../server/contract/alerts';
 import { NotificationsTabs } from '../../components/ui/link-tabs';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { EmptyAlerts } from './list-states';
 import { AlertCard, AlertCardSkeleton } from './alert-card';
 import { AlertFilters } from './alert-filters';
@@ -47,11 +47,6 @@ export function NotificationsPage() {
   const setView = (v: ListView) => v !== view && void run(v === 'table' ? 'view.table' : 'view.cards', {});
   const openAlert = useCallback((a: Alert) => void navigate({ to: '/notifications/show/$id', params: { id: a._id }, search: (prev) => prev }), [navigate]);
 
-  // Deleting the last alert of the last page leaves an empty page: step back to one that has rows.
-  useEffect(() => {
-    if (!query.isFetching && query.isSuccess && alerts.length === 0 && total > 0 && search.page > 1) setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
-  }, [query.isFetching, query.isSuccess, alerts.length, total, search.page, search.pageSize, setSearch]);
-
   const filtered = hasFilters(filters);
   const empty = <EmptyAlerts filtered={filtered} onClear={() => void run('alerts.filter', {})} />;
   const failedWithoutData = query.isError && !query.data;
@@ -92,11 +87,13 @@ export function NotificationsPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination
+        // Deleting the last alert of the last page leaves an empty page: it steps back to one that has rows.
+        <ListPagination
           page={search.page}
           pageSize={search.pageSize}
           total={total}
-          onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as NotificationsSearch['pageSize'] }) : setSearch({ page }, false))}
+          onPage={(page) => setSearch({ page }, false)}
+          emptyPage={{ rows: alerts.length, settled: !query.isFetching && query.isSuccess }}
         />
       )}
       <Outlet />

@@ -1,9 +1,10 @@
 import { keepPreviousData, useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { OneResult } from '../../../server/contract/common';
 import type { MatchPreview as Preview } from '../../../server/contract/routing';
 import { ApiError } from '../../api/client';
 import { Icon } from '../../components/ui/icons';
+import { useDebouncedValue } from '../../components/ui/use-debounced-value';
 
 /**
  * Before saving: what a silence or window matches now (issue 14 §2, §3). The preview is asked
@@ -23,11 +24,7 @@ export function MatchPreview<B, K extends QueryKey>({
   what: string;
 }) {
   const serialized = JSON.stringify(body);
-  const [settled, setSettled] = useState(serialized);
-  useEffect(() => {
-    const t = setTimeout(() => setSettled(serialized), 400);
-    return () => clearTimeout(t);
-  }, [serialized]);
+  const settled = useDebouncedValue(serialized, 400);
   const settledBody = useMemo(() => JSON.parse(settled) as B, [settled]);
   // Not while a change is settling: the settled body may be one that was not ready to ask about.
   const query = useQuery({ ...options(settledBody), enabled: enabled && settled === serialized, placeholderData: keepPreviousData });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Server } from '../../../server/contract/servers';
 import { serverSelectorQueryOptions, serverUpStatusQueryOptions } from '../../api/servers';
 import { ComboBox } from '../../components/ui/combo-box';
@@ -9,9 +9,7 @@ import { Switch } from '../../components/ui/switch';
 import { serverStateDisplay } from '../../lib/format';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { liveRefetchMs } from './live';
-
-/** SPEC §9: option search waits 300 ms. */
-const OPTION_DEBOUNCE_MS = 300;
+import { OPTION_DEBOUNCE_MS, useDebouncedValue } from '../../components/ui/use-debounced-value';
 
 const badgeTone = {
   green: 'bg-green-100 text-green-800 ring-green-600/30 dark:bg-green-950 dark:text-green-300 dark:ring-green-400/30',
@@ -90,11 +88,7 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
 /** SPEC §7 Server selector: active, agent-configured servers, hostname contains, 100 at most. */
 function SwitchServer({ currentId, onSelect }: { currentId: string; onSelect: (id: string) => void }) {
   const [text, setText] = useState('');
-  const [debounced, setDebounced] = useState('');
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [text]);
+  const debounced = useDebouncedValue(text.trim(), OPTION_DEBOUNCE_MS);
   const query = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
   const items = (query.data?.result.data ?? []).map((s) => ({
     id: s._id,

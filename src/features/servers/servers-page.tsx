@@ -1,13 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi, Outlet } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useListView, ViewSwitch } from '../../components/ui/view-switch';
 import type { Server } from '../../../server/contract/servers';
 import { monitoringConfigQueryOptions, serverMetricsListQueryOptions } from '../../api/servers';
 import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
 import { Button } from '../../components/ui/button';
 import type { MenuAction } from '../../components/ui/menu';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { useMarkableRows } from '../../app/command-host/marks';
@@ -60,13 +60,6 @@ export function ServersPage() {
   const markable = useMemo(() => servers.map((s) => ({ id: s._id, label: s.hostname })), [servers]);
   const markCard = useMarkableRows('server', markable, { open: (id) => void navigate({ to: '/servers/show/$id', params: { id } }) });
   const filtered = !!search.hostname?.trim();
-
-  // Deleting the last server of the last page leaves an empty page: step back to one that has rows.
-  useEffect(() => {
-    if (!query.isFetching && query.isSuccess && servers.length === 0 && total > 0 && search.page > 1) {
-      setSearch({ page: Math.max(1, Math.ceil(total / search.pageSize)) }, false);
-    }
-  }, [query.isFetching, query.isSuccess, servers.length, total, search.page, search.pageSize, setSearch]);
 
   const cardActions = (s: Server): MenuAction[] => [
     { id: 'show', label: 'Show', onAction: () => void navigate({ to: '/servers/show/$id', params: { id: s._id } }) },
@@ -132,12 +125,14 @@ export function ServersPage() {
       )}
 
       {!failedWithoutData && (
-        <Pagination
+        // Deleting the last server of the last page leaves an empty page: it steps back to one that has rows.
+        <ListPagination
           page={search.page}
           pageSize={search.pageSize}
           total={total}
           estimated={estimated}
-          onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as ServersSearch['pageSize'] }) : setSearch({ page }, false))}
+          onPage={(page) => setSearch({ page }, false)}
+          emptyPage={{ rows: servers.length, settled: !query.isFetching && query.isSuccess }}
         />
       )}
       <DeleteServerDialog server={deleting} onClose={() => setDeleting(null)} />

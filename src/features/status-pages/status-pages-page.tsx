@@ -4,11 +4,11 @@ import { tableFeatures, useTable, type ColumnDef } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import type { StatusPage } from '../../../server/contract/status-pages';
 import { statusPagesListQueryOptions } from '../../api/status-pages';
-import { statusPagesListQuery, type StatusPagesSearch } from './status-pages-query';
+import { statusPagesListQuery } from './status-pages-query';
 import { Button } from '../../components/ui/button';
 import { DataTable } from '../../components/ui/data-table';
 import { Modal } from '../../components/ui/modal';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { TextArea } from '../../components/ui/text-area';
 import { TextField } from '../../components/ui/text-field';
@@ -210,14 +210,7 @@ export function StatusPagesPage() {
         <LoadError title="Could not load status pages." detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} />
       )}
       <DataTable table={table} label="Status pages" loading={query.isPending} empty={empty} onRowClick={(p) => runner.check('status.edit') === true && void navigate({ to: '/status-pages/edit/$id', params: { id: p._id }, search: (prev) => prev })} />
-      <Pagination
-        page={search.page}
-        pageSize={search.pageSize}
-        total={total}
-        onChange={(page, pageSize) =>
-          pageSize !== search.pageSize ? void runner.run('list.page-size', { size: pageSize as StatusPagesSearch['pageSize'] }) : void navigateList({ search: (prev) => ({ ...prev, page }), replace: true })
-        }
-      />
+      <ListPagination page={search.page} pageSize={search.pageSize} total={total} onPage={(page) => void navigateList({ search: (prev) => ({ ...prev, page }), replace: true })} />
       {dialog && <IncidentDialog page={dialog.page} mode={dialog.mode} onClose={() => setDialog(null)} />}
       <Outlet />
     </div>

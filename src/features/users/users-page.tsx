@@ -8,7 +8,7 @@ import type { User } from '../../../server/contract/users';
 import { usersListQueryOptions } from '../../api/users';
 import { DataTable } from '../../components/ui/data-table';
 import { Menu } from '../../components/ui/menu';
-import { Pagination } from '../../components/ui/pagination';
+import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
 import { CommandButton } from '../../app/command-host/command-button';
@@ -168,7 +168,7 @@ export function UsersPage() {
         </div>
       )}
 
-      <Pagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onChange={(page, pageSize) => (pageSize !== search.pageSize ? void run('list.page-size', { size: pageSize as UsersSearch['pageSize'] }) : setSearch({ page }, false))} />
+      <ListPagination page={search.page} pageSize={search.pageSize} total={total} estimated={estimated} onPage={(page) => setSearch({ page }, false)} />
       <Outlet />
     </div>
   );
