@@ -34,7 +34,7 @@ import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
 import { monitoringAlertGroupsAnswerSchema, monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
 import { alertReachSchema, defaultGroupAnswerSchema, defaultGroupRequestSchema } from './reach';
-import { endpoint, idsQuery, one, page, resource, type ApiRoute } from './endpoint';
+import { endpoint, idsQuery, one, page, removedSchema, resource, type ApiRoute } from './endpoint';
 import {
   createSilenceSchema,
   createWindowSchema,
@@ -145,7 +145,7 @@ export const endpoints = {
   'alerts.update': endpoint({ method: 'PATCH', path: '/api/alerts/:id', summary: "Change an alert's status (resolve, reopen, snooze) with a note", tag: 'Alerts', access: 'alerts.triage', body: updateAlertSchema, response: one(alertDetailSchema) }),
   'alerts.ack': endpoint({ method: 'POST', path: '/api/alerts/:id/ack', summary: 'Acknowledge an alert', tag: 'Alerts', access: 'alerts.triage', body: ackAlertSchema, response: one(alertDetailSchema) }),
   'alerts.unack': endpoint({ method: 'POST', path: '/api/alerts/:id/unack', summary: 'Take back an acknowledgement', tag: 'Alerts', access: 'alerts.triage', body: unackAlertSchema, response: one(alertDetailSchema) }),
-  'alerts.remove': endpoint({ method: 'DELETE', path: '/api/alerts/:id', summary: 'Delete an alert', tag: 'Alerts', access: 'alerts.delete', response: one(z.object({ _id: z.string() })) }),
+  'alerts.remove': endpoint({ method: 'DELETE', path: '/api/alerts/:id', summary: 'Delete an alert', tag: 'Alerts', access: 'alerts.delete', response: one(removedSchema) }),
   'alertConfig.list': endpoint({ method: 'POST', path: '/api/alert-config/get-alert-config/all', summary: "List servers' alert rules", tag: 'Alert rules', access: 'read', body: listQuerySchema, response: page(alertConfigSchema) }),
   'alertConfig.createDefaults': endpoint({ method: 'POST', path: '/api/alert-config/create-default-alert-rules/:serverId', summary: 'Give a server the default alert rules', tag: 'Alert rules', access: 'rules.write', response: one(alertConfigSchema), status: 201 }),
   'alertConfig.update': endpoint({ method: 'PATCH', path: '/api/alert-config/update-alert-config/:id', summary: "Change a server's alert rules", tag: 'Alert rules', access: 'rules.write', body: updateAlertConfigSchema, response: one(alertConfigSchema) }),
@@ -173,7 +173,6 @@ export const endpoints = {
   // Website checks
   ...resource('checks', { name: 'checks', tag: 'Checks', noun: 'check', entity: checkSchema, read: 'read', create: { body: createCheckSchema, access: 'checks.write' }, update: { body: updateCheckSchema, access: 'checks.write' }, remove: { access: 'checks.write' } }),
   // A deletion answers the id it removed (server/routes/resource.ts), not the check; the key keeps its place.
-  'checks.remove': endpoint({ method: 'DELETE', path: '/api/checks/:id', summary: 'Delete a check', tag: 'Checks', access: 'checks.write', response: one(z.object({ _id: z.string() })) }),
   'checks.runNow': endpoint({ method: 'POST', path: '/api/checks/run-now/:id', summary: 'Run a check now', tag: 'Checks', access: 'checks.write', response: one(checkSchema).extend({ run: checkRunSchema }) }),
   'checks.history': endpoint({ method: 'GET', path: '/api/checks/history/:id', summary: "A check's latency and state over a time range", tag: 'Checks', access: 'read', query: checkHistoryQuerySchema, response: one(checkHistorySchema) }),
   'checks.results': endpoint({ method: 'GET', path: '/api/checks/results/:id', summary: "A check's latest results", tag: 'Checks', access: 'read', query: checkResultsQuerySchema, response: one(z.array(checkResultSchema)) }),
@@ -182,7 +181,6 @@ export const endpoints = {
   // Public status pages (issue 16 §3)
   ...resource('statusPages', { name: 'status-pages', tag: 'Status pages', noun: 'status page', entity: statusPageSchema, read: 'read', create: { body: createStatusPageSchema, access: 'status.write' }, update: { body: updateStatusPageSchema, access: 'status.write' }, remove: { access: 'status.write' } }),
   // A deletion answers the id it removed (server/routes/resource.ts), not the page; the key keeps its place.
-  'statusPages.remove': endpoint({ method: 'DELETE', path: '/api/status-pages/:id', summary: 'Delete a status page', tag: 'Status pages', access: 'status.write', response: one(z.object({ _id: z.string() })) }),
   'statusPages.post': endpoint({ method: 'POST', path: '/api/status-pages/post/:id', summary: "Post an incident update (markdown): adds to the page's open incident or opens one", tag: 'Status pages', access: 'status.post', body: statusPostInputSchema, response: one(postedIncidentSchema), status: 201 }),
   'statusPages.resolve': endpoint({ method: 'POST', path: '/api/status-pages/resolve/:id', summary: "Resolve the page's open incident, with an optional last update", tag: 'Status pages', access: 'status.post', body: statusResolveInputSchema, response: one(postedIncidentSchema) }),
   'statusPages.public': endpoint({ method: 'GET', path: '/api/public/status/:slug', summary: 'A status page as the public sees it (no sign-in)', tag: 'Status pages', access: 'public', response: one(publicStatusSchema) }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema } from './common';
+import { listQuerySchema, str } from './common';
 import type { Permission } from './permissions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -42,8 +42,8 @@ export const one = <S extends z.ZodType>(schema: S) => z.object({ result: schema
 /** `{ result: { data, count } }`, SPEC §7's answer for a page. */
 export const page = <S extends z.ZodType>(schema: S) => z.object({ result: z.object({ data: z.array(schema), count: z.number().int(), countEstimated: z.literal(true).optional() }) });
 /** What deleting one item of a resource answers: its id (server/routes/resource.ts). */
-export const removedSchema = z.object({ _id: z.string() });
-export const idsQuery = z.object({ id: z.union([z.string(), z.array(z.string())]).optional() });
+export const removedSchema = z.object({ _id: str() });
+export const idsQuery = z.object({ id: z.union([str(), z.array(str())]).optional() });
 
 /** The `:name` parameters of a path pattern. */
 export type PathParams<P extends string> = P extends `${string}:${infer N}/${infer Rest}` ? N | PathParams<`/${Rest}`> : P extends `${string}:${infer N}` ? N : never;

@@ -246,7 +246,7 @@ export const MAX_CALENDAR_DAYS = 62;
 
 const CALENDAR_TIME = 'give an ISO 8601 time or unix milliseconds';
 /** One end of the calendar's range: an ISO 8601 time or unix milliseconds. */
-const calendarTime = z.string({ error: CALENDAR_TIME }).transform((v, ctx) => {
+const calendarTime = str({ error: CALENDAR_TIME }).transform((v, ctx) => {
   const d = new Date(/^\d+$/.test(v) ? Number(v) : v);
   if (Number.isNaN(d.getTime())) ctx.addIssue({ code: 'custom', message: CALENDAR_TIME });
   return d;

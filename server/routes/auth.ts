@@ -51,7 +51,7 @@ export function registerAuth(app: FastifyInstance, db: Db, config: Config): void
 
   serve(app, endpoints['auth.whoami'], async ({ user }) => ({ result: user }));
 
-  serve(app, endpoints['auth.account'], async ({ user }) => ({ result: await getAccount(db, user) }), { preHandler: ownAccount('open') });
+  serve(app, endpoints['auth.account'], async ({ user }) => ({ result: await getAccount(db, user) }), { before: ({ request }) => ownAccount('open')(request) });
 
-  serve(app, endpoints['auth.updateAccount'], async ({ body, user, request }) => ({ result: await audited(request, db, (tx, audit) => renameAccount(tx, body, user, audit)) }), { preHandler: ownAccount('change') });
+  serve(app, endpoints['auth.updateAccount'], async ({ body, user, request }) => ({ result: await audited(request, db, (tx, audit) => renameAccount(tx, body, user, audit)) }), { before: ({ request }) => ownAccount('change')(request) });
 }

@@ -23,7 +23,7 @@ export function registerTokens(app: FastifyInstance, db: Db): void {
     return { result: { data, count: data.length } };
   });
 
-  serve(app, endpoints['tokens.create'], async ({ body, user, request }) => ({ result: await audited(request, db, (tx, audit) => createToken(tx, body, user, audit)) }), { preHandler: fromSessionOnly });
+  serve(app, endpoints['tokens.create'], async ({ body, user, request }) => ({ result: await audited(request, db, (tx, audit) => createToken(tx, body, user, audit)) }), { before: ({ request }) => fromSessionOnly(request) });
 
   serve(app, endpoints['tokens.revoke'], async ({ params, user, request }) => ({ result: await audited(request, db, (tx, audit) => revokeToken(tx, params, user, audit)) }));
 }
