@@ -1,3 +1,4 @@
+import type { Alert } from '../../server/contract/alerts';
 import type { Server } from '../../server/contract/servers';
 
 /** A server as the API answers it (every field `call` checks), with what a test cares about. */
@@ -29,5 +30,35 @@ export const fakeServer = (fields: Partial<Server> & { _id: string; hostname: st
   memoryTotal: null,
   swapTotal: null,
   labels: {},
+  ...fields,
+});
+
+/** An alert as the API answers it (every field `call` checks), with what a test cares about. */
+export const fakeAlert = (fields: Partial<Alert> & { _id: string; alertname: string; hostname: string }): Alert => ({
+  id: fields._id,
+  serverId: null,
+  checkId: null,
+  ruleId: null,
+  instance: '10.0.0.1',
+  ipaddress: '10.0.0.1',
+  description: '',
+  type: 'resouce_alert',
+  severity: 'critical',
+  status: 'firing',
+  summary: '',
+  mountpoint: null,
+  volume: null,
+  service: null,
+  value: null,
+  createdAt: '2026-01-01T00:00:00Z',
+  updatedAt: '2026-01-01T00:00:00Z',
+  resolvedAt: null,
+  snoozedUntil: null,
+  acknowledgement: null,
+  mute: null,
+  notifiedAt: null,
+  source: 'opsdeck',
+  labels: null,
+  generatorURL: null,
   ...fields,
 });

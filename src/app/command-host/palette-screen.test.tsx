@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../../commands';
 import type { CommandContext } from '../../../commands/define-command';
 import type { Api } from '../../api/client';
+import { fakeAlert, fakeServer } from '../../../tests/commands/fake-server';
 import { createRecents } from '../../lib/recents';
 import { EntityIndex } from './entity-index';
 import { Palette } from './palette';
@@ -23,8 +24,8 @@ afterEach(cleanup);
 const SERVER = '00000000-0000-4000-8000-0000000000a2';
 const ALERT = '00000000-0000-4000-8000-0000000000b2';
 const OTHER = '00000000-0000-4000-8000-0000000000b3';
-const alert = { _id: ALERT, alertname: 'high_cpu_usage', hostname: 'db-02', summary: 'CPU high', status: 'firing', severity: 'critical', createdAt: '2026-06-01T12:00:00.000Z', serverId: SERVER };
-const server = { _id: SERVER, hostname: 'db-02', ipaddress: '10.0.0.2', operating_system: 'linux', state: 'up' };
+const alert = fakeAlert({ _id: ALERT, alertname: 'high_cpu_usage', hostname: 'db-02', summary: 'CPU high', status: 'firing', severity: 'critical', createdAt: '2026-06-01T12:00:00.000Z', serverId: SERVER });
+const server = fakeServer({ _id: SERVER, hostname: 'db-02', ipaddress: '10.0.0.2', operating_system: 'linux', state: 'up' });
 
 function setup(pathname: string, fetchEntities = true) {
   const registry = createAppRegistry();
