@@ -6,37 +6,21 @@ import type { CommandContext } from '../../commands/define-command';
 import { CommandError } from '../../commands/registry';
 import type { Alert } from '../../server/contract/alerts';
 import { ApiError, type Api } from '../../src/api/client';
+import { fakeAlert } from './fake-server';
 
-const alert = (i: number, status: Alert['status'] = 'firing'): Alert => ({
-  _id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  serverId: 's',
-  checkId: null,
-  ruleId: null,
-  hostname: `web-${i}`,
-  instance: '10.0.0.1',
-  ipaddress: '10.0.0.1',
-  alertname: 'high_disk_usage',
-  description: '',
-  type: 'resouce_alert',
-  severity: 'critical',
-  status,
-  summary: '',
-  mountpoint: '/',
-  volume: null,
-  service: null,
-  value: 97,
-  createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
-  updatedAt: new Date().toISOString(),
-  resolvedAt: null,
-  snoozedUntil: null,
-  acknowledgement: null,
-  mute: null,
-  notifiedAt: null,
-  source: 'opsdeck',
-  labels: null,
-  generatorURL: null,
-});
+const alert = (i: number, status: Alert['status'] = 'firing'): Alert =>
+  fakeAlert({
+    _id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    serverId: 's',
+    hostname: `web-${i}`,
+    alertname: 'high_disk_usage',
+    status,
+    mountpoint: '/',
+    value: 97,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+    updatedAt: new Date().toISOString(),
+  });
 
 /**
  * An alerts API over an in-memory list that honours the list filter the commands send (status

@@ -6,37 +6,9 @@ import { ServerFieldError } from '../../commands/server/server-fields';
 import { parseCommandLine } from '../../server/contract/parse-command-line';
 import type { Server } from '../../server/contract/servers';
 import { ApiError, type Api } from '../../src/api/client';
+import { fakeServer } from './fake-server';
 
-const server = (n: number, hostname: string, ipaddress: string): Server => ({
-  _id: `00000000-0000-4000-8000-00000000000${n}`,
-  hostname,
-  ipaddress,
-  operating_system: 'linux',
-  agentPort: 9100,
-  state: 'up',
-  suppressAlarm: 'no',
-  isAgentConfigured: true,
-  isAgentInstalled: true,
-  status: 'active',
-  createdAt: '2026-01-01T00:00:00Z',
-  updatedAt: '2026-01-01T00:00:00Z',
-  lastScrapedAt: null,
-  stateChangedAt: null,
-  lastError: null,
-  cpuUsage: null,
-  memoryUsage: null,
-  diskUsage: null,
-  networkUsage: null,
-  swapUsage: null,
-  uptime: null,
-  cpuLoad1: null,
-  cpuLoad5: null,
-  cpuLoad15: null,
-  cpuCores: null,
-  memorySaturation: null,
-  memoryTotal: null,
-  swapTotal: null,
-});
+const server = (n: number, hostname: string, ipaddress: string): Server => fakeServer({ _id: `00000000-0000-4000-8000-00000000000${n}`, hostname, ipaddress });
 const FLEET = [server(1, 'web-01', '10.0.0.1'), server(2, 'web-02', '10.0.0.2'), server(3, 'db', '10.0.0.30')];
 
 /** A servers API over FLEET that answers like server/routes/resource.ts and records every call. */

@@ -6,41 +6,13 @@ import type { Role } from '../../server/contract/permissions';
 import type { Server } from '../../server/contract/servers';
 import { ApiError, type Api } from '../../src/api/client';
 import { queryKeys } from '../../src/api/query-keys';
+import { fakeServer } from './fake-server';
 
 const ID = '00000000-0000-4000-8000-00000000000a';
 const OTHER = '00000000-0000-4000-8000-00000000000b';
 
 function server(id: string, hostname: string, suppressAlarm: 'yes' | 'no' = 'no'): Server {
-  return {
-    _id: id,
-    hostname,
-    ipaddress: '10.0.0.1',
-    operating_system: 'linux',
-    agentPort: 9100,
-    state: 'up',
-    suppressAlarm,
-    isAgentConfigured: true,
-    isAgentInstalled: true,
-    status: 'active',
-    createdAt: '2026-01-01T00:00:00Z',
-    updatedAt: '2026-01-01T00:00:00Z',
-    lastScrapedAt: null,
-    stateChangedAt: null,
-    lastError: null,
-    cpuUsage: null,
-    memoryUsage: null,
-    diskUsage: null,
-    networkUsage: null,
-    swapUsage: null,
-    uptime: null,
-    cpuLoad1: null,
-    cpuLoad5: null,
-    cpuLoad15: null,
-    cpuCores: null,
-    memorySaturation: null,
-    memoryTotal: null,
-    swapTotal: null,
-  };
+  return fakeServer({ _id: id, hostname, suppressAlarm });
 }
 
 function setup(options: { pathname?: string; search?: Record<string, unknown>; role?: Role; suppressAlarm?: 'yes' | 'no' } = {}) {
