@@ -1,4 +1,5 @@
 import { AUDIT_HEADERS } from '../server/contract/command-history';
+import { standIn } from '../src/api/call';
 import type { Api, HttpMethod, RequestOptions } from '../src/api/client';
 import type { CommandContext } from './define-command';
 import { argumentError } from './argument-error';
@@ -83,7 +84,7 @@ export async function printApi(registry: Registry, id: string, rawInput: unknown
     const sent = body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
     const last = bare.split('/').at(-1) ?? '';
     const result = { ...before, ...sent, _id: before._id ?? (isUuid(last) || method !== 'POST' ? last : CREATED_ID) };
-    return { result, data: result };
+    return standIn({ result, data: result });
   };
   const call = async <T,>(method: HttpMethod, path: string, body: unknown, options: RequestOptions | undefined, real: () => Promise<T>): Promise<T> => {
     const full = withQuery(path, options?.query);
