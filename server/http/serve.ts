@@ -33,7 +33,7 @@ function parse(schema: z.ZodType | undefined, value: unknown, prefix?: string): 
   return parsed.data;
 }
 
-export interface ServeOptions<E extends ApiRoute = ApiRoute> extends Omit<RouteShorthandOptions, 'preHandler'> {
+export interface ServeOptions<E extends ApiRoute = ApiRoute> extends Omit<RouteShorthandOptions, 'preHandler' | 'preValidation'> {
   /**
    * Runs after the access check and before the input is parsed, with the path parameters as sent:
    * a route that changes what its path names finds it here (auditTarget), so that an unknown id

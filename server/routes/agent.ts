@@ -69,7 +69,7 @@ export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitori
       request.log.info({ server: check.server.id, report: body }, 'agent installed');
       return { data };
     },
-    { preValidation: agentKey },
+    { before: ({ request }) => agentKey(request) },
   );
 
   serve(app, endpoints['agent.keys'], async ({ query }) => {

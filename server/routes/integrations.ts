@@ -21,7 +21,7 @@ export function registerIntegrations(app: FastifyInstance, db: Db, am: Alertmana
     auditActor(request, { kind: 'system', userId: null, username: 'Alertmanager', role: null });
     await checkReceiverToken(db, am, bearer(request));
   };
-  serve(app, endpoints['alertmanager.receive'], async ({ body, request }) => ({ result: await audited(request, db, (tx, audit) => receiveWebhook(tx, body, audit)) }), { preValidation: receiverToken });
+  serve(app, endpoints['alertmanager.receive'], async ({ body, request }) => ({ result: await audited(request, db, (tx, audit) => receiveWebhook(tx, body, audit)) }), { before: ({ request }) => receiverToken(request) });
 
   serve(app, endpoints['alertmanager.status'], async () => ({ result: await integrationStatus(db, am, push) }));
 

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractError } from '../../src/api/call';
 import { createCheck, deleteCheck, getCheck, getCheckHistory, getCheckResults, getCheckUptime, listChecks, runCheckNow, updateCheck } from '../../src/api/checks';
-import { ApiError, type Api, type RequestOptions } from '../../src/api/client';
+import type { Api } from '../../src/api/client';
 import { getIncidentReport } from '../../src/api/incident-report';
 import { createStatusPage, deleteStatusPage, getPublicStatus, getStatusPage, listStatusPages, postStatusUpdate, resolveStatusIncident, updateStatusPage } from '../../src/api/status-pages';
+import { injectApi } from '../commands/app-context';
 import { backends, startTestApp, type TestApp } from './harness';
 
 /**
@@ -12,25 +13,6 @@ import { backends, startTestApp, type TestApp } from './harness';
  * throws ContractError where it does not match), so the table says what the server answers.
  */
 const [pglite] = await backends();
-
-/** The client's Api over app.inject, the query built as the browser's client builds it. */
-function injectApi(t: TestApp, cookie?: string): Api {
-  const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, options?: RequestOptions) => {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(options?.query ?? {})) if (v !== undefined) for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
-    const qs = params.toString();
-    const res = await t.call(method, `/api/${path}${qs ? `?${qs}` : ''}`, { cookie, body });
-    if (res.status < 200 || res.status > 299) throw new ApiError(res.status, res.body ?? {});
-    return res.body;
-  };
-  return {
-    get: (path: string, options?: RequestOptions) => send('GET', path, undefined, options),
-    post: (path: string, body?: unknown, options?: RequestOptions) => send('POST', path, body, options),
-    patch: (path: string, body?: unknown, options?: RequestOptions) => send('PATCH', path, body, options),
-    put: (path: string, body?: unknown, options?: RequestOptions) => send('PUT', path, body, options),
-    delete: (path: string, options?: RequestOptions) => send('DELETE', path, undefined, options),
-  } as unknown as Api;
-}
 
 describe('the checks, status pages and incident report client against the server', () => {
   let t: TestApp;

@@ -12,9 +12,13 @@ import type { TestApp } from '../api/harness';
  * headers go with each call and its answer's headers come back (`onResponse`), as in a browser:
  * the server records each write with the run's command and answers with the record's id.
  */
-export function injectApi(t: TestApp, cookie: string): Api {
+export function injectApi(t: TestApp, cookie?: string): Api {
   const send = async (method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, body?: unknown, options?: RequestOptions) => {
-    const res = await t.call(method, `/api/${path}`, { cookie, body, headers: options?.headers });
+    // The query as the browser's client builds it (src/api/client.ts buildUrl).
+    const params = new URLSearchParams();
+    for (const [k, v] of Object.entries(options?.query ?? {})) if (v !== undefined) for (const item of Array.isArray(v) ? v : [v]) params.append(k, String(item));
+    const qs = params.toString();
+    const res = await t.call(method, `/api/${path}${qs ? `?${qs}` : ''}`, { cookie, body, headers: options?.headers });
     const headers = new Headers();
     for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers.set(k, v);
     options?.onResponse?.({ status: res.status, headers });
