@@ -435,15 +435,20 @@ describe('servers list', () => {
     const list = '**/api/servers/metrics/all';
     // Slow answer: skeletons. Slow enough to outlast the screen's code download, which the route
     // loader's request now runs beside instead of after.
-    await page.route(list, async (route) => {
-      await new Promise((r) => setTimeout(r, 4000));
-      await route.continue();
+    // Each held answer is let go before the route is taken away: a handler still waiting when the
+    // next reload starts would answer a request that is no longer its own.
+    const held: Promise<void>[] = [];
+    await page.route(list, (route) => {
+      const answer = new Promise<void>((r) => setTimeout(r, 4000)).then(() => route.continue());
+      held.push(answer);
+      return answer;
     });
     await page.goto('/servers');
     const grid = page.locator('[aria-busy="true"]');
     await shown(grid);
     expect(await grid.locator(':scope > div[aria-hidden="true"]').count()).toBe(12);
     await shown(card(page, 'db-01'));
+    await Promise.all(held);
     await page.unroute(list);
 
     // The same server twice in one answer (it moved while paging): one card.
