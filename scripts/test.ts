@@ -1,76 +1,105 @@
 /**
- * `npm test`: type-check, unit and API tests (PGlite and the local PostgreSQL), `npm run build`
- * (the UI and the compiled server), then browser end-to-end tests against the server `npm start` runs. Prints one closing line
- * "N passed, N failed" over everything, and exits non-zero when anything failed.
+ * `npm test`: type-check and `npm run build` (the UI and the compiled server) side by side; then
+ * the unit and API tests (PGlite and the local PostgreSQL) with the browser files that mostly
+ * wait beside them; then the other browser end-to-end tests in two lanes, each against a server
+ * started as `npm start` starts it. `npm test e2e build` (and the other parts' names) runs only
+ * those parts. Prints one closing line "N passed, N failed" over everything, and exits non-zero
+ * when anything failed.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 interface Lane {
   name: string;
+  /** What `npm test NAME…` selects it by: typecheck, unit-api, build or e2e. */
+  part: 'typecheck' | 'unit-api' | 'build' | 'e2e';
   cmd: string[];
   /** Vitest's JSON report: how many passed and failed. */
   report?: string;
 }
 
-/** A step runs its lanes side by side (most steps have one) and counts their reports together. */
+/** A step runs its lanes side by side and counts their reports together; steps run in turn. */
 interface Step {
   name: string;
   lanes: Lane[];
 }
 
-const vitestE2e = (lane: string, files: string[], exclude: string[] = []) => [
-  'npx',
-  'vitest',
-  'run',
-  '-c',
-  'vitest.e2e.config.ts',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=.tmp/e2e-${lane}.json`,
-  ...exclude.flatMap((f) => ['--exclude', f]),
-  ...files,
-];
+const e2eLane = (name: string, files: string[], exclude: string[] = []): Lane => ({
+  name: `e2e-${name}`,
+  part: 'e2e',
+  report: `.tmp/e2e-${name}.json`,
+  cmd: [
+    'npx',
+    'vitest',
+    'run',
+    '-c',
+    'vitest.e2e.config.ts',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=.tmp/e2e-${name}.json`,
+    ...exclude.flatMap((f) => ['--exclude', f]),
+    ...files,
+  ],
+});
+
 /**
  * Browser files that spend most of their time waiting on real clocks (a rule's 60 s grace period,
- * a real installer): they run in a lane of their own beside the others, each lane with its own
- * server, so the waits no longer add up (`npm test` was 800 s of its 900 s budget).
+ * a real installer, a delivery retry): they use little of the machine, so they run beside the
+ * unit and API files, in lanes of their own (each lane its own server, its files one after
+ * another), and their waits overlap instead of adding up. Grouped so the lanes end together.
  */
 const WAITING_E2E = [
-  'tests/e2e/notifications.e2e.test.ts',
-  'tests/e2e/incident-report.e2e.test.ts',
-  'tests/e2e/agent-setup.e2e.test.ts',
-  'tests/e2e/untrusted-text.e2e.test.ts',
-  'tests/e2e/routing.e2e.test.ts',
-  // A real Prometheus rule through a real Alertmanager into Opsdeck (~15 s of their clocks).
-  'tests/e2e/alertmanager.e2e.test.ts',
-  // Installs the packed tarball with npm (mostly waiting on the registry mirror).
-  'tests/e2e/package.e2e.test.ts',
-  // Waits out a real delivery retry (30 s) after a restore.
-  'tests/e2e/backup.e2e.test.ts',
-  // Not waiting: they even out the lanes (~600 s waiting, ~880 s the rest without them; each
-  // ~740 s with them).
+  // Several alerts, each after a 60 s grace period; installs the packed tarball with npm.
+  ['tests/e2e/notifications.e2e.test.ts', 'tests/e2e/package.e2e.test.ts'],
+  // A 60 s grace period each; a real Prometheus rule through a real Alertmanager (~15 s of their clocks).
+  ['tests/e2e/incident-report.e2e.test.ts', 'tests/e2e/untrusted-text.e2e.test.ts', 'tests/e2e/alertmanager.e2e.test.ts'],
+  // A 60 s grace period; a real installer run; a real delivery retry (30 s) after a restore.
+  ['tests/e2e/routing.e2e.test.ts', 'tests/e2e/agent-setup.e2e.test.ts', 'tests/e2e/backup.e2e.test.ts'],
+];
+/**
+ * The other browser files keep the machine busy: after the unit and API files, in two lanes.
+ * The first lane's files are named (about half the time); the second takes every other file,
+ * so a new file runs without being listed.
+ */
+const FIRST_HALF_E2E = [
   'tests/e2e/pinned-widgets.e2e.test.ts',
   'tests/e2e/dashboard.e2e.test.ts',
   'tests/e2e/live.e2e.test.ts',
   'tests/e2e/start.e2e.test.ts',
   'tests/e2e/csp.e2e.test.ts',
+  'tests/e2e/servers.e2e.test.ts',
+  'tests/e2e/notification-groups.e2e.test.ts',
+  'tests/e2e/screens-fit.e2e.test.ts',
+  'tests/e2e/keyboard-power.e2e.test.ts',
+  'tests/e2e/accessibility.e2e.test.ts',
 ];
 
 mkdirSync('.tmp', { recursive: true });
 const only = process.argv.slice(2);
-const steps: Step[] = [
-  { name: 'typecheck', lanes: [{ name: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] }] },
-  { name: 'unit-api', lanes: [{ name: 'unit-api', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/unit-api.json'], report: '.tmp/unit-api.json' }] },
-  { name: 'build', lanes: [{ name: 'build', cmd: ['npx', 'tsx', 'scripts/build.ts'] }] },
+const phases: Step[] = [
   {
-    name: 'e2e',
+    name: 'typecheck and build',
     lanes: [
-      { name: 'e2e-waiting', cmd: vitestE2e('waiting', WAITING_E2E), report: '.tmp/e2e-waiting.json' },
-      { name: 'e2e-rest', cmd: vitestE2e('rest', [], WAITING_E2E), report: '.tmp/e2e-rest.json' },
+      { name: 'typecheck', part: 'typecheck', cmd: ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit'] },
+      // The browser files beside the unit files serve the built UI.
+      { name: 'build', part: 'build', cmd: ['npx', 'tsx', 'scripts/build.ts'] },
     ],
   },
-].filter((s) => only.length === 0 || only.includes(s.name));
+  {
+    name: 'unit-api, and the waiting browser files',
+    lanes: [
+      { name: 'unit-api', part: 'unit-api', cmd: ['npx', 'vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=.tmp/unit-api.json'], report: '.tmp/unit-api.json' },
+      ...WAITING_E2E.map((files, i) => e2eLane(`waiting-${i + 1}`, files)),
+    ],
+  },
+  {
+    name: 'e2e',
+    lanes: [e2eLane('first', FIRST_HALF_E2E), e2eLane('second', [], [...WAITING_E2E.flat(), ...FIRST_HALF_E2E])],
+  },
+];
+const steps: Step[] = phases
+  .map((s) => ({ ...s, lanes: s.lanes.filter((l) => only.length === 0 || only.includes(l.part)) }))
+  .filter((s) => s.lanes.length > 0);
 
 /** Runs one lane; with others beside it, each output line carries the lane's name. */
 function runLane(lane: Lane, prefixed: boolean): Promise<number | null> {
