@@ -215,20 +215,42 @@ describe('dashboard', () => {
     await shown(rowOf(services, 'cache-01'));
     const button = services.getByRole('button', { name: 'Refresh Services Down' });
     await eventually(() => button.isEnabled()).toBe(true);
-    // Hold the answer back so "disabled while loading" is observable, then let it through.
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    await page.route('**/api/analytics/get-services-down', async (route) => {
-      await held;
-      await route.continue();
+    // Hold the answers back so "disabled while loading" is observable, then let them through. The
+    // card also refreshes by itself: a refresh of its own held before the click leaves the button
+    // disabled, so that one is let through and the click tried again.
+    const url = '**/api/analytics/get-services-down';
+    const waiting: (() => void)[] = [];
+    const answered: Promise<void>[] = [];
+    let asked = 0;
+    await page.route(url, (route) => {
+      asked += 1;
+      const answer = new Promise<void>((r) => waiting.push(r)).then(() => route.continue());
+      answered.push(answer);
+      return answer;
     });
+    const releaseAll = () => waiting.splice(0).forEach((r) => r());
     try {
-      await button.click();
+      for (let attempt = 1; ; attempt++) {
+        releaseAll();
+        await eventually(() => button.isEnabled()).toBe(true);
+        const before = asked;
+        try {
+          await button.click({ timeout: 3000 });
+        } catch (error) {
+          if (attempt === 3) throw error;
+          continue;
+        }
+        // The click asked again, and the button stays disabled while that answer is held.
+        await eventually(() => asked).toBeGreaterThan(before);
+        break;
+      }
       await eventually(() => button.isDisabled()).toBe(true);
-      release();
+      releaseAll();
       await eventually(() => button.isEnabled()).toBe(true);
     } finally {
-      await page.unroute('**/api/analytics/get-services-down');
+      releaseAll();
+      await Promise.all(answered);
+      await page.unroute(url);
     }
     const seen = new Set<string>();
     page.on('request', (r) => {
