@@ -113,7 +113,7 @@ export const endpoints = {
   'servers.chart': endpoint({ method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) }),
   'servers.forecast': endpoint({ method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) }),
   'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema, response: page(serviceRecordSchema) }),
-  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' }),
+  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'prometheus-sd-token' }),
   'monitoring.config': endpoint({ method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) }),
 
   // Agent set-up
