@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentReportSchema, apiKeyInfoSchema, CLI_VERSION, createApiKeySchema, createdApiKeySchema, portAccessSchema, revokedApiKeySchema } from './agent';
+import { agentInstalledSchema, agentReportSchema, apiKeyInfoSchema, CLI_VERSION, createApiKeySchema, createdApiKeySchema, portAccessSchema, revokedApiKeySchema, validatedApiKeySchema } from './agent';
 import {
   ackAlertSchema,
   alertConfigSchema,
@@ -48,7 +48,7 @@ import {
   updateWindowSchema,
   windowPreviewRequestSchema,
 } from './routing';
-import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, serviceRecordSchema, updateServerSchema } from './servers';
+import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, prometheusTargetGroupSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, serviceRecordSchema, updateServerSchema } from './servers';
 import {
   createStatusPageSchema,
   postedIncidentSchema,
@@ -113,13 +113,13 @@ export const endpoints = {
   'servers.chart': endpoint({ method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) }),
   'servers.forecast': endpoint({ method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) }),
   'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema, response: page(serviceRecordSchema) }),
-  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'prometheus-sd-token' }),
+  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'prometheus-sd-token', response: z.array(prometheusTargetGroupSchema) }),
   'monitoring.config': endpoint({ method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) }),
 
   // Agent set-up
   'agent.createKey': endpoint({ method: 'POST', path: '/api/cli/create_api_key', summary: "Make an installer key for a server's agent", tag: 'Agent', access: 'servers.write', body: createApiKeySchema, response: z.object({ data: createdApiKeySchema }), status: 201 }),
-  'agent.validateKey': endpoint({ method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key' }),
-  'agent.installed': endpoint({ method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema }),
+  'agent.validateKey': endpoint({ method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key', response: z.object({ data: validatedApiKeySchema }) }),
+  'agent.installed': endpoint({ method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema, response: z.object({ data: agentInstalledSchema }) }),
   'agent.keys': endpoint({ method: 'GET', path: '/api/cli/api_keys', summary: 'Installer keys (of one server with ?serverId=)', tag: 'Agent', access: 'servers.write', query: z.object({ serverId: z.string().optional() }), response: page(apiKeyInfoSchema) }),
   'agent.revokeKey': endpoint({ method: 'DELETE', path: '/api/cli/api_keys/:id', summary: 'Revoke an installer key', tag: 'Agent', access: 'servers.write', response: one(revokedApiKeySchema) }),
   'agent.checkPort': endpoint({ method: 'GET', path: '/api/servers/check-port-access/:id', summary: "Whether Opsdeck reaches the server's agent port", tag: 'Agent', access: 'servers.write', response: portAccessSchema }),
