@@ -83,7 +83,7 @@ export interface CommandContext {
   /** Puts text on the clipboard (server.copy-ip). Absent outside the app: commands print the text instead. */
   copy?: (text: string) => Promise<void>;
   /**
-   * The marked rows of the open list and the row that has the focus (src/app/command-host/marks.ts), for the
+   * The marked rows of the open list and the row that has the focus (src/components/ui/marks.ts), for the
    * marks commands (Space, Shift+Space, Escape). Absent outside the app.
    */
   marks?: {
@@ -191,7 +191,7 @@ export interface CommandDefinition<I extends z.ZodTypeAny = z.ZodTypeAny, Id ext
   /** false for navigation and view-only commands that would only add noise to the incident log. */
   history?: boolean;
   /**
-   * Whether marked rows of its target's kind fill its target, one run per row (src/app/command-host/marks.ts).
+   * Whether marked rows of its target's kind fill its target, one run per row (src/components/ui/marks.ts).
    * Default: yes, unless `history` is false (view-only commands open one thing).
    */
   bulk?: boolean;

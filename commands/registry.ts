@@ -72,18 +72,21 @@ function plainText(markdown: string): string {
 export function createRegistry<C extends AnyCommand = AnyCommand>(
   options: {
     undoStorage?: UndoStorage;
-    /** Where a command's own fault is told (an `enabled` or `when` predicate that throws); default the console. */
-    report?: (error: unknown, commandId: string) => void;
+    /**
+     * Where a command's own fault is told (an `enabled` or `when` predicate, or its palette rows'
+     * `preset`, that throws); `what` names the part that failed. Default: the console.
+     */
+    report?: (error: unknown, commandId: string, what: string) => void;
   } = {},
 ) {
-  const tell = options.report ?? ((error: unknown, commandId: string) => console.error(`Command "${commandId}": its enabled or when check failed`, error));
+  const tell = options.report ?? ((error: unknown, commandId: string, what: string) => console.error(`Command "${commandId}": ${what} failed`, error));
   // The palette asks every command on every keystroke: a fault is told once, not once a key.
   const told = new Set<string>();
-  const report = (error: unknown, commandId: string) => {
+  const report = (error: unknown, commandId: string, what = 'its enabled or when check') => {
     const key = `${commandId}\n${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`;
     if (told.has(key)) return;
     told.add(key);
-    tell(error, commandId);
+    tell(error, commandId, what);
   };
   /** The reason a command whose own predicate threw reads as unavailable. */
   const faultReason = (def: AnyCommand, error: unknown) => `${def.title} cannot tell whether it can run now (${error instanceof Error ? error.message : String(error)}).`;
@@ -132,6 +135,22 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
     } catch (error) {
       report(error, id);
       return true;
+    }
+  }
+
+  /**
+   * What a command's palette rows (`paletteOptions`) start from here: its `preset`'s values, or
+   * null where the rows are hidden (no rows, or a preset that says so). A preset that throws
+   * hides them and is reported, like a predicate that throws: the palette lists everything else.
+   */
+  function preset(id: string, ctx: CommandContext): Record<string, unknown> | null {
+    const opts = commands.get(id)?.paletteOptions;
+    if (!opts) return null;
+    try {
+      return opts.preset ? opts.preset(ctx) : {};
+    } catch (error) {
+      report(error, id, 'its palette preset');
+      return null;
     }
   }
 
@@ -242,6 +261,7 @@ export function createRegistry<C extends AnyCommand = AnyCommand>(
     list: () => [...commands.values()],
     check,
     shown,
+    preset,
     /** A run typed by the command's input schema: what screens and commands call. */
     run: <K extends C['id']>(id: K, input: InputOf<C, K>, options: RunOptions): Promise<CommandResult> => dispatch(id, input, options),
     /**

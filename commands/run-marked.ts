@@ -2,7 +2,7 @@ import type { CommandSource } from '../server/contract/command-history';
 import type { AnyCommand, ArgSpec, CommandContext, CommandResult } from './define-command';
 import { CommandError, type Registry } from './registry';
 
-/** Rows marked in a list (src/app/command-host/marks.ts), as the front doors hand them over. */
+/** Rows marked in a list (src/components/ui/marks.ts), as the front doors hand them over. */
 export interface MarkedTargets {
   kind: string;
   items: readonly { id: string; label: string }[];

@@ -34,6 +34,7 @@ import { registerCommandHistory } from './routes/command-history';
 import { registerIncidentReport } from './routes/incident-report';
 import { registerLive } from './routes/live';
 import { LiveHub, LiveRetention } from './live/hub';
+import { LiveStreams } from './live/stream';
 import { AlertRetention } from './alerting/retention';
 import { computePrometheusForecasts } from './alerting/forecasts-promql';
 import { registerMonitoring } from './routes/monitoring';
@@ -193,6 +194,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // The live stream (issue 24): every process reads what any process wrote; one prunes.
   const live = new LiveHub(database, app.log.child({ module: 'live' }));
   app.decorate('live', live);
+  const liveStreams = new LiveStreams(database, live, config.live);
   const liveRetention = new LiveRetention(database, config.live.retentionMinutes, app.log.child({ module: 'live-retention' }));
   leader.add({ name: 'live-retention', start: () => liveRetention.start(), stop: async () => liveRetention.stop() });
   // The evaluator starts last, once the loops it reads from and sends through are running.
@@ -291,7 +293,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerForecasts(app, db);
   registerStatusPages(app, database, monitoring, config.statusPages);
   registerIncidentReport(app, db, config.alertRetention.days);
-  registerLive(app, database, live, config.live);
+  registerLive(app, liveStreams);
   registerAnalytics(app, db);
   registerSearch(app, db);
   registerAgent(app, db, monitoring, { publicUrl: config.publicUrl });

@@ -41,7 +41,7 @@ function marksCommand<const Id extends string>(id: Id, title: string, what: Mark
 /**
  * Marks (issue 13, after k9s and lazygit): the keys are declared here once; the command host
  * binds them (src/app/command-host/marks-bar.tsx), the "?" overview lists them, and the store
- * (src/app/command-host/marks.ts) holds the marked rows.
+ * (src/components/ui/marks.ts) holds the marked rows.
  */
 export const markRow = marksCommand('marks.toggle', 'Mark or unmark row', 'toggle', 'space', 'on a focused list row', 'Mark the focused row of a list, or unmark it: commands that take that kind of row then apply to every marked one.');
 export const markRange = marksCommand('marks.range', 'Mark rows up to here', 'range', 'shift+space', 'on a focused list row', 'Mark every row from the last one marked to the focused one.');

@@ -1,13 +1,10 @@
 import { Readable } from 'node:stream';
 import { and, asc, between, or, sql, type SQL } from 'drizzle-orm';
-import type { CommandHistoryEntry } from '../contract/command-history';
-import { incidentReportQuerySchema } from '../contract/incident-report';
+import type { z } from 'zod';
+import type { CommandHistoryEntry, historyExportQuerySchema } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { commandHistory } from '../db/schema';
 import { escapeLike } from '../db/list-query';
-
-/** The export covers the incident report's window (`from`, `to`, at most 31 days, optional `serverId`). */
-export const historyExportQuerySchema = incidentReportQuerySchema;
 
 /**
  * The records of a window, for one server when given: records that name it (or one of `alertIds`)
@@ -27,7 +24,7 @@ export function historyInWindow(from: Date, to: Date, server?: { id: string; hos
 const PAGE = 500;
 
 /** JSON Lines, oldest first, read page by page (keyset on created_at, id) so a month streams in bounded memory. */
-export function streamHistory(db: Db, q: { from: Date; to: Date; serverId?: string }, toApi: (row: typeof commandHistory.$inferSelect) => CommandHistoryEntry): Readable {
+export function streamHistory(db: Db, q: z.output<typeof historyExportQuerySchema>, toApi: (row: typeof commandHistory.$inferSelect) => CommandHistoryEntry): Readable {
   async function* lines() {
     let server: { id: string; hostname: string; ipaddress: string } | null = null;
     if (q.serverId) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { str } from './common';
+import { operatingSystemSchema } from './servers';
 
 /** SPEC §9: the installer's version in its download path, and the default Windows architecture. */
 export const CLI_VERSION = '0.0.2';
@@ -39,15 +40,16 @@ export const createdApiKeySchema = z.object({
 });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
-/** GET /api/cli/validate_api_key/{key}: what the installer needs to know about its server. */
-export interface ValidatedApiKey {
-  valid: true;
-  serverId: string;
-  hostname: string;
-  operating_system: 'linux' | 'windows';
-  agentPort: number;
-  privilages: ApiKeyPrivilege[];
-}
+/** GET /api/cli/validate_api_key/{key} answers `{ data }`: what the installer needs to know about its server. */
+export const validatedApiKeySchema = z.object({
+  valid: z.literal(true),
+  serverId: str(),
+  hostname: str(),
+  operating_system: operatingSystemSchema,
+  agentPort: z.number().int(),
+  privilages: z.array(z.enum(apiKeyPrivileges)),
+});
+export type ValidatedApiKey = z.infer<typeof validatedApiKeySchema>;
 
 /** A key as listed (GET /api/cli/api_keys?serverId=): never the secret. */
 export const apiKeyInfoSchema = z.object({
@@ -76,6 +78,15 @@ export const agentReportSchema = z
   })
   .strict();
 export type AgentReport = z.infer<typeof agentReportSchema>;
+
+/** POST /api/cli/agent-installed answers `{ data }`: the server as the report left it. */
+export const agentInstalledSchema = z.object({
+  serverId: str(),
+  hostname: str(),
+  isAgentInstalled: z.literal(true),
+  isAgentConfigured: z.boolean(),
+  agentPort: z.number().int(),
+});
 
 /** SPEC §3 Agent install token: base64 of `{ apiUrl, serverId, key }` (plain ASCII, so btoa suffices). */
 export function encodeInstallToken(t: { apiUrl: string; serverId: string; key: string }): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentReportSchema, apiKeyInfoSchema, CLI_VERSION, createApiKeySchema, createdApiKeySchema, portAccessSchema, revokedApiKeySchema } from './agent';
+import { agentInstalledSchema, agentReportSchema, apiKeyInfoSchema, CLI_VERSION, createApiKeySchema, createdApiKeySchema, portAccessSchema, revokedApiKeySchema, validatedApiKeySchema } from './agent';
 import {
   ackAlertSchema,
   alertConfigSchema,
@@ -29,7 +29,7 @@ import {
 } from './analytics';
 import { signinSchema, whoamiSchema } from './auth';
 import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkResultsQuerySchema, checkRunSchema, checkSchema, checkUptimeSchema, createCheckSchema, updateCheckSchema } from './checks';
-import { commandHistoryEntrySchema } from './command-history';
+import { commandHistoryEntrySchema, historyExportQuerySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
 import { monitoringAlertGroupsAnswerSchema, monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
@@ -48,7 +48,7 @@ import {
   updateWindowSchema,
   windowPreviewRequestSchema,
 } from './routing';
-import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, serviceRecordSchema, updateServerSchema } from './servers';
+import { chartDataSchema, chartQuerySchema, createServerSchema, monitoringConfigSchema, prometheusTargetGroupSchema, serverForecastsSchema, serverSchema, serverUpStatusSchema, serverUsageSchema, serviceRecordSchema, updateServerSchema } from './servers';
 import {
   createStatusPageSchema,
   postedIncidentSchema,
@@ -101,7 +101,7 @@ export const endpoints = {
 
   // Command history: the incident log
   ...resource('commandHistory', { name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
-  'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (JSON Lines)', tag: 'Commands', access: 'read', query: incidentReportQuerySchema, produces: 'application/x-ndjson' }),
+  'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (JSON Lines)', tag: 'Commands', access: 'read', query: historyExportQuerySchema, produces: 'application/x-ndjson' }),
   'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', query: z.object({ lastEventId: z.string().optional() }), produces: 'text/event-stream' }),
   'incidentReport.get': endpoint({ method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) }),
 
@@ -113,13 +113,13 @@ export const endpoints = {
   'servers.chart': endpoint({ method: 'GET', path: '/api/servers/chart/:id', summary: "A server's metric over a time range", tag: 'Servers', access: 'read', query: chartQuerySchema, response: one(chartDataSchema) }),
   'servers.forecast': endpoint({ method: 'GET', path: '/api/servers/forecast/:id', summary: "When a server's disks and memory run out at the current trend", tag: 'Servers', access: 'read', response: one(serverForecastsSchema) }),
   'services.list': endpoint({ method: 'POST', path: '/api/prometheus/get-services/all', summary: "List servers' services and their state", tag: 'Servers', access: 'read', body: listQuerySchema, response: page(serviceRecordSchema) }),
-  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'public' }),
+  'prometheus.targets': endpoint({ method: 'GET', path: '/api/prometheus/targets', summary: 'The scrape targets (Prometheus HTTP service discovery format)', tag: 'Servers', access: 'prometheus-sd-token', response: z.array(prometheusTargetGroupSchema) }),
   'monitoring.config': endpoint({ method: 'GET', path: '/api/monitoring/config', summary: 'How monitoring is set up (scrape interval, backend)', tag: 'Servers', access: 'read', response: one(monitoringConfigSchema) }),
 
   // Agent set-up
   'agent.createKey': endpoint({ method: 'POST', path: '/api/cli/create_api_key', summary: "Make an installer key for a server's agent", tag: 'Agent', access: 'servers.write', body: createApiKeySchema, response: z.object({ data: createdApiKeySchema }), status: 201 }),
-  'agent.validateKey': endpoint({ method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key' }),
-  'agent.installed': endpoint({ method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema }),
+  'agent.validateKey': endpoint({ method: 'GET', path: '/api/cli/validate_api_key/:key', summary: 'The installer asks whether its key is valid', tag: 'Agent', access: 'agent-key', response: z.object({ data: validatedApiKeySchema }) }),
+  'agent.installed': endpoint({ method: 'POST', path: '/api/cli/agent-installed', summary: 'The installer reports the agent installed', tag: 'Agent', access: 'agent-key', body: agentReportSchema, response: z.object({ data: agentInstalledSchema }) }),
   'agent.keys': endpoint({ method: 'GET', path: '/api/cli/api_keys', summary: 'Installer keys (of one server with ?serverId=)', tag: 'Agent', access: 'servers.write', query: z.object({ serverId: z.string().optional() }), response: page(apiKeyInfoSchema) }),
   'agent.revokeKey': endpoint({ method: 'DELETE', path: '/api/cli/api_keys/:id', summary: 'Revoke an installer key', tag: 'Agent', access: 'servers.write', response: one(revokedApiKeySchema) }),
   'agent.checkPort': endpoint({ method: 'GET', path: '/api/servers/check-port-access/:id', summary: "Whether Opsdeck reaches the server's agent port", tag: 'Agent', access: 'servers.write', response: portAccessSchema }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { str } from './common';
+import { incidentReportQuerySchema } from './incident-report';
 
 /** Where a run started (the browser's front doors, or `api` for a call made without a command). */
 export const commandSources = ['palette', 'cmdline', 'ui', 'hotkey', 'link', 'api', 'history'] as const;
@@ -93,3 +94,10 @@ export const commandHistoryFilterable = {
   /** command, system, signin, view (server/routes/command-history.ts). */
   kind: ['in', 'eq'],
 } as const;
+
+/**
+ * GET /api/command-history/export: the records of the incident report's window (`from`, `to`, at
+ * most 31 days, optional `serverId`) as JSON Lines.
+ */
+export const historyExportQuerySchema = incidentReportQuerySchema;
+export type HistoryExportQuery = z.input<typeof historyExportQuerySchema>;

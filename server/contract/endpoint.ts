@@ -4,8 +4,15 @@ import type { Permission } from './permissions';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** Who may call: a permission of the signed-in user (or token), anyone, or the agent's key. */
-export type Access = Permission | 'public' | 'signed-in' | 'agent-key' | 'alertmanager-token';
+/**
+ * Credentials other than a user's, each checked by its route itself: the agent installer's key,
+ * Alertmanager's receiver token, Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN).
+ */
+export const ownCredentials = ['agent-key', 'alertmanager-token', 'prometheus-sd-token'] as const;
+export type OwnCredential = (typeof ownCredentials)[number];
+
+/** Who may call: a permission of the signed-in user (or token), any signed-in user, anyone, or the holder of one of the credentials above. */
+export type Access = Permission | 'public' | 'signed-in' | OwnCredential;
 
 /**
  * One HTTP endpoint, declared once: the server registers its handler through it

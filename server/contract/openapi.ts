@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { apiErrorBodySchema } from './common';
 import { apiRoutes, type ApiRoute } from './api-routes';
 import { AUDIT_HEADERS } from './command-history';
+import type { OwnCredential } from './endpoint';
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +38,11 @@ const ACCESS_TEXT: Record<string, string> = {
   'signed-in': 'Any signed-in user or personal API token.',
   'agent-key': "The agent installer's key (Authorization: Bearer <key>).",
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
+  'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
 };
+
+/** The security scheme (components.securitySchemes) of each credential a route checks itself. */
+const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken' };
 
 function operation(route: ApiRoute, params: string[]): Json {
   const access = ACCESS_TEXT[route.access] ?? `Needs the permission \`${route.access}\` (see server/contract/permissions.ts).`;
@@ -57,8 +62,7 @@ function operation(route: ApiRoute, params: string[]): Json {
     },
   };
   if (route.access === 'public') op.security = [];
-  else if (route.access === 'agent-key') op.security = [{ agentKey: [] }];
-  else if (route.access === 'alertmanager-token') op.security = [{ alertmanagerToken: [] }];
+  else if (route.access in SECURITY) op.security = [{ [SECURITY[route.access as OwnCredential]]: [] }];
   if (route.body) op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } };
   return op;
 }
@@ -97,6 +101,7 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session', description: 'The browser session; writes also need `x-requested-with: opsdeck`.' },
         agentKey: { type: 'http', scheme: 'bearer', description: "An agent installer's key." },
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
+        prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },

@@ -168,6 +168,14 @@ export const monitoringConfigSchema = z.object({
 });
 export type MonitoringConfig = z.infer<typeof monitoringConfigSchema>;
 
+/**
+ * GET /api/prometheus/targets: one target group per server Prometheus scrapes, in its HTTP service
+ * discovery format (https://prometheus.io/docs/prometheus/latest/http_sd/).
+ */
+export const prometheusTargetGroupSchema = z.object({ targets: z.array(str()), labels: z.record(str(), str()) });
+export type PrometheusTargetGroup = z.infer<typeof prometheusTargetGroupSchema>;
+
+
 /** One "full within N hours" forecast (issue 16): a robust linear fit over the last 6 hours. */
 export const forecastSchema = z.object({
   /** Hours until 100 %; null when it is not filling. */

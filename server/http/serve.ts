@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import type { Whoami } from '../contract/auth';
-import type { ApiRoute, PathParams } from '../contract/endpoint';
+import { ownCredentials, type Access, type ApiRoute, type OwnCredential, type PathParams } from '../contract/endpoint';
 import { fromZod } from './errors';
 import { requirePermission, requireUser } from './session';
 
@@ -12,8 +12,8 @@ export interface Served<E extends ApiRoute> {
   params: Record<PathParams<E['path']>, string> & { [K in keyof E['params']]: E['params'][K] extends z.ZodType ? z.output<E['params'][K]> : string };
   query: Parsed<E['query']>;
   body: Parsed<E['body']>;
-  /** The signed-in user or token owner; null only where the access is public, the agent's key or Alertmanager's token. */
-  user: E['access'] extends 'public' | 'agent-key' | 'alertmanager-token' ? Whoami | null : Whoami;
+  /** The signed-in user or token owner; null only where the access is public or a credential the route checks itself. */
+  user: E['access'] extends 'public' | OwnCredential ? Whoami | null : Whoami;
   request: FastifyRequest;
   reply: FastifyReply;
 }
@@ -23,8 +23,8 @@ type Answer<E extends ApiRoute> = E['response'] extends z.ZodType ? z.input<E['r
 
 export type Handler<E extends ApiRoute> = (input: Served<E>) => Promise<Answer<E>> | Answer<E>;
 
-/** Credentials other than a user's, checked by the handler itself (the agent's key, Alertmanager's token). */
-const OWN_CHECK = new Set(['public', 'agent-key', 'alertmanager-token']);
+/** Anyone, or a credential other than a user's that the route checks itself (its `before` or its handler). */
+const OWN_CHECK = new Set<Access>(['public', ...ownCredentials]);
 
 function parse(schema: z.ZodType | undefined, value: unknown, prefix?: string): unknown {
   if (!schema) return value;

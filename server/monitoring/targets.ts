@@ -1,16 +1,10 @@
 import type { MonitoringSettings } from '../config';
-import type { MonitoringConfig } from '../contract/servers';
+import type { MonitoringConfig, PrometheusTargetGroup } from '../contract/servers';
 import type { Database } from '../db/client';
 import { prometheusInstance } from './prometheus-collector';
 
-/** Prometheus HTTP service discovery target group (https://prometheus.io/docs/prometheus/latest/http_sd/). */
-export interface TargetGroup {
-  targets: string[];
-  labels: Record<string, string>;
-}
-
 /** The servers Prometheus scrapes: active, agent-configured ones, oldest first, each labelled with its id, hostname and OS. */
-export async function prometheusTargets(database: Database): Promise<TargetGroup[]> {
+export async function prometheusTargets(database: Database): Promise<PrometheusTargetGroup[]> {
   const rows = await database.query<{ id: string; hostname: string; ipaddress: string; agent_port: number; operating_system: string }>(
     `select id, hostname, ipaddress, agent_port, operating_system from servers where status = 'active' and is_agent_configured order by created_at`,
   );

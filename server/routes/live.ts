@@ -1,138 +1,14 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { loadPersonalToken, personalTokenOf } from '../auth/personal-tokens';
+import type { FastifyInstance } from 'fastify';
 import { endpoints } from '../contract/api-routes';
-import type { Database } from '../db/client';
-import { HttpError } from '../http/errors';
 import { serve } from '../http/serve';
-import { loadSession, readToken } from '../http/session';
-import type { LiveEvent, LiveHub } from '../live/hub';
-
-/** A stream whose reader stopped reading (this much unsent) is ended; the tab resumes from its cursor. */
-const MAX_BUFFERED_BYTES = 1 << 20;
-/** How many sent seqs a stream remembers, so a row read by both the resume and the hub goes once. */
-const SENT_MEMORY = 4_096;
-
-const frame = (event: string, data: unknown, id?: number) => `${id !== undefined ? `id: ${id}\n` : ''}event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
-
-/** Last-Event-ID (the header EventSource sends on reconnecting) or `?lastEventId=` (a first connect that resumes). */
-function resumeFrom(request: FastifyRequest, query: string | undefined): number | undefined {
-  const header = request.headers['last-event-id'];
-  const given = typeof header === 'string' && header.trim() !== '' ? header.trim() : typeof query === 'string' && query !== '' ? query : undefined;
-  if (given === undefined) return undefined;
-  if (!/^\d{1,15}$/.test(given)) throw new HttpError(400, 'Last-Event-ID must be the id of an event this stream sent', 'Last-Event-ID');
-  return Number(given);
-}
+import type { LiveStreams } from '../live/stream';
 
 /**
- * GET /api/live: server-sent events of what changed (alerts, servers, services, checks, History
- * records), authenticated as every API call is (session cookie or personal token; 401 otherwise).
- * Each event's `id` is a cursor: reconnecting with it (Last-Event-ID) replays what came after,
- * or sends `reset` when that is no longer kept. A heartbeat comment keeps proxies from closing an
- * idle stream, and with it the session is looked at again: a signed-out or expired one ends the
- * stream with `signed-out`.
+ * GET /api/live through its declaration like any call: `serve` checks the caller (401 signed out)
+ * and parses `?lastEventId=`; the stream itself (server/live/stream.ts) takes the connection over.
  */
-export function registerLive(app: FastifyInstance, database: Database, hub: LiveHub, options: { heartbeatSeconds: number }): void {
-  const open = new Set<() => void>();
+export function registerLive(app: FastifyInstance, streams: LiveStreams): void {
   // Streams never end by themselves: close them before the server waits for its connections.
-  app.addHook('preClose', async () => {
-    for (const end of [...open]) end();
-  });
-
-  serve(app, endpoints['live.stream'], async ({ query, request, reply }) => {
-    const accept = request.headers.accept ?? '';
-    if (!/text\/event-stream/i.test(accept)) throw new HttpError(406, 'GET /api/live is an event stream: send Accept: text/event-stream', 'accept');
-    const after = resumeFrom(request, query.lastEventId);
-    const personal = personalTokenOf(request);
-    const sessionToken = personal === undefined ? readToken(request) : undefined;
-    const stillSignedIn = async () => {
-      if (personal !== undefined) return !!(await loadPersonalToken(database.db, personal));
-      const session = await loadSession(database, sessionToken);
-      return !!session && session !== 'expired';
-    };
-
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      // nginx buffers proxied answers unless told not to.
-      'x-accel-buffering': 'no',
-      connection: 'keep-alive',
-    });
-    raw.flushHeaders();
-
-    let ended = false;
-    const sent = new Set<number>();
-    const remember = (seq: number) => {
-      sent.add(seq);
-      if (sent.size > SENT_MEMORY) sent.delete(sent.values().next().value!);
-    };
-    const write = (text: string) => {
-      if (ended) return;
-      raw.write(text);
-      if (raw.writableLength > MAX_BUFFERED_BYTES) end();
-    };
-    const send = (events: LiveEvent[], cursor: number) => {
-      let text = '';
-      for (const e of events) {
-        if (sent.has(e.seq)) continue;
-        remember(e.seq);
-        text += frame(e.kind, { seq: e.seq, at: e.at, ...e.data }, Math.min(e.seq, cursor));
-      }
-      if (text) write(text);
-    };
-
-    // Live events are held while the resume is read, so none falls between the two.
-    let held: [LiveEvent[], number][] | null = [];
-    const unsubscribe = hub.subscribe((events, cursor) => (held ? held.push([events, cursor]) : send(events, cursor)));
-    const heartbeat = setInterval(() => {
-      write(': heartbeat\n\n');
-      stillSignedIn().then(
-        (ok) => {
-          if (!ok) {
-            write(frame('signed-out', {}));
-            end();
-          }
-        },
-        () => undefined,
-      );
-    }, options.heartbeatSeconds * 1_000);
-    heartbeat.unref();
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(heartbeat);
-      unsubscribe();
-      open.delete(end);
-      raw.end();
-    };
-    open.add(end);
-    raw.on('close', end);
-    raw.on('error', end);
-
-    // A reconnecting EventSource waits this long (ms) before trying again.
-    write('retry: 1000\n\n');
-    try {
-      const cursor = hub.cursor();
-      if (after === undefined) {
-        write(frame('hello', { cursor, resumed: false }, cursor));
-      } else {
-        const replay = await hub.replay(after);
-        if (replay === 'reset') {
-          write(frame('reset', { cursor }, cursor));
-        } else {
-          write(frame('hello', { cursor, resumed: true, replayed: replay.length }));
-          send(replay, cursor);
-        }
-      }
-    } catch (error) {
-      request.log.warn({ err: error }, 'Could not start a live stream');
-      end();
-      return;
-    }
-    const waiting = held;
-    held = null;
-    for (const [events, cursor] of waiting) send(events, cursor);
-  });
+  app.addHook('preClose', async () => streams.endAll());
+  serve(app, endpoints['live.stream'], ({ query, request, reply }) => streams.serve(request, reply, query.lastEventId));
 }

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { HistoryExportQuery } from '../../server/contract/command-history';
 import type { ListQuery } from '../../server/contract/common';
-import type { IncidentReportQuery } from '../../server/contract/incident-report';
 import { api as defaultApi, apiUrl, type Api } from './client';
 import { call, endpointPath } from './call';
 import { queryKeys } from './query-keys';
@@ -13,4 +13,4 @@ export const commandHistoryQueryOptions = (q: ListQuery) =>
 
 /** The JSON Lines export of a window (`GET /api/command-history/export`), as a link to download. */
 export const historyExportUrl = (q: { from: string; to: string; serverId?: string }) =>
-  apiUrl(endpointPath('commandHistory.export'), { from: q.from, to: q.to, serverId: q.serverId } satisfies IncidentReportQuery);
+  apiUrl(endpointPath('commandHistory.export'), { from: q.from, to: q.to, serverId: q.serverId } satisfies HistoryExportQuery);

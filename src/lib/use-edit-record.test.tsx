@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CommandRunnerContext, type CommandRunner } from '../app/command-host/run-command';
+import { CommandRunnerContext, type CommandRunner } from '../components/ui/command-runner';
 import { useEditRecord } from './use-edit-record';
 
 const toasts = vi.hoisted(() => [] as [string, string][]);

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { CommandId } from '../../commands';
 import { toast } from '../components/ui/toast';
-import { useCommandRunner } from '../app/command-host/run-command';
+import { useCommandRunner } from '../components/ui/command-runner';
 
 /**
  * A create or edit route whose command this role may not run (SPEC §6, our matrix) sends the

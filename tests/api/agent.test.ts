@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeInstallToken } from '../../server/contract/agent';
 import { DEFAULT_RULES } from '../../server/alerting/defaults';
 import type { Role } from '../../server/contract/permissions';
-import { backends, startTestApp, type TestApp } from './harness';
+import { asDeclared, backends, startTestApp, type TestApp } from './harness';
 
 type Who = Role | 'anonymous';
 const everyone: Who[] = ['admin', 'sysadmin', 'user', 'anonymous'];
@@ -109,6 +109,7 @@ describe.each(await backends())('agent onboarding API on $name', (backend) => {
     const ok = await t.call('GET', `/api/cli/validate_api_key/${k.key}`);
     expect(ok.status).toBe(200);
     expect(ok.body.data).toEqual({ valid: true, serverId: s._id, hostname: s.hostname, operating_system: 'linux', agentPort: 9911, privilages: ['CREATE', 'READ', 'UPDATE', 'DELETE'] });
+    expect(asDeclared('agent.validateKey', ok.body)).toEqual(ok.body);
     const wrong = await t.call('GET', `/api/cli/validate_api_key/sbk_${'x'.repeat(43)}`);
     expect(wrong.status).toBe(401);
     expect(wrong.body.message).toMatch(/not valid/);
@@ -133,6 +134,7 @@ describe.each(await backends())('agent onboarding API on $name', (backend) => {
     const res = await report(k.key, { agentPort: s.agentPort, supervisor: 'process', exporter: '/usr/bin/prometheus-node-exporter' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ serverId: s._id, isAgentInstalled: true, isAgentConfigured: false });
+    expect(asDeclared('agent.installed', res.body)).toEqual(res.body);
     expect((await getServer(s._id)).isAgentInstalled).toBe(true);
     expect((await getServer(s._id)).isAgentConfigured).toBe(false);
     expect((await getServer(other._id)).isAgentInstalled).toBe(false);

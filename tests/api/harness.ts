@@ -6,6 +6,7 @@ import { hashPassword } from '../../server/auth/password';
 import { testConfig, type Config } from '../../server/config';
 import { migrationsHash, openDatabase, type Database } from '../../server/db/client';
 import { users } from '../../server/db/schema';
+import { endpoints, type ApiRoute, type EndpointName } from '../../server/contract/api-routes';
 import type { Role } from '../../server/contract/permissions';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -120,6 +121,17 @@ export async function backends(): Promise<Backend[]> {
     console.warn(`PostgreSQL at ${TEST_DATABASE_URL} is not reachable: the PostgreSQL half of the API tests is skipped.`);
   }
   return list;
+}
+
+/**
+ * An answer as its endpoint's declared response schema reads it: one that does not match throws,
+ * and a field the schema does not name is dropped, so `expect(asDeclared(name, body)).toEqual(body)`
+ * holds the declaration to exactly what was answered.
+ */
+export function asDeclared(name: EndpointName, body: unknown): unknown {
+  const schema = (endpoints[name] as ApiRoute).response;
+  if (!schema) throw new Error(`${name} declares no response schema`);
+  return schema.parse(body);
 }
 
 export interface TestApp {

@@ -64,6 +64,31 @@ describe('GET /api/openapi.json', () => {
     expect(apiRoutes.length).toBe(Object.values(doc.paths as Record<string, object>).reduce((n, ops) => n + Object.keys(ops).length, 0));
   });
 
+  it('names the credential of each route that checks its own, and describes every scheme it names', () => {
+    const targets = doc.paths['/api/prometheus/targets'].get;
+    expect(targets.security).toEqual([{ prometheusSdToken: [] }]);
+    expect(targets.description).toMatch(/PROMETHEUS_SD_TOKEN/);
+    expect(doc.components.securitySchemes.prometheusSdToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    const named = Object.values(doc.paths as Record<string, Record<string, { security?: Record<string, unknown>[] }>>).flatMap((ops) => Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s))));
+    expect(named.filter((name) => !doc.components.securitySchemes[name])).toEqual([]);
+  });
+
+  it('describes as open to anyone only routes that answer a caller with no credentials', async () => {
+    const open = Object.entries(doc.paths as Record<string, Record<string, { security?: unknown[]; description: string }>>).flatMap(([path, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => Array.isArray(op.security) && op.security.length === 0)
+        .map(([method, op]) => ({ method: method.toUpperCase() as 'GET' | 'POST', url: path.replace(/\{[^}]+\}/g, 'x'), op })),
+    );
+    expect(open.length).toBeGreaterThan(5);
+    const refused: string[] = [];
+    for (const route of open) {
+      expect(route.op.description, `${route.method} ${route.url}`).toMatch(/^Anyone/);
+      const res = await t.call(route.method, route.url, route.method === 'GET' ? {} : { body: {} });
+      if (res.status === 401 || res.status === 403) refused.push(`${route.method} ${route.url} → ${res.status} ${res.body?.message ?? ''}`);
+    }
+    expect(refused).toEqual([]);
+  });
+
   it('answers without a session', async () => {
     const anon = await t.app.inject({ method: 'GET', url: '/api/openapi.json' });
     expect(anon.statusCode).toBe(200);

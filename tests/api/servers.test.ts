@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '../../server/contract/permissions';
-import { backends, startTestApp, type TestApp } from './harness';
+import { asDeclared, backends, startTestApp, type TestApp } from './harness';
 
 type Who = Role | 'anonymous';
 const everyone: Who[] = ['admin', 'sysadmin', 'user', 'anonymous'];
@@ -230,6 +230,7 @@ describe.each(await backends())('servers API on $name', (backend) => {
         const res = await sd.call('GET', '/api/prometheus/targets', { headers: { authorization } });
         expect(res.status, authorization).toBe(200);
         expect(res.body).toEqual(expected);
+        expect(asDeclared('prometheus.targets', res.body)).toEqual(res.body);
       }
       for (const authorization of ['Bearer wrong', 'Basic sd-secret', 'Bearer sd-secret extra', '']) {
         expect((await sd.call('GET', '/api/prometheus/targets', { headers: { authorization } })).status, authorization).toBe(401);

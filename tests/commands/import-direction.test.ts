@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 // Imports run one way (docs/architecture.md): src/app → commands → server/contract. The server
-// never reaches into the registry or the web app, and commands never into the app's host.
+// never reaches into the registry or the web app, commands never into the app's host, and the
+// kit below the screens (components, lib, api) never into the app.
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 function sources(dir: string): string[] {
@@ -39,5 +40,12 @@ describe('import direction', () => {
 
   it('no file under commands/ imports from src/app', () => {
     expect(crossings(['commands'], ['src/app'])).toEqual([]);
+  });
+
+  // STYLE rule 6: ui, lib and api sit below the screens and the app; the command host provides
+  // the runner they use, it is not imported by them.
+  it('no file under src/components, src/lib or src/api imports from src/app', () => {
+    expect(sources('src/components/ui').length).toBeGreaterThan(40);
+    expect(crossings(['src/components', 'src/lib', 'src/api'], ['src/app'])).toEqual([]);
   });
 });

@@ -24,7 +24,7 @@ import { Palette } from './palette';
 import { useViewHistory } from './use-view-history';
 import { MarksBar } from './marks-bar';
 import { dispatchWithMarks, type MarkedTargets } from '../../../commands/run-marked';
-import { marks, useMarks } from './marks';
+import { marks, useMarks } from '../../components/ui/marks';
 import { ShortcutOverview } from './shortcut-overview';
 import { sharedContextParts } from './context-parts';
 

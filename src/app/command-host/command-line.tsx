@@ -9,7 +9,7 @@ import { aliasOf, expandAlias, type AliasDef } from '../../../commands/aliases';
 import type { Recents } from '../../lib/recents';
 import { createTypedLines, givesSecret } from '../../lib/typed-lines';
 import { localStore } from '../../lib/web-storage';
-import { marks } from './marks';
+import { marks } from '../../components/ui/marks';
 import { CommandError, type Registry } from '../../../commands/registry';
 import type { Whoami } from '../../../server/contract/auth';
 import type { CommandSource } from '../../../server/contract/command-history';

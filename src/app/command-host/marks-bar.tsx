@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { markedNoun, previewList } from '../../../commands/run-marked';
-import { MARKED_DESCRIPTION_ID, marks, useMarks } from './marks';
+import { MARKED_DESCRIPTION_ID, marks, useMarks } from '../../components/ui/marks';
 import { shortcutLabel, useShortcuts, type ShortcutBinding } from './hotkeys';
 import { useCommandRunner } from './run-command';
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAppRegistry } from '../../../commands';
 import type { CommandContext } from '../../../commands/define-command';
 import { MarksBar } from './marks-bar';
-import { marks, useMarkableRows, type MarkedRow } from './marks';
+import { marks, useMarkableRows, type MarkedRow } from '../../components/ui/marks';
 import { CommandRunnerContext, type CommandRunner } from './run-command';
 
 afterEach(() => {

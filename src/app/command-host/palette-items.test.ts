@@ -4,7 +4,7 @@ import type { CommandContext } from '../../../commands/define-command';
 import { defineCommand } from '../../../commands/define-command';
 import { createRegistry } from '../../../commands/registry';
 import type { Api } from '../../api/client';
-import { commandItems } from './palette-items';
+import { commandItems, presetItems } from './palette-items';
 
 const ctx: CommandContext = {
   api: {} as Api,
@@ -40,5 +40,34 @@ describe('the palette’s command rows', () => {
       ['test.enabled-throws', 'no state'],
       ['test.when-throws', 'no view'],
     ]);
+  });
+
+  it('leave out the rows of a command whose palette preset throws, report the fault once, and keep every other row', () => {
+    const report = vi.fn();
+    const registry = createRegistry({ report });
+    const modes = (id: string, preset: () => Record<string, unknown> | null) =>
+      defineCommand({
+        id,
+        title: id,
+        category: 'Test',
+        input: z.object({ server: z.string().optional(), mode: z.enum(['on', 'off']) }),
+        args: [{ name: 'mode', label: 'Mode', kind: 'enum', options: [{ value: 'on', label: 'On' }, { value: 'off', label: 'Off' }] }],
+        paletteOptions: { arg: 'mode', label: (o) => `${id} ${o.value}`, preset },
+        run: () => ({}),
+      });
+    registry.register(
+      modes('test.preset-throws', () => {
+        throw new Error('no open server');
+      }),
+    );
+    registry.register(modes('test.preset-fine', () => ({ server: 'web-01' })));
+    // As the palette does on every keystroke.
+    presetItems(registry, ctx);
+    const rows = presetItems(registry, ctx).map((item) => [item.key, item.kind === 'preset' ? item.preset : null]);
+    expect(rows).toEqual([
+      ['preset:test.preset-fine:on', { server: 'web-01', mode: 'on' }],
+      ['preset:test.preset-fine:off', { server: 'web-01', mode: 'off' }],
+    ]);
+    expect(report.mock.calls.map(([error, id, what]) => [id, (error as Error).message, what])).toEqual([['test.preset-throws', 'no open server', 'its palette preset']]);
   });
 });

@@ -68,12 +68,7 @@ export function presetItems(registry: Registry, ctx: CommandContext): PaletteIte
   return registry.list().flatMap((def) => {
     const opts = def.paletteOptions;
     if (!opts || registry.check(def.id, ctx) !== true) return [];
-    let base: Record<string, unknown> | null;
-    try {
-      base = opts.preset ? opts.preset(ctx) : {};
-    } catch {
-      base = null;
-    }
+    const base = registry.preset(def.id, ctx);
     if (!base) return [];
     const arg = def.args?.find((a) => a.name === opts.arg);
     return (arg?.options ?? [])

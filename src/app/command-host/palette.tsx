@@ -77,7 +77,7 @@ export interface PaletteProps {
   /** "Copy as curl" on the chosen command, once its arguments are given. */
   onCopyApi?: (id: string, input: Record<string, unknown>) => void;
   onClose: () => void;
-  /** Rows marked in the list below (src/app/command-host/marks.ts): a command that takes them is not asked for its target. */
+  /** Rows marked in the list below (src/components/ui/marks.ts): a command that takes them is not asked for its target. */
   marked?: MarkedTargets;
   /** This person's aliases, listed and completed like commands. */
   aliases?: readonly AliasDef[];

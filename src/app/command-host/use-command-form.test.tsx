@@ -163,6 +163,22 @@ describe('useCommandForm', () => {
   });
 });
 
+describe('useCommandForm onFailure', () => {
+  it('is told the text of each failure the form shows, and not of a declined confirmation', async () => {
+    const failures: unknown[] = [new CommandError('Network down'), new ServerFieldError('IP address 10.0.0.1 is already used', 'ipaddress'), new CommandError('Cancelled', 'cancelled')];
+    const runOrThrow = vi.fn(async () => {
+      throw failures.shift();
+    });
+    const onFailure = vi.fn();
+    renderForm(<Form id="server.create" options={{ initial: filled, onDone: vi.fn(), onFailure }} />, runOrThrow);
+    await save();
+    expect(screen.getByRole('alert').textContent).toBe('Network down');
+    await save();
+    await save();
+    expect(onFailure.mock.calls.map(([text]) => text)).toEqual(['Network down', 'IP address 10.0.0.1 is already used']);
+  });
+});
+
 describe('changedInput', () => {
   it('keeps the keys whose value differs, compared deeply; absent ones are never sent', () => {
     expect(changedInput({ a: 1, b: [1, 2], c: undefined, d: 'x' }, { a: 1, b: [1, 3], c: 5, d: 'y' })).toEqual({ b: [1, 2], d: 'x' });

@@ -52,6 +52,8 @@ export interface CommandFormOptions<K extends CommandId, V, F extends string> {
   failure?: (error: unknown) => string;
   /** A failure that is shown neither beside a field nor above the buttons (a declined confirmation is silent already). */
   quiet?: (error: unknown) => boolean;
+  /** After a failed run, with the text the form shows for it: for a screen that also announces it (SPEC §8's error notification). */
+  onFailure?: (text: string, error: unknown) => void;
 }
 
 /** What a form settles just before it submits (an address typed but not yet added to its list). */
@@ -189,8 +191,10 @@ export function useCommandForm<K extends CommandId, V, F extends string = Extrac
       const name = errorField(err);
       const field = name ? fieldOf(name) : undefined;
       // The server prefixes a 400 with the field ("hostname: …"); beside the input that is noise.
-      if (field) setErrorsState({ [field]: text(field, name && message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message) } as FieldErrors<F>);
-      else setFormError(opts.failure ? opts.failure(err) : message);
+      const shown = field ? text(field, name && message.startsWith(`${name}: `) ? message.slice(name.length + 2) : message) : opts.failure ? opts.failure(err) : message;
+      if (field) setErrorsState({ [field]: shown } as FieldErrors<F>);
+      else setFormError(shown);
+      opts.onFailure?.(shown, err);
     } finally {
       running.current = false;
       setBusy(false);

@@ -1,6 +1,6 @@
 import { FlexRender, type RowData, type Table, type TableFeatures } from '@tanstack/react-table';
 import { useMemo, type MouseEvent, type ReactNode } from 'react';
-import { markedRowClass, useMarkableRows } from '../../app/command-host/marks';
+import { markedRowClass, useMarkableRows } from './marks';
 import { cx } from './cx';
 import { Skeleton } from './skeleton';
 
@@ -19,7 +19,7 @@ export interface DataTableProps<TFeatures extends TableFeatures, TData extends R
   /** Extra classes for each body row (e.g. `align-top` for rows with multi-line cells). */
   rowClassName?: string;
   /**
-   * Keyboard marks (src/app/command-host/marks.ts): rows are focusable, Space marks one, Shift+Space a range,
+   * Keyboard marks (src/components/ui/marks.ts): rows are focusable, Space marks one, Shift+Space a range,
    * Escape clears, Enter opens. `kind` is the entity the rows are, `label` names one in previews.
    */
   marks?: { kind: string; label: (row: TData) => string };

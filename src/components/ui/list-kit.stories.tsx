@@ -1,7 +1,7 @@
 import type { Story } from '@ladle/react';
 import { createMemoryHistory, createRootRoute, createRoute, createRouter, Outlet, RouterProvider } from '@tanstack/react-router';
 import { useState, type ReactNode } from 'react';
-import { CommandRunnerContext, type CommandRunner } from '../../app/command-host/run-command';
+import { CommandRunnerContext, type CommandRunner } from './command-runner';
 import { LinkButton } from './link-button';
 import { RefreshButton } from './refresh-button';
 import { ViewSwitch, type ListView } from './view-switch';

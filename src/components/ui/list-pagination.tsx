@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { CommandInput } from '../../../commands';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandRunner } from './command-runner';
 import { Pagination } from './pagination';
 
 export interface ListPaginationProps {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CommandRunnerContext, type CommandRunner } from '../../app/command-host/run-command';
+import { CommandRunnerContext, type CommandRunner } from './command-runner';
 import { RefreshButton } from './refresh-button';
 
 afterEach(cleanup);

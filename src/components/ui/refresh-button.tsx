@@ -1,5 +1,5 @@
 import type { CommandId, CommandInput } from '../../../commands';
-import { CommandButton } from '../../app/command-host/command-button';
+import { CommandButton } from './command-button';
 import type { ButtonProps } from './button';
 import { cx } from './cx';
 import { Icon } from './icons';

@@ -8,7 +8,7 @@ import { Button } from '../../components/ui/button';
 import { useDebouncedText } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { cx } from '../../components/ui/cx';
-import { markedRowClass, useMarkableRows } from '../../app/command-host/marks';
+import { markedRowClass, useMarkableRows } from '../../components/ui/marks';
 import { Icon } from '../../components/ui/icons';
 import { parseDuration } from '../../../server/contract/duration';
 import { rerunnable } from '../../../commands/history/rerun-command';

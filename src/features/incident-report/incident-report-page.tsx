@@ -3,9 +3,9 @@ import { getRouteApi } from '@tanstack/react-router';
 import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import type { CommandInput } from '../../../commands';
 import { incidentReportQueryOptions } from '../../api/incident-report';
-import { serverQueryOptions, serverSelectorQueryOptions } from '../../api/servers';
+import { serverQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
-import { ComboBox } from '../../components/ui/combo-box';
+import { ServerPicker } from '../../components/servers/server-picker';
 import { Segmented } from '../../components/ui/segmented';
 import { Skeleton } from '../../components/ui/skeleton';
 import { inputClass } from '../../components/ui/text-field';
@@ -17,7 +17,6 @@ import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { toDateTimeInput } from '../../lib/time-range';
 import { onLiveMessage } from '../../lib/live-events';
-import { OPTION_DEBOUNCE_MS, useDebouncedValue } from '../../components/ui/use-debounced-value';
 
 const route = getRouteApi('/app/incident-report');
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -86,7 +85,7 @@ export function IncidentReportPage() {
               if (ok) setPreset(null);
             }}
           />
-          <ServerPicker serverId={search.server} onChange={(server) => void run({ ...fixed, server })} />
+          <ServerChoice serverId={search.server} onChange={(server) => void run({ ...fixed, server })} />
         </div>
         <p className="text-xs text-slate-500 dark:text-slate-400">Times are UTC. The report lists the alerts open during the window, with their whole timelines, and the commands run in it.</p>
       </section>
@@ -150,26 +149,18 @@ function WindowForm({ window, onApply }: { window: { from: number; to: number } 
 }
 
 /** All servers, or one picked by hostname (SPEC §7 server selector: active, configured servers). */
-function ServerPicker({ serverId, onChange }: { serverId: string | undefined; onChange: (serverId: string | undefined) => void }) {
-  const [text, setText] = useState('');
-  const debounced = useDebouncedValue(text.trim(), OPTION_DEBOUNCE_MS);
-  const options = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
+function ServerChoice({ serverId, onChange }: { serverId: string | undefined; onChange: (serverId: string | undefined) => void }) {
   const current = useQuery({ ...serverQueryOptions(serverId ?? ''), enabled: !!serverId });
-  const items = (options.data?.result.data ?? []).map((s) => ({ id: s._id, label: s.hostname, description: s.ipaddress }));
   return (
     <div className="flex items-end gap-2">
-      <ComboBox
+      <ServerPicker
         label="Server"
         placeholder={serverId ? (current.data?.result.hostname ?? 'One server') : 'All servers'}
         className="w-56"
-        inputValue={text}
-        onInputChange={setText}
-        items={items}
-        isLoading={options.isFetching}
-        emptyText={options.isError ? 'Could not load servers' : 'No servers match'}
-        onSelect={(id) => {
-          setText('');
-          if (id !== serverId) onChange(id);
+        description={(s) => s.ipaddress}
+        emptyText="No servers match"
+        onSelect={(s) => {
+          if (s._id !== serverId) onChange(s._id);
         }}
       />
       {serverId && (

@@ -3,7 +3,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
 import { cx } from '../../components/ui/cx';
-import { markedRowClass, type MarkRowProps } from '../../app/command-host/marks';
+import { markedRowClass, type MarkRowProps } from '../../components/ui/marks';
 import { AlertStatusBadge, alertName, DateTime, SeverityText } from '../../lib/alert-display';
 import { AckLine, MuteLine } from './alert-display';
 

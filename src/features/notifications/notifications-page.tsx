@@ -8,7 +8,7 @@ import { EmptyAlerts } from './list-states';
 import { AlertCard, AlertCardSkeleton } from './alert-card';
 import { AlertFilters } from './alert-filters';
 import { AlertsTable, alertMarks } from './alerts-table';
-import { useMarkableRows } from '../../app/command-host/marks';
+import { useMarkableRows } from '../../components/ui/marks';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { hasFilters, searchToFilters, type AlertListFilters, type NotificationsSearch } from './notifications-search';
 import { useAlertList } from './use-alert-list';

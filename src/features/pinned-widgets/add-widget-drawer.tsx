@@ -1,9 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { getRouteApi } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
-import { serverSelectorQueryOptions } from '../../api/servers';
 import { Button } from '../../components/ui/button';
-import { ComboBox } from '../../components/ui/combo-box';
+import { addressAndOs, ServerPicker } from '../../components/servers/server-picker';
 import { Drawer, FormDrawerFooter } from '../../components/ui/drawer';
 import { Select } from '../../components/ui/select';
 import { toast } from '../../components/ui/toast';
@@ -13,9 +10,6 @@ import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { useCommandForm } from '../../app/command-host/use-command-form';
 
 const listRoute = getRouteApi('/app/pinned-widgets');
-
-/** SPEC §9: option searches wait 300 ms after the last keystroke. */
-const OPTION_DEBOUNCE_MS = 300;
 
 /** SPEC §5 Add widget form: the four required choices and their messages. */
 export const ADD_WIDGET_MESSAGES = {
@@ -48,8 +42,6 @@ const refreshOptions = widgetRefreshOptions.map((o) => ({ value: o.value, label:
  */
 export function AddWidgetRoute() {
   const navigate = listRoute.useNavigate();
-  const [text, setText] = useState('');
-  const [debounced, setDebounced] = useState('');
   const close = (ignoreBlocker = false) => void navigate({ to: '/pinned-widgets', ignoreBlocker });
   // A refusal is reported by the run itself (a notice); SPEC's four messages are the form's own.
   const form = useCommandForm<'widget.pin', Values, Field>('widget.pin', {
@@ -75,12 +67,6 @@ export function AddWidgetRoute() {
   const setType = (t: WidgetType | null) => form.update((v) => ({ ...v, type: t }));
   const setRefresh = (r: WidgetRefresh | null) => form.update((v) => ({ ...v, refresh: r }));
 
-  useEffect(() => {
-    const t = setTimeout(() => setDebounced(text.trim()), OPTION_DEBOUNCE_MS);
-    return () => clearTimeout(t);
-  }, [text]);
-  const query = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
-  const items = (query.data?.result.data ?? []).map((s) => ({ id: s._id, label: s.hostname, description: `${s.ipaddress} · ${s.operating_system === 'windows' ? 'Windows' : 'Linux'}` }));
   const panelOptions = server && type ? widgetPanels(server.os, type).map((p) => ({ value: String(p.id), label: p.title })) : [];
 
   const clear = (f: Field) => form.setErrors((e) => ({ ...e, [f]: undefined }));
@@ -94,28 +80,19 @@ export function AddWidgetRoute() {
     >
       <form id="add-widget-form" onSubmit={submit} className="max-w-md space-y-4" noValidate>
         <div>
-          <ComboBox
+          <ServerPicker
             label="Server"
             placeholder="Search by Hostname"
-            inputValue={text}
-            onInputChange={(t) => {
-              setText(t);
-              // Typing over a chosen server un-chooses it: the box shows what will be saved.
-              if (server && t !== server.hostname) {
-                setServer(null);
-                setPanel(null);
-              }
+            description={addressAndOs}
+            emptyText="No active, configured servers match"
+            chosen={server}
+            onClear={() => {
+              setServer(null);
+              setPanel(null);
             }}
-            items={items}
-            selectedKey={server?.id ?? null}
-            isLoading={query.isFetching}
-            emptyText={query.isError ? 'Could not load servers' : 'No active, configured servers match'}
-            onSelect={(id) => {
-              const s = query.data?.result.data.find((x) => x._id === id);
-              if (!s) return;
+            onSelect={(s) => {
               if (server?.os !== s.operating_system) setPanel(null);
               setServer({ id: s._id, hostname: s.hostname, os: s.operating_system });
-              setText(s.hostname);
               clear('server');
             }}
           />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AGENT_TEXTS, type Credentials } from '../../../commands/agent/agent-steps';
-import { CommandError } from '../../../commands/registry';
+import type { CommandResult } from '../../../commands/define-command';
 import { RELOAD_DELAY_MS } from '../../../server/contract/agent';
 import type { Server } from '../../../server/contract/servers';
 import { Button } from '../../components/ui/button';
@@ -8,14 +8,14 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { toast } from '../../components/ui/toast';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { Icon } from '../../components/ui/icons';
 
 /** SPEC §2 Configure Agent: the four steps of the wizard. */
 export const STEPS = ['Generate Credentials', 'Install Agent', 'Check Port Status', 'Finish'] as const;
 
-type Finish = { state: 'idle' } | { state: 'configuring' } | { state: 'done' } | { state: 'failed'; message: string };
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
+type StepCommand = 'agent.create-key' | 'agent.check-install' | 'agent.check-port' | 'agent.finish-setup';
+const NO_FIELDS = {};
 
 /** Where the page goes once configured: the same server without `?configure`, loaded afresh. */
 function reloadTarget(): string {
@@ -32,80 +32,37 @@ function reloadTarget(): string {
 export function AgentWizard({ server }: { server: Server }) {
   const runner = useCommandRunner();
   const [step, setStep] = useState(0);
-  const [busy, setBusy] = useState(false);
   const [credentials, setCredentials] = useState<Credentials | null>(null);
   const [notInstalled, setNotInstalled] = useState(false);
-  const [portError, setPortError] = useState<string | null>(null);
   const [portOk, setPortOk] = useState(false);
-  const [finish, setFinish] = useState<Finish>({ state: 'idle' });
   const refused = runner.check('agent.create-key');
-  const input = { server: server._id };
+
+  // SPEC §8: the first three steps announce a failure as an error notification with its message.
+  const generate = useStep('agent.create-key', server, (result) => {
+    setCredentials(result.data as Credentials);
+    setStep(1);
+  });
+  const verifyInstall = useStep('agent.check-install', server, (result) => {
+    const { installed } = result.data as { installed: boolean };
+    setNotInstalled(!installed);
+    if (installed) setStep(2);
+  });
+  const checkPort = useStep('agent.check-port', server, () => {
+    setPortOk(true);
+    toast('success', AGENT_TEXTS.portOk);
+    setStep(3);
+  });
+  // Finish says its failure in the step itself, with Retry; a declined confirmation leaves it as it was.
+  const configure = useStep('agent.finish-setup', server, () => undefined, false);
+  const finish = configure.busy ? 'configuring' : configure.done ? 'done' : configure.formError !== null ? 'failed' : 'idle';
+  const busy = generate.busy || verifyInstall.busy || checkPort.busy;
+  const portError = checkPort.formError;
 
   useEffect(() => {
-    if (finish.state !== 'done') return;
+    if (finish !== 'done') return;
     const timer = setTimeout(() => window.location.assign(reloadTarget()), RELOAD_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [finish.state]);
-
-  // The wizard says what failed in its own words and places (SPEC §8), so its runs use runOrThrow.
-  const generate = async () => {
-    setBusy(true);
-    try {
-      const result = await runner.runOrThrow('agent.create-key', input);
-      setCredentials(result.data as Credentials);
-      setStep(1);
-    } catch (err) {
-      toast('error', messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const verifyInstall = async () => {
-    setBusy(true);
-    try {
-      const result = await runner.runOrThrow('agent.check-install', input);
-      if ((result.data as { installed: boolean }).installed) {
-        setNotInstalled(false);
-        setStep(2);
-      } else {
-        setNotInstalled(true);
-      }
-    } catch (err) {
-      toast('error', messageOf(err));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const checkPort = async () => {
-    setBusy(true);
-    setPortError(null);
-    try {
-      await runner.runOrThrow('agent.check-port', input);
-      setPortOk(true);
-      toast('success', AGENT_TEXTS.portOk);
-      setStep(3);
-    } catch (err) {
-      // SPEC §8: an error notification with the server's message.
-      const message = messageOf(err);
-      setPortError(message);
-      toast('error', message);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const configure = async () => {
-    setFinish({ state: 'configuring' });
-    try {
-      await runner.runOrThrow('agent.finish-setup', input);
-      setFinish({ state: 'done' });
-    } catch (err) {
-      if (err instanceof CommandError && err.outcome === 'cancelled') return setFinish({ state: 'idle' });
-      setFinish({ state: 'failed', message: messageOf(err) });
-    }
-  };
+  }, [finish]);
 
   const windows = server.operating_system === 'windows';
   const commands = credentials ? (windows ? [['Windows (PowerShell as Administrator)', credentials.commands.windows], ['Linux', credentials.commands.linux]] : [['Linux', credentials.commands.linux], ['Windows (PowerShell as Administrator)', credentials.commands.windows]]) : [];
@@ -137,7 +94,7 @@ export function AgentWizard({ server }: { server: Server }) {
             Creates an API key for <strong>{server.hostname}</strong>. The installer presents it to tell this console that the agent runs. Keys can be revoked later (<code>agent.revoke-key</code>).
           </p>
           <div>
-            <Button variant="primary" onPress={() => void generate()} isDisabled={busy} disabledReason={refused === true ? false : refused}>
+            <Button variant="primary" onPress={() => void generate.submit()} isDisabled={busy} disabledReason={refused === true ? false : refused}>
               {busy ? 'Generating…' : 'Generate Credentials'}
             </Button>
           </div>
@@ -168,7 +125,7 @@ export function AgentWizard({ server }: { server: Server }) {
             </div>
           )}
           <div className="flex gap-2">
-            <Button variant="primary" onPress={() => void verifyInstall()} isDisabled={busy}>
+            <Button variant="primary" onPress={() => void verifyInstall.submit()} isDisabled={busy}>
               {busy ? 'Checking…' : 'Next'}
             </Button>
           </div>
@@ -186,7 +143,7 @@ export function AgentWizard({ server }: { server: Server }) {
             </div>
           )}
           <div>
-            <Button variant="primary" onPress={() => void checkPort()} isDisabled={busy}>
+            <Button variant="primary" onPress={() => void checkPort.submit()} isDisabled={busy}>
               {busy ? 'Checking…' : 'Check Port'}
             </Button>
           </div>
@@ -195,24 +152,24 @@ export function AgentWizard({ server }: { server: Server }) {
 
       {step === 3 && (
         <StepBody title="Finish">
-          {portOk && finish.state === 'idle' && <p className="text-green-700 dark:text-green-400">{AGENT_TEXTS.portOk}</p>}
-          {finish.state === 'idle' && (
+          {portOk && finish === 'idle' && <p className="text-green-700 dark:text-green-400">{AGENT_TEXTS.portOk}</p>}
+          {finish === 'idle' && (
             <>
               <p>The console will start collecting metrics from {server.hostname} and give it the default alert rules.</p>
               <div>
-                <Button variant="primary" onPress={() => void configure()}>
+                <Button variant="primary" onPress={() => void configure.submit()}>
                   Finish
                 </Button>
               </div>
             </>
           )}
-          {finish.state === 'configuring' && (
+          {finish === 'configuring' && (
             <p role="status" aria-busy="true" className="flex items-center gap-2">
               <span aria-hidden className="h-4 w-4 animate-spin rounded-full border-2 border-blue-600 border-t-transparent" />
               {AGENT_TEXTS.configuring}
             </p>
           )}
-          {finish.state === 'done' && (
+          {finish === 'done' && (
             <div role="status" className="flex flex-col items-center gap-1 py-4 text-center">
               <span aria-hidden className="flex h-12 w-12 items-center justify-center rounded-full bg-green-100 text-2xl text-green-700 dark:bg-green-950 dark:text-green-300">
                 <Icon name="done" />
@@ -221,11 +178,11 @@ export function AgentWizard({ server }: { server: Server }) {
               <p className="text-sm text-slate-600 dark:text-slate-400">{AGENT_TEXTS.reloading}</p>
             </div>
           )}
-          {finish.state === 'failed' && (
+          {finish === 'failed' && (
             <div role="alert" className="flex flex-col items-center gap-2 py-4 text-center">
               <p className="text-lg font-semibold text-red-700 dark:text-red-400">{AGENT_TEXTS.configureFailed}</p>
-              <p className="text-sm">{finish.message}</p>
-              <Button variant="primary" onPress={() => void configure()}>
+              <p className="text-sm">{configure.formError}</p>
+              <Button variant="primary" onPress={() => void configure.submit()}>
                 Retry
               </Button>
             </div>
@@ -234,6 +191,23 @@ export function AgentWizard({ server }: { server: Server }) {
       )}
     </div>
   );
+}
+
+/**
+ * One step's button. A step has no fields, but it is a form of the kit all the same: its input
+ * (`{ server }`) is checked with the command's schema, the run goes through the gate with
+ * `runOrThrow` so the wizard says a failure in its own words and places, and a second press while
+ * the run is on its way does nothing. `announce`: a failure is also an error notification.
+ */
+function useStep<K extends StepCommand>(command: K, server: Server, onDone: (result: CommandResult) => void, announce = true) {
+  return useCommandForm<K, typeof NO_FIELDS, never>(command, {
+    initial: NO_FIELDS,
+    toInput: () => ({}),
+    fixed: { server: server._id },
+    field: () => undefined,
+    onDone: (result) => onDone(result!),
+    onFailure: announce ? (text) => toast('error', text) : undefined,
+  });
 }
 
 function StepBody({ title, children }: { title: string; children: React.ReactNode }) {

@@ -1,15 +1,14 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { Server } from '../../../server/contract/servers';
-import { serverSelectorQueryOptions, serverUpStatusQueryOptions } from '../../api/servers';
-import { ComboBox } from '../../components/ui/combo-box';
+import { serverUpStatusQueryOptions } from '../../api/servers';
+import { addressAndOs, ServerPicker } from '../../components/servers/server-picker';
 import { CopyButton } from '../../components/ui/copy-button';
 import { cx } from '../../components/ui/cx';
 import { Switch } from '../../components/ui/switch';
 import { serverStateDisplay } from '../../lib/format';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { liveRefetchMs } from './live';
-import { OPTION_DEBOUNCE_MS, useDebouncedValue } from '../../components/ui/use-debounced-value';
 
 const badgeTone = {
   green: 'bg-green-100 text-green-800 ring-green-600/30 dark:bg-green-950 dark:text-green-300 dark:ring-green-400/30',
@@ -74,7 +73,16 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
             Maintenance
           </Switch>
         </span>
-        <SwitchServer currentId={server._id} onSelect={(id) => void run('server.switch', { server: id })} />
+        <ServerPicker
+          aria-label="Switch Server"
+          placeholder="Switch Server"
+          className="w-60"
+          description={(s) => `${addressAndOs(s)}${s._id === server._id ? ' · shown now' : ''}`}
+          emptyText="No active, configured servers match"
+          onSelect={(s) => {
+            if (s._id !== server._id) void run('server.switch', { server: s._id });
+          }}
+        />
       </div>
       {server.isAgentConfigured && state === 'over_limits' && (
         <p role="alert" className="basis-full rounded-md border border-orange-300 bg-orange-50 px-3 py-2 text-sm text-orange-900 dark:border-orange-700 dark:bg-orange-950 dark:text-orange-100">
@@ -82,34 +90,6 @@ export function ServerHeader({ server, scrapeIntervalSeconds }: { server: Server
         </p>
       )}
     </header>
-  );
-}
-
-/** SPEC §7 Server selector: active, agent-configured servers, hostname contains, 100 at most. */
-function SwitchServer({ currentId, onSelect }: { currentId: string; onSelect: (id: string) => void }) {
-  const [text, setText] = useState('');
-  const debounced = useDebouncedValue(text.trim(), OPTION_DEBOUNCE_MS);
-  const query = useQuery({ ...serverSelectorQueryOptions(debounced), placeholderData: keepPreviousData });
-  const items = (query.data?.result.data ?? []).map((s) => ({
-    id: s._id,
-    label: s.hostname,
-    description: `${s.ipaddress} · ${s.operating_system === 'windows' ? 'Windows' : 'Linux'}${s._id === currentId ? ' · shown now' : ''}`,
-  }));
-  return (
-    <ComboBox
-      aria-label="Switch Server"
-      placeholder="Switch Server"
-      className="w-60"
-      inputValue={text}
-      onInputChange={setText}
-      items={items}
-      isLoading={query.isFetching}
-      emptyText={query.isError ? 'Could not load servers' : 'No active, configured servers match'}
-      onSelect={(id) => {
-        setText('');
-        if (id !== currentId) onSelect(id);
-      }}
-    />
   );
 }
 

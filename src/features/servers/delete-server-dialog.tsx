@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { DELETE_SERVER_ACKNOWLEDGEMENT } from '../../../commands/server/delete-server';
 import { osLabels } from '../../../commands/server/server-fields';
 import type { Server } from '../../../server/contract/servers';
@@ -7,7 +7,7 @@ import { Checkbox } from '../../components/ui/checkbox';
 import { CopyButton } from '../../components/ui/copy-button';
 import { Modal } from '../../components/ui/modal';
 import { toast } from '../../components/ui/toast';
-import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { uninstallSteps } from './uninstall-steps';
 
 /**
@@ -16,40 +16,32 @@ import { uninstallSteps } from './uninstall-steps';
  * run with `acknowledge: true` and asks nothing more.
  */
 export function DeleteServerDialog({ server, onClose }: { server: Server | null; onClose: () => void }) {
-  const runner = useCommandRunner();
-  const [acknowledged, setAcknowledged] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // The dialog shows a failure in its body (every one above the buttons: the tick is its only field).
+  const form = useCommandForm<'server.delete', { acknowledge: boolean }, never>('server.delete', {
+    initial: { acknowledge: false },
+    toInput: ({ acknowledge }) => ({ acknowledge }),
+    fixed: { server: server?._id },
+    field: () => undefined,
+    onDone: () => {
+      toast('success', `Deleted server ${server!.hostname}`);
+      form.reset();
+      onClose();
+    },
+  });
+  const { busy, formError: error } = form;
+  const acknowledged = form.values!.acknowledge;
 
   // A fresh dialog for every server: nothing ticked, no old error.
-  useEffect(() => {
-    setAcknowledged(false);
-    setError(null);
-    setBusy(false);
-  }, [server?._id]);
+  useEffect(() => form.reset(), [server?._id]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const close = () => {
     if (busy) return;
-    setAcknowledged(false);
-    setError(null);
+    form.reset();
     onClose();
   };
 
-  const remove = async () => {
-    if (!server || !acknowledged) return;
-    setBusy(true);
-    setError(null);
-    try {
-      // The dialog shows the failure in its body, so the run reports nothing itself.
-      await runner.runOrThrow('server.delete', { server: server._id, acknowledge: true });
-      toast('success', `Deleted server ${server.hostname}`);
-      setBusy(false);
-      setAcknowledged(false);
-      onClose();
-    } catch (err) {
-      setBusy(false);
-      setError(err instanceof Error ? err.message : String(err));
-    }
+  const remove = () => {
+    if (server && acknowledged) void form.submit();
   };
 
   const guide = server ? uninstallSteps(server) : null;
@@ -64,7 +56,7 @@ export function DeleteServerDialog({ server, onClose }: { server: Server | null;
           <Button onPress={close} isDisabled={busy}>
             Cancel
           </Button>
-          <Button variant="danger" isDisabled={!acknowledged || busy} onPress={() => void remove()}>
+          <Button variant="danger" isDisabled={!acknowledged || busy} onPress={remove}>
             {busy ? 'Deleting…' : 'Delete'}
           </Button>
         </>
@@ -93,7 +85,7 @@ export function DeleteServerDialog({ server, onClose }: { server: Server | null;
               ))}
             </ol>
           </section>
-          <Checkbox isSelected={acknowledged} onChange={setAcknowledged} isDisabled={busy}>
+          <Checkbox isSelected={acknowledged} onChange={(on) => form.set('acknowledge', on)} isDisabled={busy}>
             {DELETE_SERVER_ACKNOWLEDGEMENT}
           </Checkbox>
           {error && (

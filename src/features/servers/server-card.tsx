@@ -4,7 +4,7 @@ import { CopyButton } from '../../components/ui/copy-button';
 import { Menu, type MenuAction } from '../../components/ui/menu';
 import { Skeleton } from '../../components/ui/skeleton';
 import { formatByteRate, formatRelativeTime, formatUptime } from '../../lib/format';
-import { markedRowClass, type MarkRowProps } from '../../app/command-host/marks';
+import { markedRowClass, type MarkRowProps } from '../../components/ui/marks';
 import { useCommandRunner } from '../../app/command-host/run-command';
 import { cx } from '../../components/ui/cx';
 import { StateBadge, UsageMeter } from './server-display';
@@ -14,7 +14,7 @@ export interface ServerCardProps {
   server: Server;
   now: number;
   actions: MenuAction[];
-  /** Keyboard marks on the card (src/app/command-host/marks.ts). */
+  /** Keyboard marks on the card (src/components/ui/marks.ts). */
   mark?: MarkRowProps;
 }
 

@@ -10,7 +10,7 @@ import type { MenuAction } from '../../components/ui/menu';
 import { ListPagination } from '../../components/ui/list-pagination';
 import { SearchField } from '../../components/ui/search-field';
 import { useCommandRunner } from '../../app/command-host/run-command';
-import { useMarkableRows } from '../../app/command-host/marks';
+import { useMarkableRows } from '../../components/ui/marks';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerCard, ServerCardSkeleton } from './server-card';
 import { ServersTable } from './servers-table';

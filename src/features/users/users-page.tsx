@@ -13,7 +13,7 @@ import { SearchField } from '../../components/ui/search-field';
 import { Skeleton } from '../../components/ui/skeleton';
 import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
-import { markedRowClass, useMarkableRows } from '../../app/command-host/marks';
+import { markedRowClass, useMarkableRows } from '../../components/ui/marks';
 import { cx } from '../../components/ui/cx';
 import { usersListQuery, type UsersSearch } from './users-search';
 import { SortHeader } from '../../components/ui/sort-header';
