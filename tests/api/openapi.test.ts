@@ -123,7 +123,7 @@ describe("the contract's request schemas", () => {
         if (!used) continue;
         checked++;
         const declared = [route.body, route.query, ...Object.values(route.params ?? {})];
-        if (!declared.includes(used.schema)) wrong.push(`${route.method} ${route.path} parses ${used.name}`);
+        if (!declared.includes(used.schema)) wrong.push(`${route.method} ${route.path} parses ${used.names.join(' = ')}`);
       }
       expect(wrong).toEqual([]);
       // Most routes that take input were reached (the rest parse inline or need a state the probe lacks).
