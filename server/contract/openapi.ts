@@ -36,16 +36,28 @@ function queryParameters(schema: z.ZodType): Json[] {
 const ACCESS_TEXT: Record<string, string> = {
   public: 'Anyone (no credentials).',
   'signed-in': 'Any signed-in user or personal API token.',
-  'agent-key': "The agent installer's key (Authorization: Bearer <key>).",
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
   'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
 };
+
+/**
+ * Where a route takes the agent installer's key: SPEC puts it in validate_api_key's path (the
+ * route reads no header), the installer's report sends it as a header. OpenAPI has no security
+ * scheme for a path: both routes name agentKey (an unknown key hears 401, so neither is open to
+ * anyone) and the scheme's and each route's descriptions say where the key goes.
+ */
+function agentKeyIn(route: ApiRoute): string {
+  return openApiPath(route.path).params.includes('key') ? 'sent in the path as {key}; no header is read' : 'sent as `Authorization: Bearer <key>` (or `x-api-key: <key>`)';
+}
 
 /** The security scheme (components.securitySchemes) of each credential a route checks itself. */
 const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken' };
 
 function operation(route: ApiRoute, params: string[]): Json {
-  const access = ACCESS_TEXT[route.access] ?? `Needs the permission \`${route.access}\` (see server/contract/permissions.ts).`;
+  const access =
+    route.access === 'agent-key'
+      ? `The agent installer's key, ${agentKeyIn(route)}.`
+      : (ACCESS_TEXT[route.access] ?? `Needs the permission \`${route.access}\` (see server/contract/permissions.ts).`);
   const status = String(route.status ?? 200);
   const ok: Json = { description: route.produces ? `The file or text (${route.produces}).` : 'Success.' };
   if (route.response) ok.content = { 'application/json': { schema: jsonSchema(route.response, 'output') } };
@@ -99,7 +111,14 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
       securitySchemes: {
         personalToken: { type: 'http', scheme: 'bearer', description: 'A personal API token (odt_…).' },
         session: { type: 'apiKey', in: 'cookie', name: 'opsdeck_session', description: 'The browser session; writes also need `x-requested-with: opsdeck`.' },
-        agentKey: { type: 'http', scheme: 'bearer', description: "An agent installer's key." },
+        agentKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `An agent installer's key. ${routes
+            .filter((r) => r.access === 'agent-key')
+            .map((r) => `${r.method} ${openApiPath(r.path).path}: ${agentKeyIn(r)}.`)
+            .join(' ')}`,
+        },
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
         prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
       },

@@ -69,6 +69,16 @@ describe('GET /api/openapi.json', () => {
     expect(targets.security).toEqual([{ prometheusSdToken: [] }]);
     expect(targets.description).toMatch(/PROMETHEUS_SD_TOKEN/);
     expect(doc.components.securitySchemes.prometheusSdToken).toMatchObject({ type: 'http', scheme: 'bearer' });
+    // The installer's key: validate_api_key takes it in its path (SPEC), the report as a header.
+    const validate = doc.paths['/api/cli/validate_api_key/{key}'].get;
+    const installed = doc.paths['/api/cli/agent-installed'].post;
+    expect(validate.security).toEqual([{ agentKey: [] }]);
+    expect(installed.security).toEqual([{ agentKey: [] }]);
+    expect(validate.description).toBe("The agent installer's key, sent in the path as {key}; no header is read.");
+    expect(installed.description).toBe("The agent installer's key, sent as `Authorization: Bearer <key>` (or `x-api-key: <key>`).");
+    expect(doc.components.securitySchemes.agentKey.description).toBe(
+      "An agent installer's key. GET /api/cli/validate_api_key/{key}: sent in the path as {key}; no header is read. POST /api/cli/agent-installed: sent as `Authorization: Bearer <key>` (or `x-api-key: <key>`).",
+    );
     const named = Object.values(doc.paths as Record<string, Record<string, { security?: Record<string, unknown>[] }>>).flatMap((ops) => Object.values(ops).flatMap((op) => (op.security ?? []).flatMap((s) => Object.keys(s))));
     expect(named.filter((name) => !doc.components.securitySchemes[name])).toEqual([]);
   });
@@ -113,7 +123,7 @@ describe("the contract's request schemas", () => {
         if (!used) continue;
         checked++;
         const declared = [route.body, route.query, ...Object.values(route.params ?? {})];
-        if (!declared.includes(used.schema)) wrong.push(`${route.method} ${route.path} parses ${used.name}`);
+        if (!declared.includes(used.schema)) wrong.push(`${route.method} ${route.path} parses ${used.names.join(' = ')}`);
       }
       expect(wrong).toEqual([]);
       // Most routes that take input were reached (the rest parse inline or need a state the probe lacks).

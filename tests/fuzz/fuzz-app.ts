@@ -124,7 +124,11 @@ export async function startFuzzApp(backend: Backend): Promise<FuzzApp> {
 }
 
 export interface RouteSchema {
-  name: string;
+  /**
+   * Every name the given modules bind to the schema (one object exported twice, as the history
+   * export's query is the incident report's, is one schema with two names), in module order.
+   */
+  names: readonly string[];
   schema: z.ZodType;
   /** The query string for GET calls, else the body. */
   in: 'query' | 'body';
@@ -143,22 +147,21 @@ export function fillUrl(url: string, params: string[]): string {
  * schema's safeParse is wrapped while each route gets one empty request as admin (with each seeded
  * id until one reaches the parse). Generated input then follows that schema, so it gets past the
  * first check and into the handler; routes that parse nothing exported still get hostile input.
+ * A schema is known by its object: each is wrapped once, whatever the names it is exported under.
  */
 export async function discoverSchemas(f: FuzzApp, modules: Record<string, unknown>[]): Promise<Map<string, RouteSchema>> {
-  const used: { name: string; schema: z.ZodType }[] = [];
-  const wrapped: z.ZodType[] = [];
-  for (const mod of modules) {
-    for (const [name, schema] of exportedSchemas(mod)) {
-      const original = schema.safeParse.bind(schema);
-      Object.defineProperty(schema, 'safeParse', {
-        configurable: true,
-        value: (data: unknown, params?: never) => {
-          used.push({ name, schema });
-          return original(data, params);
-        },
-      });
-      wrapped.push(schema);
-    }
+  const namesOf = new Map<z.ZodType, string[]>();
+  for (const mod of modules) for (const [name, schema] of exportedSchemas(mod)) namesOf.set(schema, [...(namesOf.get(schema) ?? []), name]);
+  const used: { names: readonly string[]; schema: z.ZodType }[] = [];
+  for (const [schema, names] of namesOf) {
+    const original = schema.safeParse.bind(schema);
+    Object.defineProperty(schema, 'safeParse', {
+      configurable: true,
+      value: (data: unknown, params?: never) => {
+        used.push({ names, schema });
+        return original(data, params);
+      },
+    });
   }
   const found = new Map<string, RouteSchema>();
   try {
@@ -176,7 +179,7 @@ export async function discoverSchemas(f: FuzzApp, modules: Record<string, unknow
       }
     }
   } finally {
-    for (const schema of wrapped) delete (schema as { safeParse?: unknown }).safeParse;
+    for (const schema of namesOf.keys()) delete (schema as { safeParse?: unknown }).safeParse;
   }
   return found;
 }

@@ -179,6 +179,65 @@ describe('useCommandForm onFailure', () => {
   });
 });
 
+describe('useCommandForm with several commands', () => {
+  type Row = 'username' | 'email';
+  const commandOf = { username: 'user.rename', email: 'user.set-email' } as const;
+  function RowForm({ onDone }: { onDone: () => void }) {
+    const form = useCommandForm<(typeof commandOf)[Row], Record<Row, string>, never>('user.rename', {
+      initial: { username: 'ada', email: 'ada@example.com' },
+      toInput: (v, command) => (command === 'user.set-email' ? { email: v.email } : { username: v.username }),
+      fixed: { user: 'u1' },
+      field: () => undefined,
+      onDone,
+    });
+    return (
+      <>
+        <input aria-label="email" value={form.values!.email} onChange={(e) => form.set('email', e.target.value)} />
+        {(['username', 'email'] as const).map((row) => (
+          <button key={row} onClick={() => void form.submit(undefined, { command: commandOf[row] })}>{`Save ${row}`}</button>
+        ))}
+        <button onClick={() => void form.submit(undefined, { command: 'user.set-email', values: { username: 'ada', email: 'grace@example.com' } })}>Save given</button>
+      </>
+    );
+  }
+  const press = (name: string) => act(async () => void fireEvent.click(screen.getByRole('button', { name })));
+
+  it('runs the command named at submit with the input toInput gives for it, from the values or those given', async () => {
+    const runOrThrow = vi.fn(async () => ({ message: 'Updated' }));
+    const onDone = vi.fn();
+    renderForm(<RowForm onDone={onDone} />, runOrThrow);
+    type('email', ' ada@example.org ');
+    await press('Save email');
+    expect(runOrThrow).toHaveBeenLastCalledWith('user.set-email', { user: 'u1', email: 'ada@example.org' });
+    await press('Save username');
+    expect(runOrThrow).toHaveBeenLastCalledWith('user.rename', { user: 'u1', username: 'ada' });
+    await press('Save given');
+    expect(runOrThrow).toHaveBeenLastCalledWith('user.set-email', { user: 'u1', email: 'grace@example.com' });
+    expect(onDone).toHaveBeenCalledTimes(3);
+  });
+
+  it('with no field for a schema issue, leaves the refusal to the gate, whose words show above the buttons', async () => {
+    const runOrThrow = vi.fn(async () => {
+      throw new CommandError('Set user email: Email must be at most 500 characters.', 'refused');
+    });
+    const onFailure = vi.fn();
+    function Long() {
+      const form = useCommandForm<'user.set-email', { email: string }, never>('user.set-email', { initial: { email: 'x'.repeat(501) }, toInput: (v) => v, fixed: { user: 'u1' }, field: () => undefined, onDone: vi.fn(), onFailure });
+      return (
+        <>
+          <button onClick={() => void form.submit()}>Save</button>
+          {form.formError && <p role="alert">{form.formError}</p>}
+        </>
+      );
+    }
+    renderForm(<Long />, runOrThrow);
+    await save();
+    expect(runOrThrow).toHaveBeenCalledWith('user.set-email', { user: 'u1', email: 'x'.repeat(501) });
+    expect(screen.getByRole('alert').textContent).toBe('Set user email: Email must be at most 500 characters.');
+    expect(onFailure).toHaveBeenCalledWith('Set user email: Email must be at most 500 characters.', expect.any(CommandError));
+  });
+});
+
 describe('changedInput', () => {
   it('keeps the keys whose value differs, compared deeply; absent ones are never sent', () => {
     expect(changedInput({ a: 1, b: [1, 2], c: undefined, d: 'x' }, { a: 1, b: [1, 3], c: 5, d: 'y' })).toEqual({ b: [1, 2], d: 'x' });

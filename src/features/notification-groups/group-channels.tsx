@@ -29,7 +29,6 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
   const runner = useCommandRunner();
   const query = useQuery(groupChannelsQueryOptions(groupId));
   const [adding, setAdding] = useState(false);
-  const [testing, setTesting] = useState<string | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   const canChange = runner.check('group.edit-channel');
   const [report, setReport] = useState<{ ok: boolean; text: string } | null>(null);
@@ -51,17 +50,22 @@ export function GroupChannels({ groupId, groupName }: { groupId: string; groupNa
   const { type, name, fields: values } = form.values!;
   const { formError, busy, submit } = form;
 
-  const test = async (channel?: string) => {
-    setTesting(channel ?? '*');
+  // One test run at a time: the whole group's (`*`) or one target's, which says "Sending…".
+  const [pressed, setPressed] = useState<string>('*');
+  const tester = useCommandForm<'group.test', { channel?: string }, never>('group.test', {
+    initial: {},
+    toInput: ({ channel }) => (channel ? { channel } : {}),
+    fixed: { group: groupId },
+    // The answers, or the refusal, go in the test results below the list.
+    field: () => undefined,
+    onDone: (result) => setReport({ ok: true, text: result?.message ?? 'Sent.' }),
+    onFailure: (text) => setReport({ ok: false, text }),
+  });
+  const testing = tester.busy ? pressed : null;
+  const test = (channel?: string) => {
+    setPressed(channel ?? '*');
     setReport(null);
-    try {
-      const result = await runner.runOrThrow('group.test', { group: groupId, ...(channel ? { channel } : {}) });
-      setReport({ ok: true, text: result.message ?? 'Sent.' });
-    } catch (err) {
-      setReport({ ok: false, text: err instanceof Error ? err.message : String(err) });
-    } finally {
-      setTesting(null);
-    }
+    return tester.submit(undefined, { values: { channel } });
   };
 
   const channels = query.data?.result;

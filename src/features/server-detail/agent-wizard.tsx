@@ -195,9 +195,10 @@ export function AgentWizard({ server }: { server: Server }) {
 
 /**
  * One step's button. A step has no fields, but it is a form of the kit all the same: its input
- * (`{ server }`) is checked with the command's schema, the run goes through the gate with
- * `runOrThrow` so the wizard says a failure in its own words and places, and a second press while
- * the run is on its way does nothing. `announce`: a failure is also an error notification.
+ * (`{ server }`) is checked with the command's schema, the run goes through the gate and its
+ * failure comes back to the step, so the wizard says it in its own words and places; a second
+ * press while the run is on its way does nothing. `announce`: a failure is also an error
+ * notification.
  */
 function useStep<K extends StepCommand>(command: K, server: Server, onDone: (result: CommandResult) => void, announce = true) {
   return useCommandForm<K, typeof NO_FIELDS, never>(command, {

@@ -12,14 +12,18 @@ import { TextField } from '../../components/ui/text-field';
 import { toast } from '../../components/ui/toast';
 import { CommandButton } from '../../app/command-host/command-button';
 import { useCommandRunner } from '../../app/command-host/run-command';
+import { useCommandForm } from '../../app/command-host/use-command-form';
 import { useUnsavedChanges } from '../../lib/use-unsaved-changes';
 import { Icon } from '../../components/ui/icons';
 
 const showRoute = getRouteApi('/app/users/show/$id');
 
 type RowKey = 'email' | 'phonenumber' | 'role';
+type EditKey = RowKey | 'username';
 /** The command behind each inline edit: its check decides whether the row offers Edit. */
 const commandOf = { username: 'user.rename', email: 'user.set-email', phonenumber: 'user.set-phone', role: 'user.set-role' } as const;
+type FieldCommand = (typeof commandOf)[EditKey];
+const keyOf = Object.fromEntries(Object.entries(commandOf).map(([key, id]) => [id, key])) as Record<FieldCommand, EditKey>;
 
 /** SPEC §2 Users: the 756 px detail drawer; a failed load closes it. */
 export function UserDrawerRoute() {
@@ -27,11 +31,27 @@ export function UserDrawerRoute() {
   const navigate = showRoute.useNavigate();
   const runner = useCommandRunner();
   const query = useQuery(userQueryOptions(id));
-  const [editing, setEditing] = useState<RowKey | 'username' | null>(null);
-  const [draft, setDraft] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const canEdit = (key: RowKey | 'username') => runner.check(commandOf[key]) === true;
-  useUnsavedChanges(editing !== null && draft !== currentValue(query.data?.result, editing));
+  const [editing, setEditing] = useState<EditKey | null>(null);
+  const canEdit = (key: EditKey) => runner.check(commandOf[key]) === true;
+  const user = query.data?.result;
+  // One form for the four rows, edited one at a time: Save runs the command of the row open.
+  const form = useCommandForm<FieldCommand, Record<EditKey, string>, never>('user.rename', {
+    initial: user ? valuesOf(user) : null,
+    toInput: (values, command) => ({ [keyOf[command]]: values[keyOf[command]] }),
+    fixed: { user: user?._id },
+    // The refusal shows beside the row being edited, in the gate's own words.
+    field: () => undefined,
+    onDone: async () => {
+      setEditing(null);
+      await query.refetch();
+    },
+  });
+  const draft = editing && form.values ? form.values[editing] : '';
+  const setDraft = (value: string) => {
+    if (editing) form.set(editing, value);
+  };
+  const error = form.formError;
+  useUnsavedChanges(editing !== null && draft !== valuesOf(user)[editing]);
 
   const close = () => void navigate({ to: '/users', search: (s) => s });
   useEffect(() => {
@@ -42,30 +62,11 @@ export function UserDrawerRoute() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [query.isError]);
 
-  const user = query.data?.result;
-  const start = (key: RowKey | 'username') => {
+  const start = (key: EditKey) => {
     setEditing(key);
-    setDraft(currentValue(user, key));
-    setError(null);
+    form.reset(valuesOf(user));
   };
-  const save = async () => {
-    if (!user || !editing) return;
-    const target = user._id;
-    const save = {
-      username: () => runner.runOrThrow('user.rename', { user: target, username: draft }),
-      email: () => runner.runOrThrow('user.set-email', { user: target, email: draft }),
-      phonenumber: () => runner.runOrThrow('user.set-phone', { user: target, phonenumber: draft }),
-      role: () => runner.runOrThrow('user.set-role', { user: target, role: draft as Role }),
-    }[editing];
-    try {
-      // The error shows beside the field being edited, so this run reports nothing itself.
-      await save();
-      setEditing(null);
-      await query.refetch();
-    } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
-    }
-  };
+  const save = () => (user && editing ? form.submit(undefined, { command: commandOf[editing] }) : Promise.resolve());
 
   const title = !user ? (
     <Skeleton className="h-6 w-40" />
@@ -170,7 +171,7 @@ function InlineForm({ className, canSave, onSave, onCancel, error, children }: {
   );
 }
 
-function currentValue(user: User | undefined, key: RowKey | 'username' | null): string {
-  if (!user || !key) return '';
-  return user[key] ?? '';
+/** The drawer's four values as the form holds them (an absent phone number is an empty field). */
+function valuesOf(user: User | undefined): Record<EditKey, string> {
+  return { username: user?.username ?? '', email: user?.email ?? '', phonenumber: user?.phonenumber ?? '', role: user?.role ?? '' };
 }
