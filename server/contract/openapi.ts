@@ -39,10 +39,11 @@ const ACCESS_TEXT: Record<string, string> = {
   'agent-key': "The agent installer's key (Authorization: Bearer <key>).",
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
   'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
+  'calendar-feed-token': 'The secret of a calendar feed (`?token=`), made for a schedule or a person; a revoked or unknown one finds nothing (404).',
 };
 
 /** The security scheme (components.securitySchemes) of each credential a route checks itself. */
-const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken' };
+const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken' };
 
 function operation(route: ApiRoute, params: string[]): Json {
   const access = ACCESS_TEXT[route.access] ?? `Needs the permission \`${route.access}\` (see server/contract/permissions.ts).`;
@@ -102,6 +103,7 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         agentKey: { type: 'http', scheme: 'bearer', description: "An agent installer's key." },
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
         prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
+        calendarFeedToken: { type: 'apiKey', in: 'query', name: 'token', description: "An on-call calendar feed's secret." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },
