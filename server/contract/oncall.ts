@@ -114,7 +114,8 @@ export const swapInputSchema = z.object({ first: shiftRefSchema, second: shiftRe
 export type SwapInput = z.input<typeof swapInputSchema>;
 
 const sourceSchema = z.union([
-  z.object({ type: z.literal('layer'), layer: str(), layerName: str(), shift: z.number().int(), swap: str().optional() }),
+  /** `shiftStart`, `shiftEnd`: the layer's shift (restrictions aside), as a swap names it by its start. */
+  z.object({ type: z.literal('layer'), layer: str(), layerName: str(), shift: z.number().int(), shiftStart: str(), shiftEnd: str(), swap: str().optional() }),
   z.object({ type: z.literal('override'), override: str() }),
 ]);
 

@@ -5,6 +5,7 @@ import type { Db } from '../db/client';
 import { oncallSchedules } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
 import type { ResourceDef } from '../routes/resource';
+import { auditTarget } from '../audit/trail';
 import type { Layer } from './model';
 import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerPeople, lockSchedule, presentSchedules, scheduleTarget, type ScheduleRow } from './store';
 
@@ -50,6 +51,8 @@ export function checkLayerNames(layers: Layer[], at: (i: number) => string): voi
   });
 }
 
+const peopleOf = (layers: Layer[]) => layers.flatMap((l, i) => layerPeople(l, `layers.${i}.participants`));
+
 /** A schedule name is unique case-insensitively: the command line names schedules by it. */
 export async function checkScheduleName(tx: Db, name: string, except?: string): Promise<void> {
   const clash = await tx
@@ -94,13 +97,14 @@ export function scheduleResource(db: Db): ResourceDef<ScheduleRow, OnCallSchedul
         const layers = input.layers.map((l, i) => layerOf(l, i));
         checkLayerNames(layers, (i) => `layers.${i}.name`);
         compileOrRefuse({ timeZone: input.timeZone, layers });
-        await checkPeople(
-          tx,
-          layers.flatMap((l, i) => layerPeople(l, `layers.${i}.participants`)),
-        );
+        await checkPeople(tx, peopleOf(layers));
         await checkScheduleName(tx, input.name);
         const now = new Date();
         return { name: input.name, description: input.description, timeZone: input.timeZone, layers, createdById: user._id, createdByName: user.username, createdAt: now, updatedAt: now };
+      },
+      // The people after the schedule, so the record names the schedule first.
+      async after(created, { db: tx, request }) {
+        auditTarget(request, ...(await checkPeople(tx, peopleOf(created.layers))));
       },
     },
     update: {

@@ -31,10 +31,10 @@ export function findLayer(s: StoredSchedule, ref: string): number {
 /** The core's field of layer i as the layer request's own field (`layers.2.participants` → `participants`). */
 const ofLayer = (i: number) => (field: string) => (field.startsWith(`layers.${i}.`) ? field.slice(`layers.${i}.`.length) : field === 'layers' ? 'layers' : field.startsWith('swaps.') ? 'layer' : field);
 
-async function saveLayers(tx: Db, s: StoredSchedule, layers: Layer[], changed: number | null): Promise<StoredSchedule> {
+async function saveLayers(tx: Db, s: StoredSchedule, layers: Layer[], changed: number | null, audit: AuditScope): Promise<StoredSchedule> {
   checkLayerNames(layers, () => 'name');
   compileOrRefuse(definitionOf(s, layers), changed === null ? (f) => (f.startsWith('swaps.') || f === 'layers' ? 'layer' : f) : ofLayer(changed));
-  if (changed !== null) await checkPeople(tx, layerPeople(layers[changed]!, 'participants'));
+  if (changed !== null) audit.target(...(await checkPeople(tx, layerPeople(layers[changed]!, 'participants'))));
   const [row] = await tx.update(oncallSchedules).set({ layers, updatedAt: new Date() }).where(eq(oncallSchedules.id, s.row.id)).returning();
   return { ...s, row: row! };
 }
@@ -44,7 +44,7 @@ export async function addLayer(tx: Db, input: { id: string; layer: LayerInput },
   const s = await lockSchedule(tx, input.id);
   audit.target(scheduleTarget(s.row));
   const layers = [...s.row.layers, layerOf(input.layer, s.row.layers.length)];
-  return present(tx, await saveLayers(tx, s, layers, layers.length - 1));
+  return present(tx, await saveLayers(tx, s, layers, layers.length - 1, audit));
 }
 
 /** Changes a layer's fields; the rest of it, and its place among the layers, stay. */
@@ -55,7 +55,7 @@ export async function editLayer(tx: Db, input: { id: string; layer: string; chan
   const old = layerToApi(s.row.layers[i]!, i);
   const merged = { ...old, ...input.changes } as LayerInput & { from: string | null; until: string | null };
   const layers = s.row.layers.map((l, j) => (j === i ? layerOf({ ...merged, from: merged.from ?? undefined, until: merged.until ?? undefined }, i, l.id) : l));
-  return present(tx, await saveLayers(tx, s, layers, i));
+  return present(tx, await saveLayers(tx, s, layers, i, audit));
 }
 
 /** Removes a layer and the swaps that name its shifts; a schedule keeps at least one layer. */
@@ -67,7 +67,7 @@ export async function removeLayer(tx: Db, input: { id: string; layer: string }, 
   if (s.row.layers.length === 1) throw badRequest('layer: a schedule needs at least one layer; delete the schedule instead', 'layer');
   await tx.delete(oncallSwaps).where(and(eq(oncallSwaps.scheduleId, s.row.id), sql`(${oncallSwaps.firstLayer} = ${gone} or ${oncallSwaps.secondLayer} = ${gone})`));
   const swaps = s.swaps.filter((w) => w.firstLayer !== gone && w.secondLayer !== gone);
-  return present(tx, await saveLayers(tx, { ...s, swaps }, s.row.layers.filter((_, j) => j !== i), null));
+  return present(tx, await saveLayers(tx, { ...s, swaps }, s.row.layers.filter((_, j) => j !== i), null, audit));
 }
 
 const when = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z').replace('.000Z', 'Z');
@@ -86,12 +86,11 @@ export async function addOverride(tx: Db, input: { id: string } & OverrideInput,
     const who = (await peopleOf(tx, [clash.userId])).get(clash.userId)!.username;
     throw badRequest(`start: overlaps ${who}'s override from ${when(clash.startsAt.getTime())} to ${when(clash.endsAt.getTime())}; overrides never overlap`, 'start');
   }
-  await checkPeople(tx, [{ field: 'user', id: input.user }]);
+  audit.target(...(await checkPeople(tx, [{ field: 'user', id: input.user }])));
   const row = { id: randomUUID(), scheduleId: s.row.id, userId: input.user, startsAt: new Date(start), endsAt: new Date(end), createdById: actor._id, createdByName: actor.username, createdAt: new Date() };
   const next = { ...s, overrides: [...s.overrides, row].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()) };
   compileOrRefuse(definitionOf(next), (f) => (f.startsWith('overrides.') ? (f.split('.')[2] ?? 'start') : f));
   await tx.insert(oncallOverrides).values(row);
-  audit.related(input.user);
   return present(tx, next);
 }
 
@@ -137,10 +136,12 @@ function instantOf(text: string | undefined, field: string, fallback: number): n
 
 const compiled = (s: StoredSchedule): OnCallSchedule => compileOrRefuse(definitionOf(s));
 
-function sourceToApi(s: StoredSchedule, source: Source) {
+/** What put someone on call, with the layer's name and its shift's times (what a swap names). */
+function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: number) {
   if (source.type === 'override') return source;
   const i = s.row.layers.findIndex((l) => l.id === source.layer);
-  return { ...source, layerName: layerToApi(s.row.layers[i]!, i).name };
+  const shift = c.layerShifts(source.layer, at, at + 1).find((x) => x.index === source.shift)!;
+  return { ...source, layerName: layerToApi(s.row.layers[i]!, i).name, shiftStart: new Date(shift.start).toISOString(), shiftEnd: new Date(shift.end).toISOString() };
 }
 
 /** A schedule by id or by name (any case); 404 otherwise. */
@@ -158,17 +159,17 @@ export async function whoIsOnCall(db: Db, input: { schedule?: string; at?: strin
   const answers = list.map((s) => {
     const c = compiled(s);
     const on = c.who(at);
-    return { s, on, until: on ? c.shiftOf(on.person, at)!.end : null };
+    return { s, c, on, until: on ? c.shiftOf(on.person, at)!.end : null };
   });
   const people = await peopleOf(
     db,
     answers.flatMap((a) => (a.on ? [a.on.person] : [])),
   );
-  return answers.map(({ s, on, until }) => ({
+  return answers.map(({ s, c, on, until }) => ({
     schedule: { _id: s.row.id, name: s.row.name },
     at: new Date(at).toISOString(),
     person: on ? people.get(on.person)! : null,
-    source: on ? sourceToApi(s, on.source) : null,
+    source: on ? sourceToApi(s, c, on.source, at) : null,
     until: until === null ? null : new Date(until).toISOString(),
   }));
 }
@@ -191,7 +192,7 @@ export async function finalSchedule(db: Db, input: { id: string; from?: string; 
   return {
     from: iso(from),
     to: iso(to),
-    spans: spans.map((x) => ({ start: iso(x.start), end: iso(x.end), person: people.get(x.person)!, source: sourceToApi(s, x.source) })),
+    spans: spans.map((x) => ({ start: iso(x.start), end: iso(x.end), person: people.get(x.person)!, source: sourceToApi(s, c, x.source, x.start) })),
     gaps: c.gaps(from, to).map((g) => ({ start: iso(g.start), end: iso(g.end) })),
   };
 }

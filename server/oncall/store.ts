@@ -51,12 +51,18 @@ export function compileOrRefuse(def: Schedule, blame?: (field: string) => string
   return compiled.schedule;
 }
 
-/** Every participant and override person is an existing user (by id): 400 naming the first that is not. */
-export async function checkPeople(db: Db, named: { field: string; id: string }[]): Promise<void> {
+/**
+ * Every participant and override person is an existing user (by id): 400 naming the first that is
+ * not. Answers them as audit targets, so History names them by username.
+ */
+export async function checkPeople(db: Db, named: { field: string; id: string }[]): Promise<AuditTarget[]> {
   const ids = [...new Set(named.map((n) => n.id).filter(isUuid))];
-  const found = new Set(ids.length ? (await db.select({ id: users.id }).from(users).where(inArray(users.id, ids))).map((u) => u.id) : []);
-  const bad = named.find((n) => !found.has(n.id));
+  const found = ids.length ? await db.select({ id: users.id, name: users.username }).from(users).where(inArray(users.id, ids)) : [];
+  const known = new Set(found.map((u) => u.id));
+  const bad = named.find((n) => !known.has(n.id));
   if (bad) throw badRequest(`${bad.field}: no user with id "${bad.id}"`, bad.field);
+  const byId = new Map(found.map((u) => [u.id, u]));
+  return ids.map((id) => ({ kind: 'user', ...byId.get(id)! }));
 }
 
 export const layerPeople = (layer: Pick<Layer, 'participants'>, at: string) => (Array.isArray(layer.participants) ? layer.participants : []).map((id, j) => ({ field: `${at}.${j}`, id }));

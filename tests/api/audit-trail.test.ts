@@ -217,14 +217,18 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     // On-call schedules (issue 27): named by the schedule; feed secrets kept out of the record.
     const oc = await recorded('/api/oncall-schedules', 'POST', '/api/oncall-schedules', { cookie: sysadmin.cookie, body: { name: 'audit rota', timeZone: 'Europe/London', layers: [{ name: 'primary', participants: [user._id, sysadmin._id], shift: { length: 1, unit: 'days' }, start: '2026-03-27', handoff: '09:00' }] } });
     const ocid = oc.res.body.result._id as string;
-    expect(oc.rec.targets).toEqual([{ kind: 'oncall-schedule', id: ocid, name: 'audit rota' }]);
+    expect(oc.rec.targets).toEqual([
+      { kind: 'oncall-schedule', id: ocid, name: 'audit rota' },
+      { kind: 'user', id: user._id, name: 'audit-user' },
+      { kind: 'user', id: sysadmin._id, name: 'audit-sys' },
+    ]);
     const ocTarget = [{ kind: 'oncall-schedule', id: ocid, name: 'audit rota' }];
     expect((await recorded('/api/oncall-schedules/:id', 'PATCH', `/api/oncall-schedules/${ocid}`, { cookie: sysadmin.cookie, body: { description: 'x' } })).rec.targets).toEqual(ocTarget);
-    expect((await recorded('/api/oncall-schedules/:id/layers', 'POST', `/api/oncall-schedules/${ocid}/layers`, { cookie: sysadmin.cookie, body: { name: 'second', participants: [user._id], shift: { length: 1, unit: 'weeks' }, start: '2026-03-30', handoff: '00:00' } })).rec.targets).toEqual(ocTarget);
+    expect((await recorded('/api/oncall-schedules/:id/layers', 'POST', `/api/oncall-schedules/${ocid}/layers`, { cookie: sysadmin.cookie, body: { name: 'second', participants: [user._id], shift: { length: 1, unit: 'weeks' }, start: '2026-03-30', handoff: '00:00' } })).rec.targets).toEqual([...ocTarget, { kind: 'user', id: user._id, name: 'audit-user' }]);
     expect((await recorded('/api/oncall-schedules/:id/layers/:layer', 'PATCH', `/api/oncall-schedules/${ocid}/layers/second`, { cookie: sysadmin.cookie, body: { handoff: '08:00' } })).rec.outcome).toBe('ok');
     expect((await recorded('/api/oncall-schedules/:id/layers/:layer', 'DELETE', `/api/oncall-schedules/${ocid}/layers/second`, { cookie: sysadmin.cookie })).rec.outcome).toBe('ok');
     const ov = await recorded('/api/oncall-schedules/:id/overrides', 'POST', `/api/oncall-schedules/${ocid}/overrides`, { cookie: sysadmin.cookie, body: { user: user._id, start: '2026-04-01T10:00:00Z', end: '2026-04-01T12:00:00Z' } });
-    expect(ov.rec).toMatchObject({ outcome: 'ok', targets: ocTarget });
+    expect(ov.rec).toMatchObject({ outcome: 'ok', targets: [...ocTarget, { kind: 'user', id: user._id, name: 'audit-user' }] });
     expect((await recorded('/api/oncall-schedules/:id/overrides/:override', 'DELETE', `/api/oncall-schedules/${ocid}/overrides/${ov.res.body.result.overrides[0]._id}`, { cookie: sysadmin.cookie })).rec.outcome).toBe('ok');
     expect((await recorded('/api/oncall-schedules/:id/swaps', 'POST', `/api/oncall-schedules/${ocid}/swaps`, { cookie: sysadmin.cookie, body: { first: { layer: 'primary', start: '2026-04-01T08:00:00Z' }, second: { layer: 'primary', start: '2026-04-02T08:00:00Z' } } })).rec.outcome).toBe('ok');
     const feed = await recorded('/api/oncall-schedules/:id/feed', 'POST', `/api/oncall-schedules/${ocid}/feed`, { cookie: sysadmin.cookie });

@@ -85,7 +85,8 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     expect((await who('2026-03-28T08:59:00Z')).person?.username).toBe('ana');
     expect((await who('2026-03-28T09:00:00Z')).person?.username).toBe('ben');
     const before = await who('2026-03-29T07:59:00Z');
-    expect(before).toMatchObject({ person: { username: 'ben' }, source: { type: 'layer', layerName: 'primary', shift: 1 }, until: '2026-03-29T08:00:00.000Z' });
+    // Ben's shift is 23 hours long: 09:00 GMT to 09:00 BST.
+    expect(before).toMatchObject({ person: { username: 'ben' }, source: { type: 'layer', layerName: 'primary', shift: 1, shiftStart: '2026-03-28T09:00:00.000Z', shiftEnd: '2026-03-29T08:00:00.000Z' }, until: '2026-03-29T08:00:00.000Z' });
     expect((await who('2026-03-29T08:00:00Z')).person?.username).toBe('ana');
     // Before the first shift nobody is on call.
     expect(await who('2026-03-27T08:00:00Z')).toMatchObject({ person: null, source: null, until: null });
