@@ -145,7 +145,8 @@ export const importScheduleSchema = z
     description: scheduleFields.description.default(''),
     /** Default: the calendar's X-WR-TIMEZONE, else its most used TZID, else UTC. */
     timeZone: scheduleFields.timeZone.optional(),
-    calendar: str().min(1).max(2_000_000),
+    /** The file's text (a request is at most 1 MiB). */
+    calendar: str().min(1).max(1_000_000),
     /** Where the events are read from (default now; 26 weeks on). */
     from: instant.optional(),
   })

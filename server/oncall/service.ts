@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { AuditScope } from '../audit/trail';
 import type { Whoami } from '../contract/auth';
 import { isUuid } from '../contract/ids';
@@ -146,8 +146,12 @@ function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: n
 
 /** A schedule by id or by name (any case); 404 otherwise. */
 async function scheduleNamed(db: Db, ref: string): Promise<StoredSchedule> {
-  const list = await allSchedules(db);
-  const found = (isUuid(ref) && list.find((s) => s.row.id === ref)) || list.find((s) => s.row.name.toLowerCase() === ref.toLowerCase());
+  const [row] = await db
+    .select({ id: oncallSchedules.id })
+    .from(oncallSchedules)
+    .where(isUuid(ref) ? or(eq(oncallSchedules.id, ref), eq(oncallSchedules.nameLc, ref.toLowerCase())) : eq(oncallSchedules.nameLc, ref.toLowerCase()))
+    .limit(1);
+  const [found] = row ? await allSchedules(db, { ids: [row.id] }) : [];
   if (!found) throw notFound(`No on-call schedule "${ref}"`);
   return found;
 }
