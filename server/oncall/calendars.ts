@@ -8,8 +8,8 @@ import { oncallFeedTokens, oncallOverrides, oncallSchedules, users } from '../db
 import { badRequest, notFound } from '../http/errors';
 import { personFeed, runsOf, scheduleFeed } from './ical-export';
 import { importCalendar, type PersonRef } from './ical-import';
-import { parseInstant } from './model';
 import { checkScheduleName } from './resource';
+import { instantOf } from './service';
 import { allSchedules, compileOrRefuse, definitionOf, layerToApi, lockSchedule, peopleOf, presentSchedules, refuse, scheduleTarget } from './store';
 
 const DAY = 86_400_000;
@@ -24,8 +24,7 @@ const FEED_AHEAD = 84 * DAY;
  * an on-call person must be someone Opsdeck can reach.
  */
 export async function importSchedule(tx: Db, input: ImportSchedule & { description: string }, actor: Whoami, audit: AuditScope, now = Date.now()): Promise<{ schedule: OnCallScheduleInfo; warnings: string[] }> {
-  const from = input.from === undefined ? now : parseInstant(input.from);
-  if (from === null) throw badRequest(`from: "${input.from}" is not an instant (e.g. 2026-12-07T09:00:00Z)`, 'from');
+  const from = instantOf(input.from, 'from', now);
   const people = await tx.select({ id: users.id, username: users.username, email: users.email }).from(users);
   const byEmail = new Map(people.map((p) => [p.email.toLowerCase(), p.id]));
   const byName = new Map(people.map((p) => [p.username.toLowerCase(), p.id]));

@@ -76,10 +76,8 @@ const when = (ms: number) => new Date(ms).toISOString().replace(':00.000Z', 'Z')
 export async function addOverride(tx: Db, input: { id: string } & OverrideInput, actor: Whoami, audit: AuditScope): Promise<OnCallScheduleInfo> {
   const s = await lockSchedule(tx, input.id);
   audit.target(scheduleTarget(s.row));
-  const start = parseInstant(input.start);
-  const end = parseInstant(input.end);
-  if (start === null) throw badRequest(`start: "${input.start}" is not an instant (e.g. 2026-12-07T09:00:00Z)`, 'start');
-  if (end === null) throw badRequest(`end: "${input.end}" is not an instant (e.g. 2026-12-07T17:00:00Z)`, 'end');
+  const start = instantOf(input.start, 'start');
+  const end = instantOf(input.end, 'end');
   if (end <= start) throw badRequest(`end: the override ends (${input.end}) before or when it starts (${input.start})`, 'end');
   const clash = s.overrides.find((o) => o.startsAt.getTime() < end && start < o.endsAt.getTime());
   if (clash) {
@@ -108,8 +106,7 @@ export async function addSwap(tx: Db, input: { id: string } & SwapInput, actor: 
   audit.target(scheduleTarget(s.row));
   const ends = (['first', 'second'] as const).map((which) => {
     const ref = input[which];
-    const start = parseInstant(ref.start);
-    if (start === null) throw badRequest(`${which}.start: "${ref.start}" is not an instant (e.g. 2026-12-07T09:00:00Z)`, `${which}.start`);
+    const start = instantOf(ref.start, `${which}.start`);
     let i: number;
     try {
       i = findLayer(s, ref.layer);
@@ -126,9 +123,9 @@ export async function addSwap(tx: Db, input: { id: string } & SwapInput, actor: 
   return present(tx, next);
 }
 
-/** An instant given as text, or now; 400 naming the field when it is not one. */
-function instantOf(text: string | undefined, field: string, fallback: number): number {
-  if (text === undefined) return fallback;
+/** An instant given as text (or the fallback when none is); 400 naming the field when it is not one. */
+export function instantOf(text: string | undefined, field: string, fallback?: number): number {
+  if (text === undefined && fallback !== undefined) return fallback;
   const ms = parseInstant(text);
   if (ms === null) throw badRequest(`${field}: "${text}" is not an instant (e.g. 2026-12-07T09:00:00Z)`, field);
   return ms;
