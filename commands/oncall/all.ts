@@ -3,8 +3,9 @@ import { createScheduleCommand } from './create-schedule';
 import { editLayerCommand } from './edit-layer';
 import { importScheduleCommand } from './import-schedule';
 import { overrideCommand } from './override';
+import { refreshSchedulesCommand } from './refresh';
 import { swapCommand } from './swap';
 import { whoCommand } from './who';
 
 /** Every command of the "on call" domain (issue 27); commands/index.ts collects the domains. */
-export const oncallCommands = [whoCommand, createScheduleCommand, addLayerCommand, editLayerCommand, overrideCommand, swapCommand, importScheduleCommand] as const;
+export const oncallCommands = [whoCommand, createScheduleCommand, addLayerCommand, editLayerCommand, overrideCommand, swapCommand, importScheduleCommand, refreshSchedulesCommand] as const;

@@ -32,6 +32,7 @@ export const menuIcons: Record<(typeof menuItems)[number]['id'], IconName> = {
   'nav.go-notification-groups': 'groups',
   'nav.go-pinned-widgets': 'widgets',
   'nav.go-status-pages': 'statusPages',
+  'nav.go-oncall': 'oncall',
   'nav.go-users': 'users',
 };
 
