@@ -10,7 +10,7 @@ import { personFeed, runsOf, scheduleFeed } from './ical-export';
 import { importCalendar, type PersonRef } from './ical-import';
 import { checkScheduleName } from './resource';
 import { instantOf } from './service';
-import { allSchedules, compileOrRefuse, definitionOf, layerToApi, lockSchedule, peopleOf, presentSchedules, refuse, scheduleTarget } from './store';
+import { allSchedules, compileOrRefuse, definitionOf, layerNameOf, lockSchedule, peopleOf, presentSchedules, refuse, scheduleTarget } from './store';
 
 const DAY = 86_400_000;
 /** What a feed holds: the last two weeks (shifts just done) and the next twelve. */
@@ -109,11 +109,7 @@ export async function feedCalendar(db: Db, input: { token?: string }, now = Date
       db,
       spans.map((x) => x.person),
     );
-    const layerName = (id: string) => {
-      const i = s.row.layers.findIndex((l) => l.id === id);
-      return i < 0 ? id : layerToApi(s.row.layers[i]!, i).name;
-    };
-    return scheduleFeed({ key: s.row.id, name: s.row.name, timeZone: s.row.timeZone, now }, spans, (id) => ({ name: people.get(id)!.username, email: people.get(id)!.email || undefined }), layerName);
+    return scheduleFeed({ key: s.row.id, name: s.row.name, timeZone: s.row.timeZone, now }, spans, (id) => ({ name: people.get(id)!.username, email: people.get(id)!.email || undefined }), (id) => layerNameOf(s, id));
   }
   const person = (await peopleOf(db, [feed.userId!])).get(feed.userId!)!;
   const shifts = (await allSchedules(db)).flatMap((s) => {

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../http/errors';
 import { parseInstant, type Layer, type Source } from './model';
 import { checkLayerNames, layerOf } from './resource';
 import type { OnCallSchedule } from './schedule';
-import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerPeople, layerToApi, lockSchedule, peopleOf, presentSchedules, scheduleTarget, type StoredSchedule } from './store';
+import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerNameOf, layerPeople, layerToApi, lockSchedule, peopleOf, presentSchedules, scheduleTarget, type StoredSchedule } from './store';
 
 const DAY = 86_400_000;
 /** The longest range the final schedule is answered for (a timeline of two months). */
@@ -136,9 +136,8 @@ const compiled = (s: StoredSchedule): OnCallSchedule => compileOrRefuse(definiti
 /** What put someone on call, with the layer's name and its shift's times (what a swap names). */
 function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: number) {
   if (source.type === 'override') return source;
-  const i = s.row.layers.findIndex((l) => l.id === source.layer);
   const shift = c.layerShifts(source.layer, at, at + 1).find((x) => x.index === source.shift)!;
-  return { ...source, layerName: layerToApi(s.row.layers[i]!, i).name, shiftStart: new Date(shift.start).toISOString(), shiftEnd: new Date(shift.end).toISOString() };
+  return { ...source, layerName: layerNameOf(s, source.layer), shiftStart: new Date(shift.start).toISOString(), shiftEnd: new Date(shift.end).toISOString() };
 }
 
 /** A schedule by id or by name (any case); 404 otherwise. */

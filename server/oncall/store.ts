@@ -122,6 +122,12 @@ export const layerToApi = (l: Layer, i: number): ScheduleLayer => ({
   restrictions: l.restrictions ?? [],
 });
 
+/** A layer's name (as the API shows it: "Layer N" when unnamed) by its id. */
+export function layerNameOf(s: StoredSchedule, id: string): string {
+  const i = s.row.layers.findIndex((l) => l.id === id);
+  return i < 0 ? id : layerToApi(s.row.layers[i]!, i).name;
+}
+
 const by = (id: string | null, username: string) => ({ _id: id, username });
 
 export function scheduleToApi(s: StoredSchedule, people: Map<string, OnCallPerson>, feed: boolean): OnCallScheduleInfo {
