@@ -103,6 +103,8 @@ export const commandExamples: { [K in CommandId]: CommandInput<K> } = {
   'maintenance.delete': { window: 'Sunday patching' },
   'nav.go-oncall': {},
   'schedule.refresh': {},
+  'schedule.feed': { schedule: 'Platform' },
+  'oncall.my-feed': { revoke: true },
   'oncall.who': { schedule: 'Platform', at: '2026-12-25T03:00:00Z' },
   'schedule.create': { name: 'Platform', tz: 'Europe/London', people: 'ann,bob', shift: '1w', handoff: '09:00', start: '2026-12-07' },
   'schedule.add-layer': { schedule: 'Platform', name: 'office', people: 'ann', hours: 'mon-fri 09:00-18:00' },

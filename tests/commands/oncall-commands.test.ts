@@ -78,6 +78,21 @@ describe('on-call commands', () => {
     await expect(registry.dispatch('schedule.import', { name: 'PD 2', calendar: stranger, tz: 'America/New_York', from: '2025-02-24T00:00:00Z' }, { source: 'palette', ctx })).rejects.toThrow(/not Opsdeck users .*Dana Ray/);
   });
 
+  it('schedule.feed and oncall.my-feed make a feed URL shown once, and --revoke ends it', async () => {
+    const made = await line('schedule.feed Platform');
+    const url = (made.data as { url: string }).url;
+    expect(made.message).toContain(`\`${url}\``);
+    const path = url.replace(/^https?:\/\/[^/]+/, '');
+    expect((await t.app.inject({ method: 'GET', url: path })).headers['content-type']).toMatch(/^text\/calendar/);
+    expect((await line('schedule.feed Platform --revoke')).message).toBe('Revoked the calendar feed of **Platform**: its URL finds nothing now.');
+    expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
+    await expect(line('schedule.feed Platform', plain)).rejects.toThrow(/Only Admin or sysadmin accounts/);
+    const mine = await line('oncall.my-feed', plain);
+    expect((await t.app.inject({ method: 'GET', url: (mine.data as { url: string }).url.replace(/^https?:\/\/[^/]+/, '') })).statusCode).toBe(200);
+    expect((await line('oncall.my-feed --revoke', plain)).message).toBe('Revoked your calendar feed: its URL finds nothing now.');
+    expect((await line('oncall.my-feed --revoke', plain)).message).toBe('You have no calendar feed.');
+  });
+
   it('Tab completes schedules by name and people by username', async () => {
     const api = injectApi(t, sys.cookie);
     expect(await completionValues(api, 'sysadmin', registry.get('oncall.override')!.args![0]!, 'pl')).toEqual(['Platform']);
