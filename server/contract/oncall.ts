@@ -132,6 +132,18 @@ export const whoSchema = z.object({
 });
 export type WhoIsOnCall = z.infer<typeof whoSchema>;
 
+/** GET /api/oncall/my-shift: the signed-in person's current shift, else their next one within 14 days (null: none). */
+export const myShiftSchema = z
+  .object({
+    schedule: z.object({ _id: str(), name: str() }),
+    /** From when to when they are on call without a break in that schedule. */
+    start: str(),
+    end: str(),
+    current: z.boolean(),
+  })
+  .nullable();
+export type MyShift = z.infer<typeof myShiftSchema>;
+
 /** GET …/final: the final schedule over [from, to) (at most 62 days; default the next 14). */
 export const finalQuerySchema = z.object({ from: instant.optional(), to: instant.optional() }).strict();
 export const finalSpanSchema = z.object({ start: str(), end: str(), person: personSchema, source: sourceSchema });

@@ -3,7 +3,7 @@ import { and, eq, or, sql } from 'drizzle-orm';
 import type { AuditScope } from '../audit/trail';
 import type { Whoami } from '../contract/auth';
 import { isUuid } from '../contract/ids';
-import type { FinalSchedule, LayerInput, LayerUpdate, OnCallScheduleInfo, OverrideInput, SwapInput, WhoIsOnCall } from '../contract/oncall';
+import type { FinalSchedule, LayerInput, LayerUpdate, MyShift, OnCallScheduleInfo, OverrideInput, SwapInput, WhoIsOnCall } from '../contract/oncall';
 import type { Db } from '../db/client';
 import { oncallOverrides, oncallSchedules, oncallSwaps } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
@@ -195,4 +195,22 @@ export async function finalSchedule(db: Db, input: { id: string; from?: string; 
     spans: spans.map((x) => ({ start: iso(x.start), end: iso(x.end), person: people.get(x.person)!, source: sourceToApi(s, c, x.source, x.start) })),
     gaps: c.gaps(from, to).map((g) => ({ start: iso(g.start), end: iso(g.end) })),
   };
+}
+
+/** How far ahead a person's next shift is looked for (the shell shows it). */
+const NEXT_SHIFT_DAYS = 14;
+
+/** A person's current shift in any schedule (the one ending last when several), else their soonest next one. */
+export async function myShift(db: Db, _input: object, actor: Whoami, now = Date.now()): Promise<MyShift> {
+  const found = (await allSchedules(db))
+    .filter((s) => s.row.layers.some((l) => l.participants.includes(actor._id)) || s.overrides.some((o) => o.userId === actor._id))
+    .flatMap((s) => {
+      const shift = compiled(s).shiftOf(actor._id, now, NEXT_SHIFT_DAYS * DAY);
+      return shift ? [{ s, shift }] : [];
+    })
+    .sort((a, b) => Number(b.shift.current) - Number(a.shift.current) || (a.shift.current ? b.shift.end - a.shift.end : a.shift.start - b.shift.start));
+  const first = found[0];
+  if (!first) return null;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return { schedule: { _id: first.s.row.id, name: first.s.row.name }, start: iso(first.shift.start), end: iso(first.shift.end), current: first.shift.current };
 }

@@ -19,6 +19,7 @@ export const removeOverride = (api: Api, id: string, override: string) => call(a
 export const addSwap = (api: Api, id: string, body: SwapInput) => call(api, 'oncallSchedules.addSwap', { params: { id }, body });
 export const finalSchedule = (api: Api, id: string, query: { from?: string; to?: string } = {}) => call(api, 'oncallSchedules.final', { params: { id }, query });
 export const whoIsOnCall = (api: Api, query: { schedule?: string; at?: string } = {}) => call(api, 'oncall.who', { query });
+export const myShift = (api: Api) => call(api, 'oncall.myShift', {});
 export const importSchedule = (api: Api, body: ImportSchedule) => call(api, 'oncallSchedules.import', { body });
 export const createScheduleFeed = (api: Api, id: string) => call(api, 'oncallSchedules.createFeed', { params: { id } });
 export const revokeScheduleFeed = (api: Api, id: string) => call(api, 'oncallSchedules.revokeFeed', { params: { id } });
@@ -29,3 +30,4 @@ export const schedulesListQueryOptions = () => queryOptions({ queryKey: queryKey
 export const scheduleQueryOptions = (id: string) => queryOptions({ queryKey: queryKeys.oncall.one(id), queryFn: () => getSchedule(defaultApi, id), retry: false });
 export const finalScheduleQueryOptions = (id: string, from: string, to: string) => queryOptions({ queryKey: queryKeys.oncall.final(id, from, to), queryFn: () => finalSchedule(defaultApi, id, { from, to }) });
 export const whoQueryOptions = (schedule?: string) => queryOptions({ queryKey: queryKeys.oncall.who(schedule), queryFn: () => whoIsOnCall(defaultApi, schedule ? { schedule } : {}) });
+export const myShiftQueryOptions = () => queryOptions({ queryKey: queryKeys.oncall.myShift(), queryFn: () => myShift(defaultApi) });

@@ -72,6 +72,7 @@ export const queryKeys = {
     list: () => ['oncall', 'list'] as const,
     one: (id: string) => ['oncall', 'one', id] as const,
     who: (schedule?: string) => ['oncall', 'who', schedule ?? '*'] as const,
+    myShift: () => ['oncall', 'my-shift'] as const,
     final: (id: string, from: string, to: string) => ['oncall', 'final', id, from, to] as const,
   },
   maintenanceWindows: {

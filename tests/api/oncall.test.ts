@@ -160,6 +160,19 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     expect((await t.call('GET', '/api/oncall/who?at=soon', { cookie: userCookie })).body.field).toBe('at');
   });
 
+  it("answers the signed-in person's current or next shift, and null for someone in no rotation", async () => {
+    // Ana and Ben take days in turn, for ever: Ana is on call now or within a day.
+    const res = await t.call('GET', '/api/oncall/my-shift', { cookie: userCookie });
+    expect(res.status).toBe(200);
+    expect(asDeclared('oncall.myShift', res.body)).toEqual(res.body);
+    const shift = res.body.result as { schedule: { name: string }; start: string; end: string; current: boolean };
+    expect(shift.schedule.name).toBe('Platform');
+    expect(Date.parse(shift.end)).toBeGreaterThan(Date.now());
+    expect(Date.parse(shift.start)).toBeLessThan(Date.now() + 86_400_000);
+    expect(shift.current).toBe(Date.parse(shift.start) <= Date.now());
+    expect((await t.call('GET', '/api/oncall/my-shift', { cookie: sys })).body).toEqual({ result: null });
+  });
+
   it("serves the schedule's and a person's calendar feed by its secret alone; rotated and revoked secrets are 404", async () => {
     const made = await t.call('POST', `/api/oncall-schedules/${scheduleId}/feed`, { cookie: sys });
     expect(made.status, JSON.stringify(made.body)).toBe(201);

@@ -51,4 +51,18 @@ describe('on call', () => {
     const stored = (await api.call('GET', `oncall-schedules/${scheduleId}`)).body.result;
     expect(stored.overrides).toMatchObject([{ person: ids['oc-ben'], start: new Date(from).toISOString(), end: new Date(to).toISOString() }]);
   });
+
+  it("the top bar shows the signed-in person's shift once they have one, linking to its schedule", async () => {
+    const { page } = admin;
+    const adminId = (await api.call('GET', 'auth/whoami')).body.result._id as string;
+    await expect(page.getByRole('link', { name: /On call: Team e2e/ }).count()).resolves.toBe(0);
+    const start = new Date(Date.now() - 60_000).toISOString();
+    const end = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    expect((await api.call('POST', `oncall-schedules/${scheduleId}/overrides`, { user: adminId, start, end })).status).toBe(201);
+    await page.goto('/oncall');
+    const mine = page.getByRole('banner').getByRole('link', { name: /^On call: Team e2e until / });
+    await shown(mine);
+    await mine.click();
+    await shown(page.getByRole('heading', { name: /Team e2e/, level: 1 }));
+  });
 });
