@@ -157,3 +157,13 @@ export async function presentSchedules(db: Db, list: StoredSchedule[]): Promise<
   const feeds = new Set((await db.select({ id: oncallFeedTokens.scheduleId }).from(oncallFeedTokens).where(inArray(oncallFeedTokens.scheduleId, ids))).map((f) => f.id));
   return list.map((s) => scheduleToApi(s, people, feeds.has(s.row.id)));
 }
+
+/** The schedules and layers whose rotation a user is in (a user leaves rotations before their account goes). */
+export async function rotationsOf(db: Db, userId: string): Promise<{ schedule: string; layer: string }[]> {
+  const rows = await db
+    .select({ name: oncallSchedules.name, layers: oncallSchedules.layers })
+    .from(oncallSchedules)
+    .where(sql`${oncallSchedules.layers} @> ${JSON.stringify([{ participants: [userId] }])}::jsonb`)
+    .orderBy(asc(oncallSchedules.nameLc));
+  return rows.flatMap((r) => r.layers.flatMap((l, i) => (l.participants.includes(userId) ? [{ schedule: r.name, layer: l.name ?? `Layer ${i + 1}` }] : [])));
+}

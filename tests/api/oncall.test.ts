@@ -15,6 +15,7 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
   let t: TestApp;
   let sys: string;
   let userCookie: string;
+  let adminCookie: string;
   const ids: Record<string, string> = {};
   let scheduleId = '';
 
@@ -42,6 +43,8 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     const s = await t.addUser({ role: 'sysadmin', username: 'sys-oncall' });
     sys = await t.signIn(s.email, s.password);
     userCookie = await t.signIn('ana@example.com', 'pw-123456');
+    const a = await t.addUser({ role: 'admin', username: 'admin-oncall' });
+    adminCookie = await t.signIn(a.email, a.password);
   });
   afterAll(async () => t?.close());
 
@@ -223,10 +226,20 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     expect((await who('2025-03-14T18:00:00Z', s._id)).person?.username).toBe('chloe');
   });
 
+  it('refuses to delete a user who is in a rotation, naming the schedules and layers', async () => {
+    const res = await t.call('DELETE', `/api/users/${ids.chloe}`, { cookie: adminCookie });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('chloe is in the rotation of the on-call schedules “Imported primary” (layer Layer 1), “Platform” (layer lunch): take them out of it first');
+    expect((await t.call('GET', `/api/users/${ids.chloe}`, { cookie: adminCookie })).status).toBe(200);
+  });
+
   it('deletes a schedule with its overrides, swaps and feed', async () => {
     expect((await t.call('DELETE', `/api/oncall-schedules/${scheduleId}`, { cookie: userCookie })).status).toBe(403);
     expect((await t.call('DELETE', `/api/oncall-schedules/${scheduleId}`, { cookie: sys })).status).toBe(200);
     expect((await t.database.query<{ n: number }>(`select count(*)::int as n from oncall_overrides where schedule_id = $1`, [scheduleId]))[0]!.n).toBe(0);
     expect((await t.database.query<{ n: number }>(`select count(*)::int as n from oncall_swaps where schedule_id = $1`, [scheduleId]))[0]!.n).toBe(0);
+    // Someone only in overrides may go: their covers go with them.
+    expect((await t.call('DELETE', `/api/users/${ids.dev}`, { cookie: adminCookie })).status).toBe(200);
+    expect((await t.database.query<{ n: number }>(`select count(*)::int as n from oncall_overrides where user_id = $1`, [ids.dev]))[0]!.n).toBe(0);
   });
 });
