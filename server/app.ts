@@ -110,7 +110,8 @@ export function isAppNavigation(path: string, accept: string | undefined): boole
   if (accept && !/text\/html|\*\/\*|application\/xhtml/i.test(accept)) return false;
   return true;
 }
-const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]');
+/** Secrets that travel in URLs (an installer's key, a calendar feed's token) stay out of the request log. */
+const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]+/, '$1[redacted]');
 
 /**
  * The whole API (and the built UI when `config.uiDir` holds one). Tests pass their own database

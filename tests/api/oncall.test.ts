@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import ical from 'node-ical';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../server/app';
+import { testConfig } from '../../server/config';
 import { asDeclared, backends, startTestApp, type TestApp } from './harness';
 
 /**
@@ -198,6 +200,16 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     expect((await t.app.inject({ method: 'GET', url: fresh })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/oncall/calendar' })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/oncall/calendar?token=odc_wrong' })).statusCode).toBe(404);
+    // The secret is the whole credential: the request log does not keep it.
+    const lines: string[] = [];
+    const logging = await buildApp(testConfig({ logLevel: 'info' }), { database: t.database, logStream: { write: (l) => void lines.push(l) } });
+    try {
+      await logging.inject({ method: 'GET', url: `/api/oncall/calendar?token=${rotated.body.result.token}` });
+    } finally {
+      await logging.close();
+    }
+    expect(lines.some((l) => l.includes('/api/oncall/calendar?token=[redacted]'))).toBe(true);
+    expect(lines.join('\n')).not.toContain(rotated.body.result.token);
 
     // A person's own feed: their runs of on-call time in every schedule, as anyone signed in.
     const mine = await t.call('POST', '/api/oncall/my-feed', { cookie: userCookie });
