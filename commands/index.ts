@@ -9,6 +9,7 @@ import { widgetCommands } from './widget/all';
 import { agentCommands } from './agent/all';
 import { incidentCommands } from './incident/all';
 import { maintenanceCommands } from './maintenance/all';
+import { oncallCommands } from './oncall/all';
 import { silenceCommands } from './silence/all';
 import { statusCommands } from './status/all';
 import { monitoringCommands } from './monitoring/all';
@@ -27,7 +28,7 @@ import { integrationCommands } from './integration/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands, ...marksCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...oncallCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands, ...marksCommands] as const;
 
 /** Every command of the app, as a union of their definitions. */
 export type AppCommand = (typeof allCommands)[number];

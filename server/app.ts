@@ -24,6 +24,7 @@ import { registerNotificationGroups } from './routes/notification-groups';
 import { registerNotificationChannels } from './routes/notification-channels';
 import { registerSilences } from './routes/silences';
 import { registerMaintenanceWindows } from './routes/maintenance-windows';
+import { registerOnCall } from './routes/oncall';
 import { registerAnalytics } from './routes/analytics';
 import { registerSearch } from './routes/search';
 import { registerAuth } from './routes/auth';
@@ -109,7 +110,8 @@ export function isAppNavigation(path: string, accept: string | undefined): boole
   if (accept && !/text\/html|\*\/\*|application\/xhtml/i.test(accept)) return false;
   return true;
 }
-const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]');
+/** Secrets that travel in URLs (an installer's key, a calendar feed's token) stay out of the request log. */
+const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]+/, '$1[redacted]');
 
 /**
  * The whole API (and the built UI when `config.uiDir` holds one). Tests pass their own database
@@ -286,6 +288,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // Issue 14: a new or changed silence is applied by the next tick, which comes at once.
   registerSilences(app, db, () => evaluator.trigger());
   registerMaintenanceWindows(app, db, () => evaluator.trigger());
+  registerOnCall(app, db, { publicUrl: config.publicUrl });
   // New figures are one event per written round, not one per server (migration 0028).
   monitoring.onRoundWritten(() => void database.query(`insert into live_events (kind, data) values ('servers', '{"change":"figures"}')`).catch((error) => app.log.warn({ err: error }, 'Could not record new figures for the live stream')));
   registerIntegrations(app, db, config.alertmanager, alertmanager);

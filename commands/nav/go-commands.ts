@@ -14,6 +14,7 @@ export const menuItems = [
   { id: 'nav.go-notification-groups', label: 'Notification Groups', to: '/notification-groups', shortcut: 'alt+4', permission: 'read' },
   { id: 'nav.go-pinned-widgets', label: 'Pinned Widgets', to: '/pinned-widgets', shortcut: 'alt+5', permission: 'read' },
   { id: 'nav.go-status-pages', label: 'Status Pages', to: '/status-pages', shortcut: 'alt+8', permission: 'read' },
+  { id: 'nav.go-oncall', label: 'On Call', to: '/oncall', shortcut: 'alt+9', permission: 'read' },
   { id: 'nav.go-users', label: 'Users', to: '/users', shortcut: 'alt+6', permission: 'users.read' },
 ] as const satisfies readonly { id: string; label: string; to: string; shortcut: string; permission: Permission }[];
 

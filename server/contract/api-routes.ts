@@ -32,6 +32,24 @@ import { checkHistoryQuerySchema, checkHistorySchema, checkResultSchema, checkRe
 import { commandHistoryEntrySchema, historyExportQuerySchema } from './command-history';
 import { apiErrorBodySchema, listQuerySchema } from './common';
 import { incidentReportQuerySchema, incidentReportSchema } from './incident-report';
+import {
+  createScheduleSchema,
+  feedQuerySchema,
+  feedUrlSchema,
+  finalQuerySchema,
+  finalScheduleSchema,
+  importResultSchema,
+  importScheduleSchema,
+  layerInputSchema,
+  layerUpdateSchema,
+  myShiftSchema,
+  overrideInputSchema,
+  scheduleSchema,
+  swapInputSchema,
+  updateScheduleSchema,
+  whoQuerySchema,
+  whoSchema,
+} from './oncall';
 import { monitoringAlertGroupsAnswerSchema, monitoringAlertGroupsSchema, monitoringHealthSchema } from './ops';
 import { alertReachSchema, defaultGroupAnswerSchema, defaultGroupRequestSchema } from './reach';
 import { endpoint, idsQuery, one, page, removedSchema, resource, type ApiRoute } from './endpoint';
@@ -163,6 +181,24 @@ export const endpoints = {
   ...resource('maintenanceWindows', { name: 'maintenance-windows', tag: 'Maintenance windows', noun: 'maintenance window', entity: maintenanceWindowSchema, read: 'read', create: { body: createWindowSchema, access: 'servers.write' }, update: { body: updateWindowSchema, access: 'servers.write' }, remove: { access: 'servers.write' } }),
   'maintenanceWindows.preview': endpoint({ method: 'POST', path: '/api/maintenance-windows/preview', summary: 'Which servers and alerts a window would cover', tag: 'Maintenance windows', access: 'read', body: windowPreviewRequestSchema, response: one(matchPreviewSchema) }),
   'maintenanceWindows.occurrences': endpoint({ method: 'GET', path: '/api/maintenance-windows/occurrences', summary: 'Windows in a calendar range (at most 62 days)', tag: 'Maintenance windows', access: 'read', query: occurrencesQuerySchema, response: one(z.array(occurrenceSchema)) }),
+
+  // On call (issue 27): schedules, their layers, overrides and swaps, who is on call, calendar feeds and import
+  ...resource('oncallSchedules', { name: 'oncall-schedules', tag: 'On call', noun: 'on-call schedule', entity: scheduleSchema, read: 'read', create: { body: createScheduleSchema, access: 'oncall.write' }, update: { body: updateScheduleSchema, access: 'oncall.write' }, remove: { access: 'oncall.write' } }),
+  'oncallSchedules.addLayer': endpoint({ method: 'POST', path: '/api/oncall-schedules/:id/layers', summary: 'Add a layer (it wins over the layers before it)', tag: 'On call', access: 'oncall.write', body: layerInputSchema, response: one(scheduleSchema), status: 201 }),
+  'oncallSchedules.editLayer': endpoint({ method: 'PATCH', path: '/api/oncall-schedules/:id/layers/:layer', summary: 'Change a layer (by id, name or 1-based number)', tag: 'On call', access: 'oncall.write', body: layerUpdateSchema, response: one(scheduleSchema) }),
+  'oncallSchedules.removeLayer': endpoint({ method: 'DELETE', path: '/api/oncall-schedules/:id/layers/:layer', summary: 'Remove a layer and the swaps of its shifts', tag: 'On call', access: 'oncall.write', response: one(scheduleSchema) }),
+  'oncallSchedules.addOverride': endpoint({ method: 'POST', path: '/api/oncall-schedules/:id/overrides', summary: 'Put someone on call for a range, over every layer (ranges never overlap)', tag: 'On call', access: 'oncall.write', body: overrideInputSchema, response: one(scheduleSchema), status: 201 }),
+  'oncallSchedules.removeOverride': endpoint({ method: 'DELETE', path: '/api/oncall-schedules/:id/overrides/:override', summary: 'Remove an override', tag: 'On call', access: 'oncall.write', response: one(scheduleSchema) }),
+  'oncallSchedules.addSwap': endpoint({ method: 'POST', path: '/api/oncall-schedules/:id/swaps', summary: 'Swap the people of two shifts, each named by its layer and the instant it starts', tag: 'On call', access: 'oncall.write', body: swapInputSchema, response: one(scheduleSchema), status: 201 }),
+  'oncallSchedules.final': endpoint({ method: 'GET', path: '/api/oncall-schedules/:id/final', summary: 'The final schedule over a range (at most 62 days): spans, who and why, and gaps', tag: 'On call', access: 'read', query: finalQuerySchema, response: one(finalScheduleSchema) }),
+  'oncallSchedules.import': endpoint({ method: 'POST', path: '/api/oncall-schedules/import', summary: 'Create a schedule from an iCalendar file (PagerDuty, Opsgenie, Grafana OnCall, a shared calendar)', tag: 'On call', access: 'oncall.write', body: importScheduleSchema, response: one(importResultSchema), status: 201 }),
+  'oncallSchedules.createFeed': endpoint({ method: 'POST', path: '/api/oncall-schedules/:id/feed', summary: "Make (or rotate) the schedule's secret calendar feed URL, shown once", tag: 'On call', access: 'oncall.write', response: one(feedUrlSchema), status: 201 }),
+  'oncallSchedules.revokeFeed': endpoint({ method: 'DELETE', path: '/api/oncall-schedules/:id/feed', summary: "Revoke the schedule's calendar feed URL", tag: 'On call', access: 'oncall.write', response: one(z.object({ revoked: z.boolean() })) }),
+  'oncall.who': endpoint({ method: 'GET', path: '/api/oncall/who', summary: 'Who is on call, for one schedule or every one, at an instant (default now)', tag: 'On call', access: 'read', query: whoQuerySchema, response: one(z.array(whoSchema)) }),
+  'oncall.myShift': endpoint({ method: 'GET', path: '/api/oncall/my-shift', summary: 'Your current on-call shift, else your next one within 14 days, in any schedule', tag: 'On call', access: 'signed-in', response: one(myShiftSchema) }),
+  'oncall.createMyFeed': endpoint({ method: 'POST', path: '/api/oncall/my-feed', summary: 'Make (or rotate) your own calendar feed URL of your shifts in every schedule, shown once', tag: 'On call', access: 'signed-in', response: one(feedUrlSchema), status: 201 }),
+  'oncall.revokeMyFeed': endpoint({ method: 'DELETE', path: '/api/oncall/my-feed', summary: 'Revoke your own calendar feed URL', tag: 'On call', access: 'signed-in', response: one(z.object({ revoked: z.boolean() })) }),
+  'oncall.calendar': endpoint({ method: 'GET', path: '/api/oncall/calendar', summary: "A schedule's or a person's on-call calendar (iCalendar, RFC 5545), by its secret", tag: 'On call', access: 'calendar-feed-token', query: feedQuerySchema, produces: 'text/calendar' }),
 
   // Alertmanager both ways (issue 15)
   'alertmanager.receive': endpoint({ method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) }),

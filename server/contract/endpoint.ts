@@ -6,9 +6,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * Credentials other than a user's, each checked by its route itself: the agent installer's key,
- * Alertmanager's receiver token, Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN).
+ * Alertmanager's receiver token, Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN), an
+ * on-call calendar feed's secret (`?token=`, a calendar app has no session).
  */
-export const ownCredentials = ['agent-key', 'alertmanager-token', 'prometheus-sd-token'] as const;
+export const ownCredentials = ['agent-key', 'alertmanager-token', 'prometheus-sd-token', 'calendar-feed-token'] as const;
 export type OwnCredential = (typeof ownCredentials)[number];
 
 /** Who may call: a permission of the signed-in user (or token), any signed-in user, anyone, or the holder of one of the credentials above. */

@@ -38,6 +38,7 @@ const ACCESS_TEXT: Record<string, string> = {
   'signed-in': 'Any signed-in user or personal API token.',
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
   'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
+  'calendar-feed-token': 'The secret of a calendar feed (`?token=`), made for a schedule or a person; a revoked or unknown one finds nothing (404).',
 };
 
 /**
@@ -51,7 +52,7 @@ function agentKeyIn(route: ApiRoute): string {
 }
 
 /** The security scheme (components.securitySchemes) of each credential a route checks itself. */
-const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken' };
+const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken' };
 
 function operation(route: ApiRoute, params: string[]): Json {
   const access =
@@ -121,6 +122,7 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         },
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
         prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
+        calendarFeedToken: { type: 'apiKey', in: 'query', name: 'token', description: "An on-call calendar feed's secret." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },

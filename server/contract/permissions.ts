@@ -19,6 +19,8 @@ export const permissions = {
   'groups.write': ['admin', 'sysadmin'],
   /** create, edit, pause, run and delete checks (the server fetches URLs they name: issue 16) */
   'checks.write': ['admin', 'sysadmin'],
+  /** create, edit and delete on-call schedules, their layers, overrides, swaps and feed URLs (issue 27) */
+  'oncall.write': ['admin', 'sysadmin'],
   /** compose public status pages (issue 16 §3): what the world sees */
   'status.write': ['admin'],
   /** post and resolve incident updates on status pages */

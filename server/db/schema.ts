@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { alertSources, outboxTransitions, timelineEventTypes, type EscalationStep } from '../contract/alerts';
 import { muteReasons, type Matcher } from '../contract/routing';
+import type { Layer as OnCallLayer } from '../oncall/model';
 import { type AnyPgColumn, bigint, boolean, check, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, real, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
@@ -984,4 +985,93 @@ export const liveEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   },
   (t) => [index('live_events_at_idx').on(t.at)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// On call (issue 27, docs/oncall.md): schedules with their layers, overrides and swaps, and the
+// secret tokens of their calendar feeds. The schedule core (server/oncall) answers from these.
+
+/**
+ * One on-call schedule. Its layers are one JSON list (the core's `Layer[]`, participants as user
+ * ids): they are read and written whole, their order is which wins, and a layer's restrictions
+ * and rotation are values of it (docs/decisions.md "On call: schedules as a resource").
+ */
+export const oncallSchedules = pgTable(
+  'oncall_schedules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    timeZone: text('time_zone').notNull(),
+    layers: jsonb('layers').$type<OnCallLayer[]>().notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    nameLc: text('name_lc').generatedAlwaysAs((): SQL => sql`lower(${oncallSchedules.name})`),
+  },
+  (t) => [uniqueIndex('oncall_schedules_name_lower_idx').on(sql`lower(${t.name})`), index('oncall_schedules_created_at_idx').on(t.createdAt)],
+);
+
+/** Someone covers a range of a schedule, whatever its layers say. Ranges of one schedule never overlap. */
+export const oncallOverrides = pgTable(
+  'oncall_overrides',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scheduleId: uuid('schedule_id')
+      .notNull()
+      .references(() => oncallSchedules.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startsAt: at('starts_at').notNull(),
+    endsAt: at('ends_at').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('oncall_overrides_schedule_idx').on(t.scheduleId, t.startsAt), check('oncall_overrides_range', sql`${t.endsAt} > ${t.startsAt}`)],
+);
+
+/** Two shifts of a schedule's layers exchange their people; each is named by its layer and the instant it starts. */
+export const oncallSwaps = pgTable(
+  'oncall_swaps',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scheduleId: uuid('schedule_id')
+      .notNull()
+      .references(() => oncallSchedules.id, { onDelete: 'cascade' }),
+    firstLayer: text('first_layer').notNull(),
+    firstStart: at('first_start').notNull(),
+    secondLayer: text('second_layer').notNull(),
+    secondStart: at('second_start').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByName: text('created_by_name').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('oncall_swaps_schedule_idx').on(t.scheduleId)],
+);
+
+/**
+ * The secret of a calendar feed (RFC 5545): a schedule's (`schedule_id`) or a person's
+ * (`user_id`), one live secret each. Only its SHA-256 is kept; rotating replaces the row and
+ * revoking deletes it, so an old URL finds nothing.
+ */
+export const oncallFeedTokens = pgTable(
+  'oncall_feed_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    scheduleId: uuid('schedule_id').references(() => oncallSchedules.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    prefix: text('prefix').notNull(),
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('oncall_feed_tokens_hash_idx').on(t.tokenHash),
+    uniqueIndex('oncall_feed_tokens_schedule_idx').on(t.scheduleId),
+    uniqueIndex('oncall_feed_tokens_user_idx').on(t.userId),
+    check('oncall_feed_tokens_owner', sql`(${t.scheduleId} is null) <> (${t.userId} is null)`),
+  ],
 );

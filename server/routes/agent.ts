@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { agentPortRefusal, checkKey, createApiKey, listApiKeys, recordAgentInstalled, revokeApiKey, setAgentConfigured, validateApiKey, type KeyCheck } from '../agent/service';
 import { audited, auditActor, auditTarget } from '../audit/trail';
 import { endpoints } from '../contract/api-routes';
-import { isHostHeader } from '../contract/agent';
 import type { Db } from '../db/client';
 import { badRequest, HttpError } from '../http/errors';
+import { publicUrlOf } from '../http/public-url';
 import { serve } from '../http/serve';
 import type { Monitoring } from '../monitoring/monitoring';
 import { serverTarget } from '../servers/service';
@@ -25,17 +25,8 @@ function presentedKey(request: FastifyRequest): string | undefined {
  * and the final "agent configured" switch. The installer itself is served by routes/agent-downloads.ts.
  */
 export function registerAgent(app: FastifyInstance, db: Db, monitoring: Monitoring, options: { publicUrl?: string }): void {
-  /**
-   * Where the installer reaches this console: PUBLIC_URL, else the address this request came to,
-   * which must then be a plain host[:port]: the Host header is the caller's to write, and it ends
-   * up in a token and a command someone pastes into a root shell.
-   */
-  const apiUrlOf = (request: FastifyRequest) => {
-    if (options.publicUrl) return options.publicUrl;
-    const host = request.host;
-    if (!host || !isHostHeader(host)) throw badRequest(`The Host header ${JSON.stringify(host ?? '')} is not a host[:port]; set PUBLIC_URL to the address hosts reach this console at`, 'host');
-    return `${request.protocol}://${host}`;
-  };
+  /** Where the installer reaches this console (it ends up in a token and a command someone pastes into a root shell). */
+  const apiUrlOf = (request: FastifyRequest) => publicUrlOf(request, options.publicUrl);
 
   serve(app, endpoints['agent.createKey'], async ({ body, user, request }) => {
     // Before anything is written: a refused Host leaves no key behind.

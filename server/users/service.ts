@@ -8,6 +8,7 @@ import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { personalTokens, sessions, shortGrams, users } from '../db/schema';
 import { conflict, notFound, pgConstraint } from '../http/errors';
+import { rotationsOf } from '../oncall/store';
 import type { ResourceDef } from '../routes/resource';
 
 type UserRow = typeof users.$inferSelect;
@@ -122,8 +123,14 @@ export const usersResource: Omit<ResourceDef<UserRow, User>, 'name'> & { name: '
     },
   },
   remove: {
-    async before(existing, { user }) {
+    async before(existing, { user, db }) {
       if (existing.id === user._id) throw conflict('You cannot delete your own account');
+      // A rotation names its people in order: taking one out changes everyone's shifts, which is the schedule editor's call.
+      const rotations = await rotationsOf(db, existing.id);
+      if (rotations.length) {
+        const where = rotations.map((r) => `“${r.schedule}” (layer ${r.layer})`).join(', ');
+        throw conflict(`${existing.username} is in the rotation of the on-call schedule${rotations.length === 1 ? '' : 's'} ${where}: take them out of it first`);
+      }
     },
   },
 };

@@ -66,6 +66,15 @@ export const queryKeys = {
     list: (state: string) => ['silences', 'list', state] as const,
     one: (id: string) => ['silences', 'one', id] as const,
   },
+  /** Issue 27 on call: schedules, who is on call, a schedule's final schedule. */
+  oncall: {
+    all: ['oncall'] as const,
+    list: () => ['oncall', 'list'] as const,
+    one: (id: string) => ['oncall', 'one', id] as const,
+    who: (schedule?: string) => ['oncall', 'who', schedule ?? '*'] as const,
+    myShift: () => ['oncall', 'my-shift'] as const,
+    final: (id: string, from: string, to: string) => ['oncall', 'final', id, from, to] as const,
+  },
   maintenanceWindows: {
     all: ['maintenance-windows'] as const,
     list: () => ['maintenance-windows', 'list'] as const,

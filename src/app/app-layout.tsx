@@ -9,6 +9,7 @@ import { cx } from '../components/ui/cx';
 import { Icon, type IconName } from '../components/ui/icons';
 import { Switch } from '../components/ui/switch';
 import { AccountDrawer } from '../features/account/account-drawer';
+import { MyShift } from '../features/oncall/my-shift';
 import { getColorMode, onColorModeChange } from '../lib/color-mode';
 import { CommandButton } from './command-host/command-button';
 import { ariaKeyshortcuts, shortcutLabel } from './command-host/hotkeys';
@@ -32,6 +33,7 @@ export const menuIcons: Record<(typeof menuItems)[number]['id'], IconName> = {
   'nav.go-notification-groups': 'groups',
   'nav.go-pinned-widgets': 'widgets',
   'nav.go-status-pages': 'statusPages',
+  'nav.go-oncall': 'oncall',
   'nav.go-users': 'users',
 };
 
@@ -147,6 +149,7 @@ function Shell({ username }: { username: string }) {
             <kbd className="ml-2 hidden rounded border border-slate-300 px-1 text-xs sm:inline dark:border-slate-600">{shortcutLabel(runner.get('palette.open')?.shortcut ?? '')}</kbd>
           </CommandButton>
           <div className="ml-auto flex items-center gap-2 sm:gap-3">
+            <MyShift />
             <Switch isSelected={dark} onChange={(v) => void runner.run('ui.toggle-dark-mode', { mode: v ? 'dark' : 'light' })}>
               <span className="hidden sm:inline">Dark Mode</span>
               <span className="sr-only sm:hidden">Dark Mode</span>

@@ -9,6 +9,7 @@ import { serverRoutes } from './server-routes';
 import { serverDetailRoute } from './server-detail-route';
 import { checkRoutes } from './check-routes';
 import { statusPageRoutes } from './status-page-routes';
+import { oncallRoutes } from './oncall-routes';
 import { dashboardRoute } from './dashboard-route';
 import { notificationRoutes } from './notification-routes';
 import { notificationGroupRoutes } from './notification-group-routes';
@@ -49,5 +50,6 @@ export const appRoutes = [
   ...pinnedWidgetRoutes(appLayoutRoute),
   incidentReportRoute(appLayoutRoute),
   ...statusPageRoutes(appLayoutRoute),
+  ...oncallRoutes(appLayoutRoute),
   usersRoute.addChildren([userShowRoute, userCreateRoute]),
 ];

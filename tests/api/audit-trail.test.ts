@@ -214,6 +214,36 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/maintenance-windows/:id', 'PATCH', `/api/maintenance-windows/${mwid}`, { cookie: admin.cookie, body: { comment: 'kernel' } })).rec.outcome).toBe('ok');
     expect((await recorded('/api/maintenance-windows/:id', 'DELETE', `/api/maintenance-windows/${mwid}`, { cookie: admin.cookie })).rec.outcome).toBe('ok');
 
+    // On-call schedules (issue 27): named by the schedule; feed secrets kept out of the record.
+    const oc = await recorded('/api/oncall-schedules', 'POST', '/api/oncall-schedules', { cookie: sysadmin.cookie, body: { name: 'audit rota', timeZone: 'Europe/London', layers: [{ name: 'primary', participants: [user._id, sysadmin._id], shift: { length: 1, unit: 'days' }, start: '2026-03-27', handoff: '09:00' }] } });
+    const ocid = oc.res.body.result._id as string;
+    expect(oc.rec.targets).toEqual([
+      { kind: 'oncall-schedule', id: ocid, name: 'audit rota' },
+      { kind: 'user', id: user._id, name: 'audit-user' },
+      { kind: 'user', id: sysadmin._id, name: 'audit-sys' },
+    ]);
+    const ocTarget = [{ kind: 'oncall-schedule', id: ocid, name: 'audit rota' }];
+    expect((await recorded('/api/oncall-schedules/:id', 'PATCH', `/api/oncall-schedules/${ocid}`, { cookie: sysadmin.cookie, body: { description: 'x' } })).rec.targets).toEqual(ocTarget);
+    expect((await recorded('/api/oncall-schedules/:id/layers', 'POST', `/api/oncall-schedules/${ocid}/layers`, { cookie: sysadmin.cookie, body: { name: 'second', participants: [user._id], shift: { length: 1, unit: 'weeks' }, start: '2026-03-30', handoff: '00:00' } })).rec.targets).toEqual([...ocTarget, { kind: 'user', id: user._id, name: 'audit-user' }]);
+    expect((await recorded('/api/oncall-schedules/:id/layers/:layer', 'PATCH', `/api/oncall-schedules/${ocid}/layers/second`, { cookie: sysadmin.cookie, body: { handoff: '08:00' } })).rec.outcome).toBe('ok');
+    expect((await recorded('/api/oncall-schedules/:id/layers/:layer', 'DELETE', `/api/oncall-schedules/${ocid}/layers/second`, { cookie: sysadmin.cookie })).rec.outcome).toBe('ok');
+    const ov = await recorded('/api/oncall-schedules/:id/overrides', 'POST', `/api/oncall-schedules/${ocid}/overrides`, { cookie: sysadmin.cookie, body: { user: user._id, start: '2026-04-01T10:00:00Z', end: '2026-04-01T12:00:00Z' } });
+    expect(ov.rec).toMatchObject({ outcome: 'ok', targets: [...ocTarget, { kind: 'user', id: user._id, name: 'audit-user' }] });
+    expect((await recorded('/api/oncall-schedules/:id/overrides/:override', 'DELETE', `/api/oncall-schedules/${ocid}/overrides/${ov.res.body.result.overrides[0]._id}`, { cookie: sysadmin.cookie })).rec.outcome).toBe('ok');
+    expect((await recorded('/api/oncall-schedules/:id/swaps', 'POST', `/api/oncall-schedules/${ocid}/swaps`, { cookie: sysadmin.cookie, body: { first: { layer: 'primary', start: '2026-04-01T08:00:00Z' }, second: { layer: 'primary', start: '2026-04-02T08:00:00Z' } } })).rec.outcome).toBe('ok');
+    const feed = await recorded('/api/oncall-schedules/:id/feed', 'POST', `/api/oncall-schedules/${ocid}/feed`, { cookie: sysadmin.cookie });
+    expect(feed.rec).toMatchObject({ outcome: 'ok', targets: ocTarget });
+    expect(JSON.stringify(feed.rec)).not.toContain(feed.res.body.result.token);
+    expect((await recorded('/api/oncall-schedules/:id/feed', 'DELETE', `/api/oncall-schedules/${ocid}/feed`, { cookie: sysadmin.cookie })).rec.outcome).toBe('ok');
+    const myFeed = await recorded('/api/oncall/my-feed', 'POST', '/api/oncall/my-feed', { cookie: user.cookie });
+    expect(myFeed.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'user', id: user._id, name: 'audit-user' }] });
+    expect(JSON.stringify(myFeed.rec)).not.toContain(myFeed.res.body.result.token);
+    expect((await recorded('/api/oncall/my-feed', 'DELETE', '/api/oncall/my-feed', { cookie: user.cookie })).rec.outcome).toBe('ok');
+    const calendar = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//t//EN\r\nBEGIN:VEVENT\r\nUID:1\r\nDTSTAMP:20260101T000000Z\r\nDTSTART:20260401T090000Z\r\nDTEND:20260401T170000Z\r\nSUMMARY:audit-user\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
+    const imported = await recorded('/api/oncall-schedules/import', 'POST', '/api/oncall-schedules/import', { cookie: sysadmin.cookie, body: { name: 'audit import', calendar, from: '2026-03-30T00:00:00Z' } });
+    expect(imported.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'oncall-schedule', id: imported.res.body.result.schedule._id, name: 'audit import' }] });
+    expect((await recorded('/api/oncall-schedules/:id', 'DELETE', `/api/oncall-schedules/${ocid}`, { cookie: sysadmin.cookie })).rec.targets).toEqual(ocTarget);
+
     // Alertmanager's receiver (issue 15): the token an admin creates, a notification (who = Alertmanager), removal.
     const amToken = await recorded('/api/integrations/alertmanager/token', 'POST', '/api/integrations/alertmanager/token', { cookie: admin.cookie });
     expect(amToken.rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'setting', name: 'Alertmanager receiver token' }] });

@@ -4,6 +4,7 @@ import type { Api } from '../../api/client';
 import { listCommandHistory } from '../../api/command-history';
 import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listWindows } from '../../api/maintenance-windows';
+import { listSchedules } from '../../api/oncall';
 import { listSilences, silencesQuery } from '../../api/silences';
 import { listStatusPages } from '../../api/status-pages';
 import { matcherText } from '../../../server/contract/routing';
@@ -132,6 +133,14 @@ export const entityProviders: EntityProvider[] = [
     async search(api, text, limit) {
       const { result } = await listWindows(api, { pageNumber: 1, pageSize: limit, search: text || undefined, sort: { by: 'name', direction: 'asc' } });
       return result.data.map((w) => ({ kind: 'window' as const, id: w._id, title: w.name, subtitle: `${w.rrule ?? 'once'} · ${w.state}`, value: w._id, completion: w.name }));
+    },
+  },
+  {
+    kind: 'schedule',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      const { result } = await listSchedules(api, { pageNumber: 1, pageSize: Math.min(limit, 100), search: text || undefined, sort: { by: 'name', direction: 'asc' } });
+      return result.data.map((s) => ({ kind: 'schedule' as const, id: s._id, title: s.name, subtitle: `${s.timeZone} · ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}`, value: s._id, completion: s.name }));
     },
   },
   searched('alert', (role) => can(role, 'read'), { id: 'alert.show', arg: 'alert' }),

@@ -5,6 +5,7 @@
  */
 import type { LucideIcon, LucideProps } from 'lucide-react';
 import {
+  CalendarClock,
   ArrowDown,
   ArrowUp,
   ArrowUpDown,
@@ -41,6 +42,7 @@ export const icons = {
   groups: Mail,
   widgets: Pin,
   statusPages: Radio,
+  oncall: CalendarClock,
   users: Users,
   close: X,
   refresh: RefreshCw,
