@@ -57,6 +57,15 @@ export async function findPerson(db: Db, userId: string, actor: Whoami): Promise
   return row;
 }
 
+/** The person and one of their methods, as a change names them in the audit trail before it runs. */
+export async function findContactMethod(db: Db, input: { userId: string; method: string }, actor: Whoami): Promise<{ person: Person; row: Row }> {
+  const person = await findPerson(db, input.userId, actor);
+  return { person, row: await findMethod(db, person, input.method) };
+}
+
+/** How the audit trail names a change to a method: the person, then the method by its label. */
+export const contactTargets = (found: { person: Person; row: Pick<Row, 'id' | 'label'> }) => [userTarget(found.person), methodTarget(found.row)];
+
 /** One of the person's methods, by id or label (any case). */
 export async function findMethod(db: Db, person: Person, ref: string): Promise<Row> {
   const where = isUuid(ref) ? eq(contactMethods.id, ref) : sql`${contactMethods.labelLc} = ${ref.trim().toLowerCase()}`;
@@ -169,7 +178,7 @@ export async function addContactMethod(tx: Db, input: { userId: string; config: 
 export async function removeContactMethod(tx: Db, input: { userId: string; method: string }, actor: Whoami, audit: AuditScope, deps: ContactDeps): Promise<ContactMethod> {
   const person = await findPerson(tx, input.userId, actor);
   const row = await findMethod(tx, person, input.method);
-  audit.target(userTarget(person), methodTarget(row));
+  audit.target(...contactTargets({ person, row }));
   await tx.delete(contactMethods).where(eq(contactMethods.id, row.id));
   return methodToApi(deps, row);
 }
@@ -210,7 +219,7 @@ export async function sendContactTest(db: Db, input: { userId: string; method: s
 /** Keeps the code of a test the provider took (replacing any earlier one); a failed test is recorded as failed with the reason. */
 export async function recordContactTest(tx: Db, input: SentTest, audit: AuditScope, deps: ContactDeps, now = new Date()): Promise<ContactTestResult> {
   const { person, row, outcome, code } = input;
-  audit.target(userTarget(person), methodTarget(row));
+  audit.target(...contactTargets({ person, row }));
   let updated = row;
   if (code) {
     [updated] = (await tx
@@ -245,9 +254,8 @@ export async function recordContactTest(tx: Db, input: SentTest, audit: AuditSco
  * voids it) and is a 400 naming `code`; an expired or voided one, or none sent, is the same 400
  * with its reason. Runs outside the change's transaction so the count stays when the call is refused.
  */
-export async function checkContactCode(db: Db, input: { userId: string; method: string; code: string }, actor: Whoami, now = Date.now()): Promise<{ person: Person; row: Row }> {
-  const person = await findPerson(db, input.userId, actor);
-  const row = await findMethod(db, person, input.method);
+export async function checkContactCode(db: Db, input: { person: Person; row: Row; code: string }, now = Date.now()): Promise<{ person: Person; row: Row }> {
+  const { person, row } = input;
   if (!row.codeHash || !row.codeExpiresAt) throw badRequest(row.verifiedAt ? `"${row.label}" is already verified; send a test message for a new code` : `No code was sent to "${row.label}": send a test message first`, 'code');
   if (row.codeAttempts >= VERIFY_MAX_ATTEMPTS) throw badRequest(`Too many wrong codes for "${row.label}": send a new test message`, 'code');
   if (row.codeExpiresAt.getTime() <= now) throw badRequest(`The code sent to "${row.label}" has expired: send a new test message`, 'code');
@@ -263,7 +271,7 @@ export async function checkContactCode(db: Db, input: { userId: string; method: 
 /** Marks the method verified; its code is used up. */
 export async function verifyContactMethod(tx: Db, input: { person: Person; row: Row }, audit: AuditScope, deps: ContactDeps, now = new Date()): Promise<ContactMethod> {
   const { person, row } = input;
-  audit.target(userTarget(person), methodTarget(row));
+  audit.target(...contactTargets({ person, row }));
   const [updated] = await tx.update(contactMethods).set({ verifiedAt: now, codeHash: null, codeExpiresAt: null, codeAttempts: 0 }).where(eq(contactMethods.id, row.id)).returning();
   return methodToApi(deps, updated!);
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { audited } from '../audit/trail';
-import { addContactMethod, checkContactCode, listContactMethods, recordContactTest, refuseContactEndpoints, removeContactMethod, sendContactTest, verifyContactMethod, type ContactDeps } from '../contacts/service';
+import { audited, auditTarget } from '../audit/trail';
+import { addContactMethod, checkContactCode, contactTargets, findContactMethod, listContactMethods, recordContactTest, refuseContactEndpoints, removeContactMethod, sendContactTest, verifyContactMethod, type ContactDeps } from '../contacts/service';
 import { endpoints } from '../contract/api-routes';
 import type { Db } from '../db/client';
 import { serve } from '../http/serve';
@@ -34,7 +34,10 @@ export function registerContactMethods(app: FastifyInstance, db: Db): void {
   });
 
   serve(app, endpoints['contactMethods.verify'], async ({ params, body, user, request }) => {
-    const found = await checkContactCode(db, { userId: params.id, method: params.method, code: body.code }, user);
+    const found = await findContactMethod(db, { userId: params.id, method: params.method }, user);
+    // Named before the code is checked: a refused code is recorded against the method it was for.
+    auditTarget(request, ...contactTargets(found));
+    await checkContactCode(db, { ...found, code: body.code });
     return { result: await audited(request, db, (tx, audit) => verifyContactMethod(tx, found, audit, deps())) };
   });
 }
