@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { PersonalChannels } from '../alerting/delivery';
 import type { AuditScope } from '../audit/trail';
-import type { GroupTarget, Outcome } from '../channels/group-targets';
+import { refusals, type GroupTarget, type Outcome } from '../channels/group-targets';
 import { pluginFor } from '../channels/index';
 import { maskSecrets, secretValues } from '../channels/store';
 import { SecretUnreadable, type SecretBox } from '../channels/secret-box';
@@ -229,18 +229,19 @@ export async function recordContactTest(tx: Db, input: SentTest, audit: AuditSco
       .returning()) as [Row];
   }
   const method = methodToApi(deps, updated, now.getTime());
-  const result = (target: string, status: number | null, error: string | null): ContactTestResult => ({ method, ok: error === null, target, status, error });
+  // Named as the method's list row names it ("Email: ann@example.com"), whatever the plugin's own line.
+  const result = (status: number | null, error: string | null): ContactTestResult => ({ method, ok: error === null, target: method.target, status, error });
   switch (outcome.kind) {
     case 'nobody':
-      return fail(result(method.target, null, 'Nobody took the message'));
+      return fail(result(null, 'Nobody took the message'));
     case 'unusable':
     case 'skipped':
-      return fail(result(outcome.target, null, outcome.error ?? 'The contact method cannot be sent to'));
+      return fail(result(null, outcome.error ?? 'The contact method cannot be sent to'));
     case 'failed':
-      return fail(result(outcome.target, outcome.failure.status, outcome.error));
+      return fail(result(outcome.failure.status, outcome.error));
     case 'sent': {
-      const refused = outcome.sent.refused?.map((r) => `${r.address}: ${r.error}`).join('; ');
-      return refused ? fail(result(outcome.target, outcome.sent.status, refused)) : result(outcome.target, outcome.sent.status, null);
+      const refused = outcome.sent.refused?.length ? refusals(outcome.sent.refused) : null;
+      return refused ? fail(result(outcome.sent.status, refused)) : result(outcome.sent.status, null);
     }
   }
   function fail(r: ContactTestResult): ContactTestResult {
