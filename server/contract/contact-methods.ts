@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ntfyFields, telegramFields, webhookFields } from './channels';
+import { notificationChannelSchema, ntfyFields, telegramFields, webhookFields } from './channels';
 import { str } from './common';
 
 /**
@@ -82,10 +82,8 @@ export const contactMethodSchema = z.object({
   userId: str(),
   kind: z.enum(contactKinds),
   label: str(),
-  settings: z.record(str(), z.union([str(), z.number()])),
-  secrets: z.record(str(), z.union([str(), z.record(str(), str())])),
-  /** One line naming where it sends, masked. */
-  target: str(),
+  // Settings as stored, secrets masked, where it sends in one line, masked: as a group's channel target's.
+  ...notificationChannelSchema.pick({ settings: true, secrets: true, target: true }).shape,
   verified: z.boolean(),
   verifiedAt: str().nullable(),
   /** Until when the code of the last test message can be entered; null when none is open. */

@@ -1,5 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startStandIn } from './channel-peers';
 
 /**
  * Local stand-ins for the providers a person is paged through (issue 27 §2): Pushover's Message
@@ -63,54 +63,47 @@ export interface PagingPeers {
 
 export async function startPagingPeers(): Promise<PagingPeers> {
   const calls: PagingCall[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = req.url ?? '';
-      const type = String(req.headers['content-type'] ?? '');
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-      if (req.method !== 'POST') return json(405, { error: 'POST only' });
-      const form = type.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(raw)) : null;
+  const peer = await startStandIn((req, res, raw) => {
+    const url = req.url ?? '';
+    const type = String(req.headers['content-type'] ?? '');
+    const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    if (req.method !== 'POST') return json(405, { error: 'POST only' });
+    const form = type.startsWith('application/x-www-form-urlencoded') ? Object.fromEntries(new URLSearchParams(raw)) : null;
 
-      if (url === '/pushover/1/messages.json') {
-        if (!form) return json(400, { status: 0, errors: ['request must be form-encoded'], request: 'r0' });
-        calls.push({ peer: 'pushover', path: url, headers: req.headers, fields: form, body: null });
-        const problems = pushoverProblems(form);
-        if (!problems.length && form.token !== PAGING_SECRETS.pushoverAppToken) problems.push('application token is invalid');
-        if (!problems.length && form.user !== PAGING_SECRETS.pushoverUserKey) problems.push('user identifier is not a valid user, group, or subscribed user key');
-        return problems.length ? json(400, { status: 0, errors: problems, request: `r${calls.length}` }) : json(200, { status: 1, request: `r${calls.length}` });
+    if (url === '/pushover/1/messages.json') {
+      if (!form) return json(400, { status: 0, errors: ['request must be form-encoded'], request: 'r0' });
+      calls.push({ peer: 'pushover', path: url, headers: req.headers, fields: form, body: null });
+      const problems = pushoverProblems(form);
+      if (!problems.length && form.token !== PAGING_SECRETS.pushoverAppToken) problems.push('application token is invalid');
+      if (!problems.length && form.user !== PAGING_SECRETS.pushoverUserKey) problems.push('user identifier is not a valid user, group, or subscribed user key');
+      return problems.length ? json(400, { status: 0, errors: problems, request: `r${calls.length}` }) : json(200, { status: 1, request: `r${calls.length}` });
+    }
+    const tw = /^\/twilio\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(url);
+    if (tw) {
+      const resource = tw[2] as 'Messages' | 'Calls';
+      const expected = `Basic ${Buffer.from(`${PAGING_SECRETS.twilioSid}:${PAGING_SECRETS.twilioToken}`).toString('base64')}`;
+      if (req.headers.authorization !== expected || tw[1] !== PAGING_SECRETS.twilioSid) return json(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
+      if (!form) return json(400, { code: 20001, message: 'Request must be form-encoded', status: 400 });
+      calls.push({ peer: resource === 'Messages' ? 'twilio-sms' : 'twilio-voice', path: url, headers: req.headers, fields: form, body: null });
+      const problem = twilioProblems(resource, form);
+      if (problem) return json(400, { ...problem, more_info: `https://www.twilio.com/docs/errors/${problem.code}`, status: 400 });
+      const sid = `${resource === 'Messages' ? 'SM' : 'CA'}${String(calls.length).padStart(32, '0')}`;
+      return json(201, { sid, account_sid: PAGING_SECRETS.twilioSid, to: form.To, from: form.From, status: 'queued', ...(resource === 'Messages' ? { body: form.Body } : {}) });
+    }
+    if (url === '/slack/chat.postMessage') {
+      let body: any;
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return json(200, { ok: false, error: 'invalid_json' });
       }
-      const tw = /^\/twilio\/2010-04-01\/Accounts\/([^/]+)\/(Messages|Calls)\.json$/.exec(url);
-      if (tw) {
-        const resource = tw[2] as 'Messages' | 'Calls';
-        const expected = `Basic ${Buffer.from(`${PAGING_SECRETS.twilioSid}:${PAGING_SECRETS.twilioToken}`).toString('base64')}`;
-        if (req.headers.authorization !== expected || tw[1] !== PAGING_SECRETS.twilioSid) return json(401, { code: 20003, message: 'Authenticate', more_info: 'https://www.twilio.com/docs/errors/20003', status: 401 });
-        if (!form) return json(400, { code: 20001, message: 'Request must be form-encoded', status: 400 });
-        calls.push({ peer: resource === 'Messages' ? 'twilio-sms' : 'twilio-voice', path: url, headers: req.headers, fields: form, body: null });
-        const problem = twilioProblems(resource, form);
-        if (problem) return json(400, { ...problem, more_info: `https://www.twilio.com/docs/errors/${problem.code}`, status: 400 });
-        const sid = `${resource === 'Messages' ? 'SM' : 'CA'}${String(calls.length).padStart(32, '0')}`;
-        return json(201, { sid, account_sid: PAGING_SECRETS.twilioSid, to: form.To, from: form.From, status: 'queued', ...(resource === 'Messages' ? { body: form.Body } : {}) });
-      }
-      if (url === '/slack/chat.postMessage') {
-        let body: any;
-        try {
-          body = JSON.parse(raw);
-        } catch {
-          return json(200, { ok: false, error: 'invalid_json' });
-        }
-        calls.push({ peer: 'slack', path: url, headers: req.headers, fields: {}, body });
-        if (req.headers.authorization !== `Bearer ${PAGING_SECRETS.slackToken}`) return json(200, { ok: false, error: 'invalid_auth' });
-        if (typeof body.channel !== 'string' || !body.channel) return json(200, { ok: false, error: 'channel_not_found' });
-        if (!body.text && !Array.isArray(body.blocks)) return json(200, { ok: false, error: 'no_text' });
-        return json(200, { ok: true, channel: `D${body.channel.slice(1)}`, ts: `${Date.now() / 1000}` });
-      }
-      return json(404, { error: 'no such path' });
-    });
+      calls.push({ peer: 'slack', path: url, headers: req.headers, fields: {}, body });
+      if (req.headers.authorization !== `Bearer ${PAGING_SECRETS.slackToken}`) return json(200, { ok: false, error: 'invalid_auth' });
+      if (typeof body.channel !== 'string' || !body.channel) return json(200, { ok: false, error: 'channel_not_found' });
+      if (!body.text && !Array.isArray(body.blocks)) return json(200, { ok: false, error: 'no_text' });
+      return json(200, { ok: true, channel: `D${body.channel.slice(1)}`, ts: `${Date.now() / 1000}` });
+    }
+    return json(404, { error: 'no such path' });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, calls, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return { ...peer, calls };
 }
