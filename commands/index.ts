@@ -2,6 +2,7 @@ import { alertCommands } from './alert/all';
 import { aliasCommands } from './alias/all';
 import { alertsCommands } from './alerts/all';
 import { checkCommands } from './check/all';
+import { contactCommands } from './contact/all';
 import { groupCommands } from './group/all';
 import { rulesCommands } from './rules/all';
 import { dashboardCommands } from './dashboard/all';
@@ -28,7 +29,7 @@ import { integrationCommands } from './integration/all';
 import { userCommands } from './user/all';
 
 /** The list of all commands. Domains own their lists; this file only joins them. */
-export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...oncallCommands, ...statusCommands, ...tokenCommands, ...integrationCommands, ...listCommands, ...marksCommands] as const;
+export const allCommands = [...navCommands, ...sessionCommands, ...paletteCommands, ...userCommands, ...serverCommands, ...serverViewCommands, ...checkCommands, ...historyCommands, ...alertCommands, ...alertsCommands, ...groupCommands, ...rulesCommands, ...dashboardCommands, ...widgetCommands, ...agentCommands, ...incidentCommands, ...aliasCommands, ...monitoringCommands, ...silenceCommands, ...maintenanceCommands, ...oncallCommands, ...statusCommands, ...tokenCommands, ...contactCommands, ...integrationCommands, ...listCommands, ...marksCommands] as const;
 
 /** Every command of the app, as a union of their definitions. */
 export type AppCommand = (typeof allCommands)[number];

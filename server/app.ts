@@ -29,6 +29,7 @@ import { registerAnalytics } from './routes/analytics';
 import { registerSearch } from './routes/search';
 import { registerAuth } from './routes/auth';
 import { registerTokens } from './routes/tokens';
+import { registerContactMethods } from './routes/contact-methods';
 import { registerChecks } from './routes/checks';
 import { registerForecasts } from './routes/forecasts';
 import { registerCommandHistory } from './routes/command-history';
@@ -274,6 +275,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerHealth(app, database, () => [databaseCheck(database), storageCheck(database), migrationsCheck(database), monitoringCheck(database, monitoring, watch, leader), leaderCheck(database, leader)]);
   registerAuth(app, db, config);
   registerTokens(app, db);
+  registerContactMethods(app, db);
   registerUsers(app, db);
   registerCommandHistory(app, db);
   registerAliases(app, db);

@@ -72,6 +72,12 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().min(1).default('Opsdeck <opsdeck@localhost>'),
   SLACK_BOT_TOKEN: z.string().optional(),
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  PUSHOVER_APP_TOKEN: z.string().optional(),
+  PUSHOVER_API_URL: z.string().url().default('https://api.pushover.net'),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().regex(/^\+[1-9]\d{6,14}$/, 'TWILIO_FROM must be a number in E.164 form, such as +15550100123').optional().or(z.literal('')),
+  TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
   PUBLIC_URL: z.string().url().optional().or(z.literal('')),
   HISTORY_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   LIVE_RETENTION_MINUTES: z.coerce.number().int().min(1).max(1_440).default(15),
@@ -180,6 +186,14 @@ export interface DeliverySettings {
   /** Unset: Slack deliveries are skipped. */
   slackBotToken?: string;
   slackApiUrl: string;
+  /** Pushover's application token for people's Pushover contact methods; unset: they cannot be sent to. */
+  pushoverAppToken?: string;
+  /** Default https://api.pushover.net. */
+  pushoverApiUrl?: string;
+  /** The Twilio account people's SMS and voice contact methods go through; unset: they cannot be sent to. */
+  twilio?: { accountSid: string; authToken: string; from: string };
+  /** Default https://api.twilio.com. */
+  twilioApiUrl?: string;
   /** Where the console is reached; links in messages start with it. */
   publicUrl: string;
   /** Wait before each retry of a failed channel; one more failure than this list is long gives up. A peer's Retry-After replaces the wait (issue 15). */
@@ -363,6 +377,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: e.MAIL_FROM,
       slackBotToken: e.SLACK_BOT_TOKEN || undefined,
       slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
+      pushoverAppToken: e.PUSHOVER_APP_TOKEN || undefined,
+      pushoverApiUrl: e.PUSHOVER_API_URL.replace(/\/+$/, ''),
+      twilio: e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM } : undefined,
+      twilioApiUrl: e.TWILIO_API_URL.replace(/\/+$/, ''),
       publicUrl: (e.PUBLIC_URL || `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
       retryDelaysS: [30, 120, 600, 1800],
     },

@@ -64,7 +64,7 @@ export function facts(alert: AlertForMessage, transition: Transition): [string, 
   return rows;
 }
 
-const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+export const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 function runHtml(run: TextRun): string {
   const text = escapeHtml(oneLine(run.text));

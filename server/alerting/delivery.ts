@@ -8,7 +8,9 @@ import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
 import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
 import { smtpMailer, type Mailer } from '../channels/email';
-import { groupTargets, pluginOf, refusals, trySend, type GroupTarget } from '../channels/group-targets';
+import { groupTargets, pluginOf, refusals, trySend, type GroupTarget, type Outcome } from '../channels/group-targets';
+import { PUSHOVER_API_URL } from '../channels/pushover';
+import { TWILIO_API_URL, type TwilioAccount } from '../channels/twilio';
 import { pluginFor } from '../channels/index';
 import { ephemeralBox, type SecretBox } from '../channels/secret-box';
 import type { ChannelMessage, ChannelPlugin, DeliveryChannel } from '../channels/types';
@@ -20,6 +22,16 @@ import { notificationLatency, notificationsTotal } from '../ops/metrics';
 import { databaseUnavailable } from '../db/unavailable';
 import { outboundFetch, type OutboundFetch } from '../outbound/http-client';
 import { OutboundPolicy } from '../outbound/policy';
+
+/** The console's settings a person's contact methods send with (server/contacts/). */
+export interface PersonalChannels {
+  mailer: Mailer | null;
+  slackBotToken: string | null;
+  slackApiUrl: string;
+  pushoverAppToken: string | null;
+  pushoverApiUrl: string;
+  twilio: TwilioAccount | null;
+}
 
 type DeliveryRow = typeof alertDeliveries.$inferSelect;
 type GroupRow = typeof notificationGroups.$inferSelect;
@@ -362,26 +374,54 @@ export class DeliveryWorker {
    */
   async sendTest(group: GroupRow, only?: string): Promise<ChannelTestResult[]> {
     const ref = only?.trim().toLowerCase();
-    const now = new Date(this.now());
-    const alert = {
+    const alert = this.testAlert(`Sent by the test of notification group ${group.name}.`);
+    const message: ChannelMessage = { alert, transition: 'firing', link: this.settings.publicUrl, publicUrl: this.settings.publicUrl, extra: {}, test: true };
+    const wants = (t: GroupTarget) => !ref || ref === t.name.toLowerCase() || ref === t.ref;
+    return Promise.all((await this.targets(group, group.emailEnabled ? group.emailList : null)).filter(wants).map((t) => this.testTarget(group, t, message)));
+  }
+
+  /** The alert a test message is about: one that never fired, whose words say nothing is wrong. */
+  private testAlert(description: string, summary = 'Test notification from Opsdeck: nothing is wrong') {
+    return {
       id: '00000000-0000-4000-8000-000000000000',
       hostname: 'opsdeck-test',
       instance: 'opsdeck-test',
       alertname: 'opsdeck_test',
       severity: 'info' as const,
-      summary: 'Test notification from Opsdeck: nothing is wrong',
-      description: `Sent by the test of notification group ${group.name}.`,
+      summary,
+      description,
       mountpoint: null,
       volume: null,
       service: null,
-      createdAt: now,
+      createdAt: new Date(this.now()),
       resolvedAt: null,
       serverId: null,
       type: 'test',
     };
-    const message: ChannelMessage = { alert, transition: 'firing', link: this.settings.publicUrl, publicUrl: this.settings.publicUrl, extra: {}, test: true };
-    const wants = (t: GroupTarget) => !ref || ref === t.name.toLowerCase() || ref === t.ref;
-    return Promise.all((await this.targets(group, group.emailEnabled ? group.emailList : null)).filter(wants).map((t) => this.testTarget(group, t, message)));
+  }
+
+  /** What a person's contact methods send with: the console's mailer and its Slack, Pushover and Twilio settings. */
+  get personalChannels(): PersonalChannels {
+    const s = this.settings;
+    return {
+      mailer: this.mailer,
+      slackBotToken: s.slackBotToken ?? null,
+      slackApiUrl: s.slackApiUrl,
+      pushoverAppToken: s.pushoverAppToken ?? null,
+      pushoverApiUrl: s.pushoverApiUrl ?? PUSHOVER_API_URL,
+      twilio: s.twilio ? { ...s.twilio, apiUrl: s.twilioApiUrl ?? TWILIO_API_URL } : null,
+    };
+  }
+
+  /**
+   * One message to one of a person's contact methods (its verification code), now, outside the
+   * outbox, through the method's plugin and the outbound policy. A webhook gets it as a test
+   * alert whose summary is the notice.
+   */
+  sendNotice(target: GroupTarget, notice: NonNullable<ChannelMessage['notice']>): Promise<Outcome> {
+    const alert = this.testAlert('', notice.text);
+    const message: ChannelMessage = { alert, transition: 'firing', link: this.settings.publicUrl, publicUrl: this.settings.publicUrl, extra: {}, test: true, notice };
+    return trySend(target, message, this.sendOptions);
   }
 
   private async testTarget(group: GroupRow, t: GroupTarget, message: ChannelMessage): Promise<ChannelTestResult> {

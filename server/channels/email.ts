@@ -2,7 +2,7 @@ import net from 'node:net';
 import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { channelLabels } from '../contract/channels';
-import { emailMessage, type EmailMessage, type Transition } from '../alerting/delivery-messages';
+import { emailMessage, escapeHtml, type EmailMessage, type Transition } from '../alerting/delivery-messages';
 import { refusalOf } from '../outbound/http-client';
 import { OutboundPolicy } from '../outbound/policy';
 import type { ChannelMessage, ChannelPlugin } from './types';
@@ -132,7 +132,9 @@ export interface EmailTarget {
   mailer: Mailer | null;
 }
 
-const mail = (m: ChannelMessage) => emailMessage(m.alert, m.transition as Transition, m.link, m.extra);
+/** A notice (a verification code) is its own short mail; anything else is the alert's. */
+const mail = (m: ChannelMessage): EmailMessage =>
+  m.notice ? { subject: m.notice.title, text: `${m.notice.text}\n`, html: `<p>${escapeHtml(m.notice.text)}</p>` } : emailMessage(m.alert, m.transition as Transition, m.link, m.extra);
 
 export const emailChannel: ChannelPlugin<'email'> = {
   type: 'email',

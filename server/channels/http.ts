@@ -118,3 +118,11 @@ export function networkReason(error: unknown, timeoutMs: number): string {
   // No cause: the request was never made (undici refusing a header value quotes a character of it).
   return 'the request could not be made';
 }
+
+/** postJson's sorting of answers for a peer that takes an HTML form (`application/x-www-form-urlencoded`: Pushover, Twilio). */
+export const postForm = (peer: string, url: string, fields: Record<string, string | undefined>, options: { timeoutMs: number; fetch: OutboundFetch; headers?: Record<string, string>; meanings?: Record<number, string> }) =>
+  postJson(peer, url, null, {
+    ...options,
+    headers: { ...options.headers, 'content-type': 'application/x-www-form-urlencoded' },
+    rawBody: new URLSearchParams(Object.entries(fields).filter((e): e is [string, string] => e[1] !== undefined)).toString(),
+  });

@@ -78,8 +78,11 @@ export async function postSlack(target: { apiUrl: string; token: string; channel
   return res.status;
 }
 
-/** A test says so in the message's reason line. */
-const message = (m: ChannelMessage) => slackMessage(m.alert, m.transition as Transition, m.link, m.test ? { reason: 'This is a test notification.' } : m.extra);
+/** A test says so in the message's reason line; a notice (a verification code) is its words alone, as plain text. */
+const message = (m: ChannelMessage): SlackMessage =>
+  m.notice
+    ? { text: `${m.notice.title}: ${m.notice.text}`, blocks: [{ type: 'section', text: { type: 'plain_text', text: `${m.notice.title}\n${m.notice.text}` } }] }
+    : slackMessage(m.alert, m.transition as Transition, m.link, m.test ? { reason: 'This is a test notification.' } : m.extra);
 
 export const slackChannel: ChannelPlugin<'slack'> = {
   type: 'slack',

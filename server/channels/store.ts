@@ -31,12 +31,12 @@ export function openChannel(box: SecretBox, row: ChannelRow): OpenedChannel {
 }
 
 /** Secrets as the API shows them: URLs down to their host, tokens to their last four characters. */
-function maskSecrets(config: ChannelConfig): NotificationChannel['secrets'] {
+export function maskSecrets(config: { secrets: Record<string, unknown> }): NotificationChannel['secrets'] {
   const out: NotificationChannel['secrets'] = {};
   for (const [k, v] of Object.entries(config.secrets)) {
-    if (v === undefined) continue;
+    if (v === undefined || v === null) continue;
     if (typeof v === 'string') out[k] = k === 'url' ? maskUrl(v) : maskToken(v);
-    else out[k] = Object.fromEntries(Object.keys(v).map((h) => [h, '••••']));
+    else if (typeof v === 'object') out[k] = Object.fromEntries(Object.keys(v).map((h) => [h, '••••']));
   }
   return out;
 }

@@ -14,12 +14,14 @@ const firing = (t: OutboxTransition) => t !== 'acknowledged' && firingKind(t);
 
 /** "FIRING: high_cpu_usage on web-1 (critical)"; a test says so. */
 export function headline(m: ChannelMessage): string {
+  if (m.notice) return m.notice.title;
   if (m.test) return 'TEST: a test notification from Opsdeck';
   const a = m.alert;
   return oneLine(`${kindLabel(m.transition)}: ${a.alertname} on ${a.hostname}${firing(m.transition) ? ` (${a.severity})` : ''}`);
 }
 
 export function summaryLine(m: ChannelMessage): string {
+  if (m.notice) return m.notice.text;
   if (m.test) return 'If you can read this, the channel works. Nothing is wrong.';
   return oneLine(m.alert.summary) || m.alert.alertname;
 }
@@ -33,6 +35,7 @@ export const descriptionText = (m: ChannelMessage) => toPlainText(parseAlertText
 
 /** The whole message as plain text, bounded (Telegram allows 4096 characters). */
 export function plainMessage(m: ChannelMessage, max = 4000): string {
+  if (m.notice) return `${m.notice.title}\n${m.notice.text}`.slice(0, max);
   const lines = [
     headline(m),
     summaryLine(m),

@@ -3,7 +3,9 @@ import type { OutboxTransition } from '../contract/alerts';
 import type { AlertForMessage, MessageExtra } from '../alerting/delivery-messages';
 import { refusalOf, type OutboundFetch } from '../outbound/http-client';
 import type { EmailTarget } from './email';
+import type { PushoverTarget } from './pushover';
 import type { SlackTarget } from './slack';
+import type { PhoneTarget } from './twilio';
 
 /** What a channel sends about: the alert, what happened to it, and where to look. */
 export interface ChannelMessage {
@@ -15,6 +17,11 @@ export interface ChannelMessage {
   extra: MessageExtra;
   /** A "send test notification" run, not a real alert. */
   test?: boolean;
+  /**
+   * A message to one person about no alert (a contact method's verification code): every channel
+   * sends these words instead of the alert's. `spoken`: what a voice call says, when it differs.
+   */
+  notice?: { title: string; text: string; spoken?: string };
 }
 
 /**
@@ -22,13 +29,24 @@ export interface ChannelMessage {
  * (its email list, its Slack channel) with the console's SMTP_URL and SLACK_BOT_TOKEN, and the
  * stored target types (contract/channels.ts).
  */
-export type DeliveryChannel = ChannelType | 'email' | 'slack';
+export type DeliveryChannel = ChannelType | 'email' | 'slack' | PersonalChannel;
+
+/** The channels only a person's contact method sends on, through the console's Pushover and Twilio settings. */
+export type PersonalChannel = 'pushover' | 'sms' | 'voice';
 
 /** A stored channel target with its secrets opened, as a plugin sees it. */
 export type ChannelTarget<T extends ChannelType = ChannelType> = Extract<ChannelConfig, { type: T }> & { id: string };
 
 /** What a plugin sends with: a stored target, or the group's email list or Slack channel. */
-export type TargetOf<T extends DeliveryChannel> = T extends 'email' ? EmailTarget : T extends 'slack' ? SlackTarget : ChannelTarget<Extract<T, ChannelType>>;
+export type TargetOf<T extends DeliveryChannel> = T extends 'email'
+  ? EmailTarget
+  : T extends 'slack'
+    ? SlackTarget
+    : T extends 'pushover'
+      ? PushoverTarget
+      : T extends 'sms' | 'voice'
+        ? PhoneTarget & { type: T }
+        : ChannelTarget<Extract<T, ChannelType>>;
 
 /** A successful send: the peer's HTTP status (null where there is none: SMTP). */
 export interface SendResult {

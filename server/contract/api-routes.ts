@@ -78,6 +78,7 @@ import {
 } from './status-pages';
 import { searchQuerySchema, searchResultSchema } from './search';
 import { createTokenSchema, personalTokenSchema } from './tokens';
+import { contactMethodInputSchema, contactMethodSchema, contactTestResultSchema, verifyContactSchema } from './contact-methods';
 import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
 
 export type { Access, ApiRoute, HttpMethod } from './endpoint';
@@ -114,6 +115,13 @@ export const endpoints = {
   'aliases.list': endpoint({ method: 'GET', path: '/api/aliases', summary: 'Your command aliases', tag: 'Commands', access: 'read', response: one(z.array(aliasSchema)) }),
   'aliases.put': endpoint({ method: 'PUT', path: '/api/aliases/:name', summary: 'Set one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, body: putAliasSchema, response: one(aliasSchema) }),
   'aliases.remove': endpoint({ method: 'DELETE', path: '/api/aliases/:name', summary: 'Remove one of your command aliases', tag: 'Commands', access: 'read', params: { name: aliasNameSchema }, response: one(aliasSchema) }),
+
+  // People's contact methods (issue 27 §2): one's own, or anyone's for an admin
+  'contactMethods.list': endpoint({ method: 'GET', path: '/api/users/:id/contact-methods', summary: "A person's contact methods (yours, or anyone's for an admin)", tag: 'Users', access: 'read', response: page(contactMethodSchema) }),
+  'contactMethods.create': endpoint({ method: 'POST', path: '/api/users/:id/contact-methods', summary: 'Add a contact method (unverified until its test code is entered)', tag: 'Users', access: 'read', body: contactMethodInputSchema, response: one(contactMethodSchema), status: 201 }),
+  'contactMethods.remove': endpoint({ method: 'DELETE', path: '/api/users/:id/contact-methods/:method', summary: 'Remove a contact method (by id or label)', tag: 'Users', access: 'read', response: one(contactMethodSchema) }),
+  'contactMethods.test': endpoint({ method: 'POST', path: '/api/users/:id/contact-methods/:method/test', summary: 'Send a test message with a verification code to a contact method', tag: 'Users', access: 'read', response: one(contactTestResultSchema) }),
+  'contactMethods.verify': endpoint({ method: 'POST', path: '/api/users/:id/contact-methods/:method/verify', summary: "Enter the test message's code: the contact method is verified", tag: 'Users', access: 'read', body: verifyContactSchema, response: one(contactMethodSchema) }),
 
   ...resource('users', { name: 'users', tag: 'Users', noun: 'user', entity: userSchema, read: 'users.read', create: { body: createUserSchema, access: 'users.write' }, update: { body: updateUserSchema, access: 'users.write' }, remove: { access: 'users.write' } }),
 

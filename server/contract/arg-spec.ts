@@ -44,7 +44,7 @@ export interface ArgSpec<N extends string = string, Ctx = never> {
   choices?: (values: Record<string, unknown>, ctx: Ctx) => Promise<readonly { value: string; label: string }[]>;
 }
 
-export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page' | 'schedule';
+export type EntityKind = 'user' | 'server' | 'alert' | 'group' | 'command' | 'check' | 'silence' | 'window' | 'status-page' | 'schedule' | 'contact-method';
 
 /** What the line parser and formatter read of an argument. */
 export type ArgShape = Pick<ArgSpec, 'name' | 'kind' | 'positional'>;

@@ -27,7 +27,7 @@ export const channelLabels = {
 export const channelTypeLabels: Record<ChannelType, string> = channelLabels;
 export const MAX_CHANNELS_PER_GROUP = 20;
 
-const httpUrl = (field: string) =>
+export const httpUrl = (field: string) =>
   str({ error: `${field} is required` })
     .trim()
     .min(1, `${field} is required`)
@@ -60,25 +60,52 @@ const headersSchema = z
 
 const name = str({ error: 'name is required' }).trim().min(1, 'name is required').max(100, 'name has at most 100 characters');
 
+/**
+ * The settings and secrets of the targets a person can also be reached on (contract/contact-methods.ts):
+ * one definition, so a group's target and a person's contact method are checked alike.
+ */
+export const webhookFields = {
+  settings: z.object({}).strict().default({}),
+  secrets: z
+    .object({
+      url: httpUrl('secrets.url'),
+      /** HMAC-SHA256 key: the body's signature goes in X-Opsdeck-Signature. */
+      signingSecret: str().max(500, 'signingSecret has at most 500 characters').optional(),
+      headers: headersSchema.optional(),
+    })
+    .strict(),
+};
+export const telegramFields = {
+  settings: z
+    .object({
+      chatId: str({ error: 'settings.chatId is required' }).trim().regex(/^(-?\d{1,20}|@[A-Za-z0-9_]{4,64})$/, 'settings.chatId must be a chat id (123456, -100123456) or @channelname'),
+      apiUrl: httpUrl('settings.apiUrl').optional(),
+    })
+    .strict(),
+  secrets: z.object({ botToken: str({ error: 'secrets.botToken is required' }).trim().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'secrets.botToken must look like 123456:ABC-DEF… (from @BotFather)') }).strict(),
+};
+export const ntfyFields = {
+  settings: z
+    .object({
+      serverUrl: httpUrl('settings.serverUrl').optional(),
+      priority: z.number({ error: 'settings.priority must be 1 to 5' }).int().min(1, 'settings.priority must be 1 to 5').max(5, 'settings.priority must be 1 to 5').optional(),
+    })
+    .strict()
+    .default({}),
+  // On a public ntfy server the topic is the password: it is kept as a secret.
+  secrets: z
+    .object({
+      topic: str({ error: 'secrets.topic is required' }).trim().regex(/^[-_A-Za-z0-9]{1,64}$/, 'secrets.topic may hold letters, digits, - and _ (at most 64)'),
+      token: str().trim().max(200).optional(),
+    })
+    .strict(),
+};
+
 /** The fields of each type: `settings` are shown as they are; `secrets` are encrypted and masked. */
 export const channelInputSchema = z.discriminatedUnion(
   'type',
   [
-    z
-      .object({
-        type: z.literal('webhook'),
-        name,
-        settings: z.object({}).strict().default({}),
-        secrets: z
-          .object({
-            url: httpUrl('secrets.url'),
-            /** HMAC-SHA256 key: the body's signature goes in X-Opsdeck-Signature. */
-            signingSecret: str().max(500, 'signingSecret has at most 500 characters').optional(),
-            headers: headersSchema.optional(),
-          })
-          .strict(),
-      })
-      .strict(),
+    z.object({ type: z.literal('webhook'), name, ...webhookFields }).strict(),
     z.object({ type: z.literal('teams'), name, settings: z.object({}).strict().default({}), secrets: z.object({ url: httpUrl('secrets.url') }).strict() }).strict(),
     z
       .object({
@@ -88,39 +115,8 @@ export const channelInputSchema = z.discriminatedUnion(
         secrets: z.object({ routingKey: str({ error: 'secrets.routingKey is required' }).trim().min(1, 'secrets.routingKey is required').max(200) }).strict(),
       })
       .strict(),
-    z
-      .object({
-        type: z.literal('telegram'),
-        name,
-        settings: z
-          .object({
-            chatId: str({ error: 'settings.chatId is required' }).trim().regex(/^(-?\d{1,20}|@[A-Za-z0-9_]{4,64})$/, 'settings.chatId must be a chat id (123456, -100123456) or @channelname'),
-            apiUrl: httpUrl('settings.apiUrl').optional(),
-          })
-          .strict(),
-        secrets: z.object({ botToken: str({ error: 'secrets.botToken is required' }).trim().regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'secrets.botToken must look like 123456:ABC-DEF… (from @BotFather)') }).strict(),
-      })
-      .strict(),
-    z
-      .object({
-        type: z.literal('ntfy'),
-        name,
-        settings: z
-          .object({
-            serverUrl: httpUrl('settings.serverUrl').optional(),
-            priority: z.number({ error: 'settings.priority must be 1 to 5' }).int().min(1, 'settings.priority must be 1 to 5').max(5, 'settings.priority must be 1 to 5').optional(),
-          })
-          .strict()
-          .default({}),
-        // On a public ntfy server the topic is the password: it is kept as a secret.
-        secrets: z
-          .object({
-            topic: str({ error: 'secrets.topic is required' }).trim().regex(/^[-_A-Za-z0-9]{1,64}$/, 'secrets.topic may hold letters, digits, - and _ (at most 64)'),
-            token: str().trim().max(200).optional(),
-          })
-          .strict(),
-      })
-      .strict(),
+    z.object({ type: z.literal('telegram'), name, ...telegramFields }).strict(),
+    z.object({ type: z.literal('ntfy'), name, ...ntfyFields }).strict(),
   ],
   { error: `type must be one of ${channelTypes.join(', ')}` },
 );

@@ -1075,3 +1075,33 @@ export const oncallFeedTokens = pgTable(
     check('oncall_feed_tokens_owner', sql`(${t.scheduleId} is null) <> (${t.userId} is null)`),
   ],
 );
+
+// ─── People's contact methods (issue 27 §2) ─────────────────────────────────────────────────
+
+/**
+ * The places one person is reached when paged (contract/contact-methods.ts). `secrets` are sealed
+ * with the channel secret box, bound to the row's id (server/channels/secret-box.ts). A method is
+ * verified once a test message's code came back (`verified_at`); the open code is kept as its
+ * SHA-256 only, with when it expires and how many wrong tries it has had.
+ */
+export const contactMethods = pgTable(
+  'contact_methods',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    label: text('label').notNull(),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    secrets: text('secrets').notNull(),
+    verifiedAt: at('verified_at'),
+    codeHash: text('code_hash'),
+    codeExpiresAt: at('code_expires_at'),
+    codeAttempts: smallint('code_attempts').notNull().default(0),
+    createdAt: at('created_at').notNull().defaultNow(),
+    labelLc: text('label_lc').generatedAlwaysAs((): SQL => sql`lower(${contactMethods.label})`),
+  },
+  // Labels are unique per person so commands can name a method ("contact.verify phone 123456").
+  (t) => [uniqueIndex('contact_methods_user_label_idx').on(t.userId, t.labelLc)],
+);

@@ -5,6 +5,8 @@ export const queryKeys = {
   auth: { whoami: ['auth', 'whoami'] as const },
   /** Issue 13: the signed-in person's API tokens. */
   tokens: { all: ['tokens'] as const },
+  /** Issue 27 §2: one person's contact methods. */
+  contactMethods: { all: ['contact-methods'] as const, of: (userId: string) => ['contact-methods', userId] as const },
   users: {
     all: ['users'] as const,
     list: (q: ListQuery) => ['users', 'list', q] as const,

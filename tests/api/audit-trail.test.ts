@@ -266,6 +266,14 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect(JSON.stringify(pt.rec)).not.toContain(pt.res.body.result.token);
     expect((await recorded('/api/auth/tokens/:id', 'DELETE', `/api/auth/tokens/${pt.res.body.result._id}`, { cookie: user.cookie })).rec.outcome).toBe('ok');
 
+    // One's contact methods (issue 27 §2): named by the person and the method's label.
+    const cm = await recorded('/api/users/:id/contact-methods', 'POST', `/api/users/${user._id}/contact-methods`, { cookie: user.cookie, body: { kind: 'sms', label: 'audit phone', settings: { phone: '+15550100777' } } });
+    expect(cm.rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'contact-method', name: 'audit phone' }]);
+    // Twilio is not set up here: the test is recorded as failed, with the reason.
+    expect((await recorded('/api/users/:id/contact-methods/:method/test', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/test`, { cookie: user.cookie })).rec).toMatchObject({ outcome: 'error', targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
+    expect((await recorded('/api/users/:id/contact-methods/:method/verify', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/verify`, { cookie: user.cookie, body: { code: '123456' } })).rec).toMatchObject({ outcome: 'error', status: 400, targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
+    expect((await recorded('/api/users/:id/contact-methods/:method', 'DELETE', `/api/users/${user._id}/contact-methods/audit%20phone`, { cookie: admin.cookie })).rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'contact-method', name: 'audit phone' }]);
+
     // Sessions and one's own account.
     const u = await t.addUser({ role: 'user', username: 'bob-audit' });
     const signin = await recorded('/api/auth/signin', 'POST', '/api/auth/signin', { body: { email: u.email, password: u.password } });

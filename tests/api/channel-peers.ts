@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -121,82 +121,82 @@ export interface Peers {
   close(): Promise<void>;
 }
 
-export async function startPeers(): Promise<Peers> {
-  const calls: PeerCall[] = [];
-  const busy = { remaining: 0, retryAfterS: 7 };
+/** A stand-in on loopback: each request's whole body, read, goes to `handle`; `url` is where it listens. */
+export async function startStandIn(handle: (req: IncomingMessage, res: ServerResponse, raw: string) => void): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const url = req.url ?? '';
-      const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-      let body: any;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        return json(400, { error: 'body is not JSON' });
-      }
-      const record = (peer: PeerCall['peer']) => calls.push({ peer, path: url, headers: req.headers, raw, body, at: Date.now() });
-      if (req.method !== 'POST') return json(405, { error: 'POST only' });
-      if (!String(req.headers['content-type']).startsWith('application/json')) return json(415, { error: 'JSON only' });
-
-      if (url.startsWith('/hook')) {
-        record('webhook');
-        const problems = webhookProblems(body);
-        if (url === '/hook/signed') {
-          const expected = `sha256=${createHmac('sha256', PEER_SECRETS.signingSecret).update(raw).digest('hex')}`;
-          if (req.headers['x-opsdeck-signature'] !== expected) problems.push('bad signature');
-        }
-        return problems.length ? json(400, { problems }) : res.writeHead(200).end('ok');
-      }
-      if (url.startsWith('/teams')) {
-        record(url === '/teams/reject' ? 'reject' : 'teams');
-        if (url === '/teams/reject') return res.writeHead(400, { 'content-type': 'text/plain' }).end('The workflow rejected the request: BadRequest');
-        const problems = teamsProblems(body);
-        return problems.length ? json(400, { error: { code: 'InvalidRequestContent', message: problems.join('; ') } }) : res.writeHead(202).end();
-      }
-      if (url === '/pd/v2/enqueue') {
-        record('pagerduty');
-        const problems = pagerdutyProblems(body);
-        if (problems.length) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
-        if (body.routing_key !== PEER_SECRETS.routingKey) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: ['Invalid routing key'] });
-        return json(202, { status: 'success', message: 'Event processed', dedup_key: body.dedup_key ?? 'generated' });
-      }
-      const tg = /^\/tg\/bot([^/]+)\/sendMessage$/.exec(url);
-      if (tg) {
-        record('telegram');
-        if (decodeURIComponent(tg[1]!) !== PEER_SECRETS.botToken) return json(401, { ok: false, error_code: 401, description: 'Unauthorized' });
-        const problems = telegramProblems(body);
-        if (problems.length) return json(400, { ok: false, error_code: 400, description: problems[0] });
-        if (String(body.chat_id) !== PEER_SECRETS.chatId) return json(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
-        return json(200, { ok: true, result: { message_id: calls.length, chat: { id: Number(body.chat_id), type: 'supergroup' }, date: Math.floor(Date.now() / 1000), text: body.text } });
-      }
-      if (url === '/ntfy/') {
-        record('ntfy');
-        if (req.headers.authorization !== undefined && req.headers.authorization !== `Bearer ${PEER_SECRETS.ntfyToken}`) return json(401, { code: 40101, http: 401, error: 'unauthorized', link: 'https://ntfy.sh/docs/publish/#authentication' });
-        const problems = ntfyProblems(body);
-        if (problems.length) return json(400, { code: 40001, http: 400, error: problems.join('; ') });
-        return json(200, { id: `m${calls.length}`, time: Math.floor(Date.now() / 1000), event: 'message', topic: body.topic, message: body.message, title: body.title });
-      }
-      if (url === '/busy') {
-        record('busy');
-        if (busy.remaining > 0) {
-          busy.remaining--;
-          return json(429, { error: 'rate limited' }, { 'retry-after': String(busy.retryAfterS) });
-        }
-        const problems = teamsProblems(body);
-        return problems.length ? json(400, { problems }) : res.writeHead(202).end();
-      }
-      return json(404, { error: 'no such path' });
-    });
+    req.on('end', () => handle(req, res, Buffer.concat(chunks).toString('utf8')));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    busy,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+export async function startPeers(): Promise<Peers> {
+  const calls: PeerCall[] = [];
+  const busy = { remaining: 0, retryAfterS: 7 };
+  const peer = await startStandIn((req, res, raw) => {
+    const url = req.url ?? '';
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) => res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+    let body: any;
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      return json(400, { error: 'body is not JSON' });
+    }
+    const record = (peer: PeerCall['peer']) => calls.push({ peer, path: url, headers: req.headers, raw, body, at: Date.now() });
+    if (req.method !== 'POST') return json(405, { error: 'POST only' });
+    if (!String(req.headers['content-type']).startsWith('application/json')) return json(415, { error: 'JSON only' });
+
+    if (url.startsWith('/hook')) {
+      record('webhook');
+      const problems = webhookProblems(body);
+      if (url === '/hook/signed') {
+        const expected = `sha256=${createHmac('sha256', PEER_SECRETS.signingSecret).update(raw).digest('hex')}`;
+        if (req.headers['x-opsdeck-signature'] !== expected) problems.push('bad signature');
+      }
+      return problems.length ? json(400, { problems }) : res.writeHead(200).end('ok');
+    }
+    if (url.startsWith('/teams')) {
+      record(url === '/teams/reject' ? 'reject' : 'teams');
+      if (url === '/teams/reject') return res.writeHead(400, { 'content-type': 'text/plain' }).end('The workflow rejected the request: BadRequest');
+      const problems = teamsProblems(body);
+      return problems.length ? json(400, { error: { code: 'InvalidRequestContent', message: problems.join('; ') } }) : res.writeHead(202).end();
+    }
+    if (url === '/pd/v2/enqueue') {
+      record('pagerduty');
+      const problems = pagerdutyProblems(body);
+      if (problems.length) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: problems });
+      if (body.routing_key !== PEER_SECRETS.routingKey) return json(400, { status: 'invalid event', message: 'Event object is invalid', errors: ['Invalid routing key'] });
+      return json(202, { status: 'success', message: 'Event processed', dedup_key: body.dedup_key ?? 'generated' });
+    }
+    const tg = /^\/tg\/bot([^/]+)\/sendMessage$/.exec(url);
+    if (tg) {
+      record('telegram');
+      if (decodeURIComponent(tg[1]!) !== PEER_SECRETS.botToken) return json(401, { ok: false, error_code: 401, description: 'Unauthorized' });
+      const problems = telegramProblems(body);
+      if (problems.length) return json(400, { ok: false, error_code: 400, description: problems[0] });
+      if (String(body.chat_id) !== PEER_SECRETS.chatId) return json(400, { ok: false, error_code: 400, description: 'Bad Request: chat not found' });
+      return json(200, { ok: true, result: { message_id: calls.length, chat: { id: Number(body.chat_id), type: 'supergroup' }, date: Math.floor(Date.now() / 1000), text: body.text } });
+    }
+    if (url === '/ntfy/') {
+      record('ntfy');
+      if (req.headers.authorization !== undefined && req.headers.authorization !== `Bearer ${PEER_SECRETS.ntfyToken}`) return json(401, { code: 40101, http: 401, error: 'unauthorized', link: 'https://ntfy.sh/docs/publish/#authentication' });
+      const problems = ntfyProblems(body);
+      if (problems.length) return json(400, { code: 40001, http: 400, error: problems.join('; ') });
+      return json(200, { id: `m${calls.length}`, time: Math.floor(Date.now() / 1000), event: 'message', topic: body.topic, message: body.message, title: body.title });
+    }
+    if (url === '/busy') {
+      record('busy');
+      if (busy.remaining > 0) {
+        busy.remaining--;
+        return json(429, { error: 'rate limited' }, { 'retry-after': String(busy.retryAfterS) });
+      }
+      const problems = teamsProblems(body);
+      return problems.length ? json(400, { problems }) : res.writeHead(202).end();
+    }
+    return json(404, { error: 'no such path' });
+  });
+  return { ...peer, calls, busy };
 }

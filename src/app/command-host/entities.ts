@@ -1,7 +1,9 @@
 import type { ArgSpec, EntityKind } from '../../../commands/define-command';
 import { can, type Role } from '../../../server/contract/permissions';
 import type { Api } from '../../api/client';
+import { whoami } from '../../api/auth';
 import { listCommandHistory } from '../../api/command-history';
+import { listContactMethods } from '../../api/contact-methods';
 import { alertStatusLabels } from '../../../server/contract/alerts';
 import { listWindows } from '../../api/maintenance-windows';
 import { listSchedules } from '../../api/oncall';
@@ -141,6 +143,19 @@ export const entityProviders: EntityProvider[] = [
     async search(api, text, limit) {
       const { result } = await listSchedules(api, { pageNumber: 1, pageSize: Math.min(limit, 100), search: text || undefined, sort: { by: 'name', direction: 'asc' } });
       return result.data.map((s) => ({ kind: 'schedule' as const, id: s._id, title: s.name, subtitle: `${s.timeZone} · ${s.layers.length} layer${s.layers.length === 1 ? '' : 's'}`, value: s._id, completion: s.name }));
+    },
+  },
+  {
+    // One's own contact methods (issue 27 §2), by label: few per person, so listed and matched here.
+    kind: 'contact-method',
+    visible: (role) => can(role, 'read'),
+    async search(api, text, limit) {
+      const me = (await whoami(api)).result;
+      const lower = text.toLowerCase();
+      return (await listContactMethods(api, me._id)).result.data
+        .filter((m) => !lower || m.label.toLowerCase().includes(lower))
+        .slice(0, limit)
+        .map((m) => ({ kind: 'contact-method' as const, id: m._id, title: m.label, subtitle: `${m.target} · ${m.verified ? 'verified' : 'not verified'}`, value: m.label, completion: m.label }));
     },
   },
   searched('alert', (role) => can(role, 'read'), { id: 'alert.show', arg: 'alert' }),

@@ -8,6 +8,7 @@ import { Switch } from '../../components/ui/switch';
 import { readAlertSignals, subscribeAlertSignals, writeAlertSignals } from '../../lib/alert-signals';
 import { useCommandForm } from '../../app/command-host/use-command-form';
 import { ApiTokens } from './api-tokens';
+import { ContactMethods } from './contact-methods';
 
 /** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */
 export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
@@ -55,6 +56,11 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
       <div className="mt-6">
         <ApiTokens />
       </div>
+      {me && (
+        <div className="mt-6">
+          <ContactMethods userId={me._id} />
+        </div>
+      )}
     </Drawer>
   );
 }
