@@ -248,6 +248,12 @@ describe('undo through the registry', () => {
     expect(await t.database.query("select 1 from status_pages where slug = 'undo-page'")).toHaveLength(0);
   });
 
+  it('contact methods: an added method is removed again', async () => {
+    const { result } = await runAndUndo('contact.add', { kind: 'email', label: 'Undo mail', to: 'undo@example.com' });
+    expect((result.data as { _id?: string })._id).toBeDefined();
+    expect(await t.database.query("select 1 from contact_methods where label = 'Undo mail'")).toHaveLength(0);
+  });
+
   it('every command that declares an inverse had its undo run above', () => {
     expect([...exercised].sort()).toEqual(allCommands.filter((c) => c.inverse).map((c) => c.id).sort());
   });
