@@ -93,7 +93,7 @@ describe('session', () => {
     await b.page.getByRole('button', { name: 'renamer' }).click();
     const drawer = b.page.getByRole('dialog', { name: 'Account Settings' });
     await shown(drawer.getByText('Security'));
-    expect(await drawer.getByRole('textbox', { name: /email/i }).isDisabled()).toBe(true);
+    expect(await drawer.getByRole('textbox', { name: 'Email', exact: true }).isDisabled()).toBe(true);
     await drawer.getByRole('textbox', { name: /user ?name/i }).fill('renamed');
     await drawer.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await admin.findUserByEmail('renamer@example.com'))?.username).toBe('renamed');
