@@ -449,7 +449,7 @@ describe('servers list', () => {
     expect(await grid.locator(':scope > div[aria-hidden="true"]').count()).toBe(12);
     await shown(card(page, 'db-01'));
     await Promise.all(held);
-    await page.unroute(list);
+    await page.unrouteAll({ behavior: 'wait' });
 
     // The same server twice in one answer (it moved while paging): one card.
     await page.route(list, async (route) => {
@@ -461,20 +461,20 @@ describe('servers list', () => {
     await page.reload();
     await shown(card(page, 'db-01'));
     expect(await page.getByRole('article').count()).toBe((await listServers(admin)).length);
-    await page.unroute(list);
+    await page.unrouteAll({ behavior: 'wait' });
 
     // No servers at all: the empty state offers to add one.
     await page.route(list, (route) => route.fulfill({ json: { result: { data: [], count: 0 } } }));
     await page.reload();
     await shown(page.getByRole('heading', { name: 'No servers yet' }));
-    await page.unroute(list);
+    await page.unrouteAll({ behavior: 'wait' });
 
     // A failed load says so and retries on request.
     await page.route(list, (route) => route.fulfill({ status: 500, json: { message: 'database unavailable' } }));
     await page.reload();
     const alert = page.getByRole('alert').filter({ hasText: 'Could not load servers.' });
     await shown(alert, 30_000);
-    await page.unroute(list);
+    await page.unrouteAll({ behavior: 'wait' });
     await alert.getByRole('button', { name: 'Retry' }).click();
     await gone(alert);
     await shown(card(page, 'db-01'));
