@@ -197,6 +197,9 @@ async function inMemoryPglite(): Promise<PGlite> {
   }
 }
 
+/** The dump of a freshly migrated database made once per set of migrations (see above); tests seed data folders from it. */
+export const migratedDump = (): Promise<Blob> => (template ??= migratedTemplate());
+
 async function migratedTemplate(fresh = false): Promise<Blob> {
   const file = join(tmpdir(), `opsdeck-pglite-template-${migrationsHash(sharedBuffers(), pgliteVersion())}.tar`);
   if (!fresh) {

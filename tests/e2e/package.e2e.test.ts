@@ -33,7 +33,7 @@ describe('the packed package', () => {
     const bin = join(modules, '.bin', 'opsdeck');
     expect(execFileSync(bin, ['version'], { encoding: 'utf8' }).trim()).toMatch(/^\d+\.\d+\.\d+/);
     // Started from another folder: the UI and the migrations are found beside the package, not the cwd.
-    const server = await startServer({ command: [bin], cwd: tmpdir() });
+    const server = await startServer({ command: [bin], cwd: tmpdir(), fresh: true });
     try {
       expect(server.output()).toContain(`Sign in with ${ADMIN.email} / ${ADMIN.password}`);
       expect(await (await fetch(`${server.url}/servers`)).text()).toContain('<div id="root">');

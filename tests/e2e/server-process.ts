@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPglite, migratedDump, migrationsHash, pgliteDir } from '../../server/db/client';
 
 export const ADMIN = { email: 'admin@opsdeck.test', password: 'e2e-admin-password', username: 'admin' };
 
@@ -65,12 +66,67 @@ export interface StartOptions {
   cwd?: string;
   /** A port of the caller's choosing (a restart on the address an open page uses); default a free one. */
   port?: number;
+  /**
+   * The embedded database is made by this start, as on a first start anywhere (initdb and every
+   * migration: ~4 s of CPU). Otherwise a data folder without one gets a copy of a freshly
+   * migrated database first, which is what those 4 s would make (the server's migrator still
+   * runs and finds nothing to do); the admin, the key and everything else are the server's own.
+   */
+  fresh?: boolean;
 }
 
-/** Starts the console exactly as `npm start` does, on a free port and a fresh data folder. */
+let migratedFolder: string | undefined;
+
+/**
+ * A freshly migrated embedded database as a folder, made once per set of migrations from the
+ * in-memory databases' template (server/db/client.ts) and kept in the OS temp folder, so every
+ * test process copies the same one (owner-only, as the server keeps its own).
+ */
+async function migratedDatabaseFolder(): Promise<string> {
+  if (migratedFolder && existsSync(migratedFolder)) return migratedFolder;
+  const folder = join(tmpdir(), `opsdeck-e2e-database-${migrationsHash()}`);
+  if (!existsSync(folder)) {
+    const partial = `${folder}.${process.pid}.partial`;
+    rmSync(partial, { recursive: true, force: true });
+    const client = await createPglite(partial, await migratedDump());
+    await client.close();
+    ownerOnly(partial);
+    try {
+      renameSync(partial, folder);
+    } catch {
+      // Another test process made it meanwhile.
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  return (migratedFolder = folder);
+}
+
+/** Folders 0700, files 0600: what the server makes its data folder (server/db/private-dir.ts). */
+function ownerOnly(path: string): void {
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    const p = join(path, entry.name);
+    if (entry.isDirectory()) ownerOnly(p);
+    else chmodSync(p, 0o600);
+  }
+  chmodSync(path, 0o700);
+}
+
+/** Gives a data folder without an embedded database a copy of a freshly migrated one. */
+async function seedDatabase(dataDir: string): Promise<void> {
+  const target = pgliteDir(dataDir);
+  if (existsSync(target)) return;
+  cpSync(await migratedDatabaseFolder(), target, { recursive: true });
+  ownerOnly(target);
+}
+
+/**
+ * Starts the console exactly as `npm start` does, on a free port and a fresh data folder (its
+ * database already migrated unless `fresh`).
+ */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'opsdeck-e2e-'));
+  if (!options.fresh && !(options.env?.DATABASE_URL ?? process.env.DATABASE_URL)) await seedDatabase(dataDir);
   let out = '';
   const [cmd, ...args] = options.command ?? ['npm', 'start', '--silent'];
   const child = spawn(cmd!, args, {

@@ -14,7 +14,8 @@ describe('npm start', () => {
   let dataDir: string | undefined;
 
   it('prints the sign-in credentials, serves UI and API, stops cleanly on SIGTERM to npm and keeps the data', async () => {
-    const first = await startServer();
+    // A first start anywhere: the embedded database is made and migrated by this start.
+    const first = await startServer({ fresh: true });
     dataDir = first.dataDir;
     try {
       expect(first.output()).toContain(`Sign in with ${ADMIN.email} / ${ADMIN.password}`);
