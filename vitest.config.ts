@@ -7,6 +7,9 @@ import { defineConfig } from 'vitest/config';
 // its own on the PostgreSQL server) and its own ports, so files share nothing. Two workers even
 // on a two-core machine: much of a file's time is waiting (timers, PostgreSQL, sockets), and
 // 312 s of one-at-a-time became 197 s.
+// A worker keeps its modules from one file to the next (isolate: false): an API file imports the
+// whole server, ~3 s of CPU each time over ~180 files, and no file relies on a fresh module state
+// (a file that changes process-wide state — the environment, timers, mocks — puts it back).
 export default defineConfig({
   test: {
     include: ['src/**/*.test.{ts,tsx}', 'commands/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/commands/**/*.test.{ts,tsx}', 'tests/monitoring/**/*.test.ts'],
@@ -15,6 +18,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     fileParallelism: true,
+    isolate: false,
     maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });
