@@ -1,9 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser end-to-end tests: one server started the way `npm start` starts it (global setup),
-// Debian's Chromium driven by playwright-core. Files run one after another: two cores. The
-// worker keeps its modules from one file to the next (isolate: false), as the unit files do: each
-// file starts its own browser and server and closes them.
+// Debian's Chromium driven by playwright-core. Files run one after another: two cores.
 export default defineConfig({
   test: {
     include: ['tests/e2e/**/*.e2e.test.ts'],
@@ -12,6 +10,5 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     fileParallelism: false,
-    isolate: false,
   },
 });
