@@ -39,7 +39,7 @@ export interface ServerRecord {
 }
 
 // A check's request headers often carry credentials (Authorization); agent keys travel as "key".
-const SECRET_KEYS = /password|secret|token|^key$|apikey|headers|authorization|cookie/i;
+const SECRET_KEYS = /password|secret|token|^key$|apikey|headers|authorization|cookie|^code$/i;
 const NUL = /\u0000/g;
 
 /** PostgreSQL text and jsonb hold no NUL character: a record must never fail on one. */
