@@ -151,7 +151,7 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
           Override {anchor !== null ? 'selected hours' : 'this hour'}
         </Button>
       </div>
-      <div aria-hidden className="grid grid-cols-[4.5rem_repeat(24,minmax(0,1fr))] text-[10px] text-slate-500 sm:grid-cols-[6rem_repeat(24,minmax(0,1fr))] dark:text-slate-400">
+      <div aria-hidden className="grid grid-cols-[3rem_repeat(24,minmax(0,1fr))] text-[10px] text-slate-500 sm:grid-cols-[6rem_repeat(24,minmax(0,1fr))] dark:text-slate-400">
         <span />
         {Array.from({ length: 24 }, (_, h) => (
           <span key={h} className={h % 6 === 0 ? '' : h % 3 === 0 ? 'hidden sm:inline' : 'invisible'}>
@@ -173,9 +173,10 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
         className="space-y-0.5 select-none"
       >
         {rows.map((row) => (
-          <div key={row.slots[0]!.start} role="row" className="grid grid-cols-[4.5rem_repeat(24,minmax(0,1fr))] gap-px sm:grid-cols-[6rem_repeat(24,minmax(0,1fr))]">
-            <div role="rowheader" className="truncate pr-1 text-xs leading-6 text-slate-600 dark:text-slate-400">
-              {row.label}
+          <div key={row.slots[0]!.start} role="row" className="grid grid-cols-[3rem_repeat(24,minmax(0,1fr))] gap-px sm:grid-cols-[6rem_repeat(24,minmax(0,1fr))]">
+            <div role="rowheader" aria-label={row.label} className="truncate pr-1 text-xs leading-6 text-slate-600 dark:text-slate-400">
+              <span className="sm:hidden">{row.short}</span>
+              <span className="hidden sm:inline">{row.label}</span>
             </div>
             {row.slots.map((s) => {
               const first = s.parts[0];

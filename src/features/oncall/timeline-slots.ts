@@ -24,6 +24,8 @@ export interface Slot {
 /** A day of the timeline (the reader's calendar day): its slots, in order. */
 export interface SlotRow {
   label: string;
+  /** "Wed 9", where a phone has no room for the whole label. */
+  short: string;
   slots: Slot[];
 }
 
@@ -51,6 +53,8 @@ export function slotsOf(final: FinalSchedule): Slot[] {
 }
 
 const dayKey = (t: number) => new Date(t).toDateString();
+const clock = (t: number) => new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const day = (t: number) => new Date(t).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
 
 /** Slots grouped by the reader's calendar day (a day the clocks change has 23 or 25). */
 export function rowsOf(slots: Slot[]): SlotRow[] {
@@ -58,13 +62,11 @@ export function rowsOf(slots: Slot[]): SlotRow[] {
   for (const slot of slots) {
     const last = rows.at(-1);
     if (last && dayKey(last.slots[0]!.start) === dayKey(slot.start)) last.slots.push(slot);
-    else rows.push({ label: new Date(slot.start).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' }), slots: [slot] });
+    else rows.push({ label: day(slot.start), short: new Date(slot.start).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric' }), slots: [slot] });
   }
   return rows;
 }
 
-const clock = (t: number) => new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-const day = (t: number) => new Date(t).toLocaleDateString(undefined, { weekday: 'short', month: 'short', day: 'numeric' });
 
 /** "ana (primary)", "nobody", or "ana (primary) until 09:30, then ben (override)". */
 export function whoInSlot(slot: Slot): string {
