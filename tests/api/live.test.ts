@@ -180,7 +180,7 @@ describe.each(await backends())('GET /api/live on $name', (backend) => {
     expect(s.frames.slice(before).filter((f) => f.event === 'server')).toEqual([]);
   });
 
-  it('pushes on-call schedule changes: made, changed, an override added or removed, deleted', async () => {
+  it('pushes on-call schedule changes: made, changed, an override added or removed, its feed made, deleted', async () => {
     const u = await t.addUser({ role: 'user' });
     const s = await stream({ cookie: user });
     await s.next((f) => f.event === 'hello');
@@ -197,8 +197,13 @@ describe.each(await backends())('GET /api/live on $name', (backend) => {
     const overrideId = (override.body.result.overrides as { _id: string }[])[0]!._id;
     expect((await t.call('DELETE', `/api/oncall-schedules/${id}/overrides/${overrideId}`, { cookie: admin })).status).toBe(200);
     await s.next((f, i = s.frames.indexOf(f)) => i >= before && f.event === 'schedule' && f.data.id === id && f.data.change === 'override');
+    expect((await t.call('POST', `/api/oncall-schedules/${id}/feed`, { cookie: admin })).status).toBe(201);
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'feed');
+    // A person's own feed is nobody else's: it writes no schedule event.
+    expect((await t.call('POST', '/api/oncall/my-feed', { cookie: user })).status).toBe(201);
     expect((await t.call('DELETE', `/api/oncall-schedules/${id}`, { cookie: admin })).status).toBe(200);
     await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'deleted');
+    expect(s.frames.filter((f) => f.event === 'schedule' && f.data.id !== id)).toEqual([]);
   });
 
   it('a personal API token opens the stream too', async () => {
