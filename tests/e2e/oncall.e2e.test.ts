@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { commandLine, openBrowser, shown, signIn, type Browser } from './browser';
 import { apiSession } from './http';
@@ -135,6 +138,87 @@ describe('on call', () => {
     await whoCovers(page, 'oc-ben', range);
     await expect.poll(() => overrideIn(start, end), { timeout: 10_000 }).toMatchObject({ person: ids['oc-ben'] });
     await shown(grid.locator(`[data-start="${start}"][aria-label$=": oc-ben (override)"]`));
+  });
+
+  it("a schedule's and one's own calendar feed URLs are made, shown once to copy, and revoked on screen", async () => {
+    const { page, context } = admin;
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const feedStatus = async (url: string) => (await fetch(url.replace(/^https?:\/\/[^/]+/, baseURL))).status;
+    await page.goto(`/oncall/${scheduleId}`);
+    const feed = page.getByRole('region', { name: 'Calendar feed' });
+    await shown(feed.getByText('No feed URL yet.'));
+    await feed.getByRole('button', { name: 'Make feed URL' }).click();
+    const field = feed.getByRole('textbox', { name: 'Calendar feed of Team e2e URL' });
+    await shown(field);
+    const url = await field.inputValue();
+    expect(url).toMatch(/\/api\/oncall\/calendar\?token=/);
+    const calendar = await fetch(url.replace(/^https?:\/\/[^/]+/, baseURL));
+    expect(calendar.status).toBe(200);
+    expect(await calendar.text()).toContain('BEGIN:VCALENDAR');
+    await feed.getByRole('button', { name: 'Copy Calendar feed of Team e2e URL' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    expect((await api.call('GET', `oncall-schedules/${scheduleId}`)).body.result.feed).toBe(true);
+    await feed.getByRole('button', { name: 'Revoke feed URL' }).click();
+    await shown(feed.getByText('No feed URL yet.'));
+    expect(await feedStatus(url)).toBe(404);
+
+    await page.goto('/oncall');
+    const mine = page.getByRole('region', { name: 'My calendar feed' });
+    await mine.getByRole('button', { name: 'Make my feed URL' }).click();
+    const myField = mine.getByRole('textbox', { name: 'My calendar feed URL' });
+    await shown(myField);
+    const myUrl = await myField.inputValue();
+    expect(await feedStatus(myUrl)).toBe(200);
+    await mine.getByRole('button', { name: 'Replace my feed URL' }).click();
+    await expect.poll(() => myField.inputValue()).not.toBe(myUrl);
+    expect(await feedStatus(myUrl)).toBe(404);
+    const replaced = await myField.inputValue();
+    await mine.getByRole('button', { name: 'Revoke my feed URL' }).click();
+    await expect.poll(() => myField.count()).toBe(0);
+    expect(await feedStatus(replaced)).toBe(404);
+  });
+
+  it('imports a schedule from an .ics file chosen with the file picker, and from one dropped on the screen', async () => {
+    const { page } = admin;
+    await page.goto('/oncall');
+    const day = (n: number) => new Date(Math.floor(Date.now() / 86_400_000 + 1 + n) * 86_400_000).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const ics = (team: string) =>
+      ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//e2e//EN', ...[0, 1, 2, 3].flatMap((i) => ['BEGIN:VEVENT', `UID:${team}-${i}`, `DTSTAMP:${day(0)}`, `DTSTART:${day(i)}`, `DTEND:${day(i + 1)}`, `SUMMARY:On Call - ${i % 2 ? 'oc-ben' : 'oc-ana'} - ${team}`, `ATTENDEE:mailto:${i % 2 ? 'oc-ben' : 'oc-ana'}@example.com`, 'END:VEVENT']), 'END:VCALENDAR', ''].join('\r\n');
+    const dialog = page.getByRole('dialog', { name: 'Command palette' });
+    const answer = async (file: string, name: string) => {
+      await shown(dialog.getByText(`from ${file}`, { exact: true }));
+      const input = dialog.getByRole('combobox', { name: /: Name$/ });
+      await shown(input);
+      await input.fill(name);
+      await input.press('Enter');
+      // The time zone and the start are optional: Enter skips each.
+      for (let i = 0; i < 3 && (await dialog.isVisible()); i++) await dialog.getByRole('combobox').press('Enter').catch(() => undefined);
+    };
+    const imported = async (name: string) => ((await api.call('POST', 'oncall-schedules/all', { pageNumber: 1, pageSize: 100 })).body.result.data as { name: string; layers: { participants: string[] }[]; overrides: unknown[] }[]).find((x) => x.name === name);
+
+    const chooser = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose .ics file' }).click();
+    await (await chooser).setFiles({ name: 'picked.ics', mimeType: 'text/calendar', buffer: Buffer.from(ics('Picked')) });
+    await answer('picked.ics', 'Picked e2e');
+    await expect.poll(() => imported('Picked e2e'), { timeout: 10_000 }).toBeTruthy();
+    const picked = (await imported('Picked e2e'))!;
+    expect([...new Set([...picked.layers.flatMap((l) => l.participants)])].sort()).toEqual([ids['oc-ana'], ids['oc-ben']].sort());
+    await shown(page.getByRole('table', { name: 'On-call schedules' }).getByRole('row', { name: /Picked e2e/ }));
+
+    // A real drag of a file from disk (Chromium's own drag events, through DevTools): a DataTransfer
+    // made in the page carries no file-system entry, and a drop zone rightly reads only real files.
+    const dir = mkdtempSync(join(tmpdir(), 'opsdeck-ics-'));
+    const path = join(dir, 'dropped.ics');
+    writeFileSync(path, ics('Dropped'));
+    const zone = (await page.getByRole('region', { name: 'Import a calendar' }).locator('[data-file-drop]').boundingBox())!;
+    const cdp = await page.context().newCDPSession(page);
+    const at = { x: zone.x + zone.width / 2, y: zone.y + zone.height / 2 };
+    const data = { items: [], files: [path], dragOperationsMask: 1 };
+    for (const type of ['dragEnter', 'dragOver', 'drop'] as const) await cdp.send('Input.dispatchDragEvent', { type, ...at, data });
+    await cdp.detach();
+    await answer('dropped.ics', 'Dropped e2e');
+    await expect.poll(() => imported('Dropped e2e'), { timeout: 10_000 }).toBeTruthy();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("the top bar shows the signed-in person's shift once they have one, linking to its schedule; both update live when someone else changes the schedule", async () => {

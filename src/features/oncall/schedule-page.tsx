@@ -9,6 +9,7 @@ import { DataTable } from '../../components/ui/data-table';
 import { LoadError } from '../../components/ui/load-error';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { sourceText, when } from './oncall-text';
+import { ScheduleFeed } from './calendar-feeds';
 import { ScheduleTimeline } from './schedule-timeline';
 
 const route = getRouteApi('/app/oncall/$id');
@@ -100,6 +101,7 @@ export function SchedulePage() {
         <h2 className="text-lg font-semibold">Overrides</h2>
         <DataTable table={overrides} label="Overrides" loading={schedule.isPending} stackOnPhone empty={<p className="py-4 text-center text-sm text-slate-600 dark:text-slate-400">No overrides: the layers decide who is on call.</p>} />
       </section>
+      {s && <ScheduleFeed schedule={id} name={s.name} hasFeed={s.feed} />}
     </div>
   );
 }
