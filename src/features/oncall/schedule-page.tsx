@@ -72,7 +72,7 @@ export function SchedulePage() {
       </Link>
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">
-          {s?.name ?? 'Schedule'} {s && <span className="text-base font-normal text-slate-500">· {s.timeZone}</span>}
+          {s?.name ?? 'Schedule'} {s && <span className="text-base font-normal text-slate-500 dark:text-slate-400">· {s.timeZone}</span>}
         </h1>
         <RefreshButton command="schedule.refresh" input={{}} spinning={schedule.isFetching || final.isFetching} />
         <CommandButton command="oncall.swap" askWith={{ schedule: id }}>

@@ -147,7 +147,7 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
         <span className="mr-auto tabular-nums" data-testid="timeline-focus">
           {anchor !== null ? `${rangeText(range.start, range.end)} selected` : slotLabel(slots[at]!)}
         </span>
-        <Button size="sm" disabledReason={allowed !== true && allowed} onPress={() => override(range.start, range.end)} aria-label={`Override ${rangeText(range.start, range.end)}`}>
+        <Button size="sm" disabledReason={allowed !== true && allowed} onPress={() => override(range.start, range.end)} aria-label={`Override ${anchor !== null ? 'selected hours' : 'this hour'}: ${rangeText(range.start, range.end)}`}>
           Override {anchor !== null ? 'selected hours' : 'this hour'}
         </Button>
       </div>
