@@ -77,7 +77,7 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
       override(range.start, range.end);
       return;
     }
-    if (e.key === ' ') {
+    if (e.key === ' ' && allowed === true) {
       e.preventDefault();
       if (sticky) clear();
       else {
@@ -95,7 +95,7 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
     const next = moveFrom(rows, slots, at, e.key, e.ctrlKey || e.metaKey);
     if (next === null) return;
     e.preventDefault();
-    if (e.shiftKey || sticky) setAnchor((a) => a ?? at);
+    if ((e.shiftKey || sticky) && allowed === true) setAnchor((a) => a ?? at);
     else setAnchor(null);
     setFocus(next);
   };
