@@ -27,11 +27,8 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
   const allowed = runner.check('oncall.override');
   const slots = useMemo(() => slotsOf(final), [final]);
   const rows = useMemo(() => rowsOf(slots), [slots]);
-  const colourOf = useMemo(() => {
-    const people = [...new Set(slots.flatMap((s) => s.parts.map((p) => p.person)).filter((p): p is string => !!p))];
-    return (person: string | null) => (person === null ? GAP : COLOURS[people.indexOf(person) % COLOURS.length]!);
-  }, [slots]);
   const people = useMemo(() => [...new Set(slots.flatMap((s) => s.parts.map((p) => p.person)).filter((p): p is string => !!p))], [slots]);
+  const colourOf = (person: string | null) => (person === null ? GAP : COLOURS[people.indexOf(person) % COLOURS.length]!);
 
   const [focus, setFocus] = useState(0);
   const [anchor, setAnchor] = useState<number | null>(null);
@@ -117,6 +114,11 @@ export function ScheduleTimeline({ final, scheduleId }: { final: FinalSchedule; 
   };
   const onPointerMove = (e: PointerEvent<HTMLDivElement>) => {
     if (!drag.current) return;
+    if (e.buttons === 0) {
+      // Released outside the grid: that drag is over, and chose nothing.
+      drag.current = null;
+      return;
+    }
     const index = slotAt(e.clientX, e.clientY);
     if (index === null || index === at) return;
     drag.current.moved = true;
