@@ -16,12 +16,14 @@ export const scheduleFeedCommand = defineCommand({
   permission: 'oncall.write',
   prepare: (input, ctx) => resolveSchedule(ctx.api, input.schedule),
   async run(input, ctx, schedule) {
-    await ctx.invalidate(queryKeys.oncall.all);
+    // The schedule says whether it has a feed: fetched again once the change is made.
     if (input.revoke) {
       const { result } = await revokeScheduleFeed(ctx.api, schedule._id);
+      await ctx.invalidate(queryKeys.oncall.all);
       return { message: result.revoked ? `Revoked the calendar feed of **${schedule.name}**: its URL finds nothing now.` : `**${schedule.name}** has no calendar feed.` };
     }
     const { result } = await createScheduleFeed(ctx.api, schedule._id);
+    await ctx.invalidate(queryKeys.oncall.all);
     return { message: `Calendar feed of **${schedule.name}**. ${subscribe(result.url)}`, data: { url: result.url } };
   },
 });

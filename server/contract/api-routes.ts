@@ -128,7 +128,7 @@ export const endpoints = {
   // Command history: the incident log
   ...resource('commandHistory', { name: 'command-history', tag: 'Commands', noun: 'history record', entity: commandHistoryEntrySchema, read: 'read' }),
   'commandHistory.export': endpoint({ method: 'GET', path: '/api/command-history/export', summary: 'The history of a window as a file (JSON Lines)', tag: 'Commands', access: 'read', query: historyExportQuerySchema, produces: 'application/x-ndjson' }),
-  'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records); resume with Last-Event-ID', tag: 'Commands', access: 'read', query: z.object({ lastEventId: z.string().optional() }), produces: 'text/event-stream' }),
+  'live.stream': endpoint({ method: 'GET', path: '/api/live', summary: 'What changed, as server-sent events (alerts, servers, services, checks, History records, on-call schedules); resume with Last-Event-ID', tag: 'Commands', access: 'read', query: z.object({ lastEventId: z.string().optional() }), produces: 'text/event-stream' }),
   'incidentReport.get': endpoint({ method: 'GET', path: '/api/incident-report', summary: "A window's alerts and commands, for one server or all", tag: 'Commands', access: 'read', query: incidentReportQuerySchema, response: one(incidentReportSchema) }),
 
   // Servers and monitoring

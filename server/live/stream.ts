@@ -23,7 +23,7 @@ function resumeFrom(request: FastifyRequest, query: string | undefined): number 
 
 /**
  * The open event streams of GET /api/live: server-sent events of what changed (alerts, servers,
- * services, checks, History records), each fed by the hub. Each event's `id` is a cursor:
+ * services, checks, History records, on-call schedules), each fed by the hub. Each event's `id` is a cursor:
  * reconnecting with it (Last-Event-ID) replays what came after, or sends `reset` when that is no
  * longer kept. A heartbeat comment keeps proxies from closing an idle stream, and with it the
  * caller's session (or personal token) is looked at again: a signed-out or expired one ends the

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { endpointPath } from './call';
 import { apiUrl, isGatewayStatus, reportReach, reportUnauthorized } from './client';
 
-/** One event of GET /api/live: its kind (alert, server, servers, services, check, history) and what the server said. */
+/** One event of GET /api/live: its kind (alert, server, servers, services, check, history, schedule) and what the server said. */
 export interface LiveMessage {
   kind: string;
   data: { seq?: number; change?: string; id?: string; [key: string]: unknown };

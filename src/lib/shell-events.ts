@@ -22,6 +22,8 @@ export interface HistoryFilters {
 export interface PaletteStart {
   command: string;
   values: Record<string, unknown>;
+  /** What the given values are, in words (a range chosen on a timeline), shown while the rest is asked. */
+  note?: string;
 }
 
 /** What a panel opens with: the history panel, its filters; the palette, a command to ask for. */

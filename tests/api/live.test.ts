@@ -180,6 +180,32 @@ describe.each(await backends())('GET /api/live on $name', (backend) => {
     expect(s.frames.slice(before).filter((f) => f.event === 'server')).toEqual([]);
   });
 
+  it('pushes on-call schedule changes: made, changed, an override added or removed, its feed made, deleted', async () => {
+    const u = await t.addUser({ role: 'user' });
+    const s = await stream({ cookie: user });
+    await s.next((f) => f.event === 'hello');
+    const made = await t.call('POST', '/api/oncall-schedules', { cookie: admin, body: { name: `live-oncall-${++octet}`, timeZone: 'UTC', layers: [{ participants: [u._id], shift: { length: 1, unit: 'days' }, start: '2026-01-05', handoff: '09:00' }] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.result._id as string;
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'created');
+    expect((await t.call('PATCH', `/api/oncall-schedules/${id}`, { cookie: admin, body: { timeZone: 'Europe/London' } })).status).toBe(200);
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'changed');
+    const override = await t.call('POST', `/api/oncall-schedules/${id}/overrides`, { cookie: admin, body: { user: u._id, start: '2026-02-01T00:00:00Z', end: '2026-02-02T00:00:00Z' } });
+    expect(override.status, JSON.stringify(override.body)).toBe(201);
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'override');
+    const before = s.frames.length;
+    const overrideId = (override.body.result.overrides as { _id: string }[])[0]!._id;
+    expect((await t.call('DELETE', `/api/oncall-schedules/${id}/overrides/${overrideId}`, { cookie: admin })).status).toBe(200);
+    await s.next((f, i = s.frames.indexOf(f)) => i >= before && f.event === 'schedule' && f.data.id === id && f.data.change === 'override');
+    expect((await t.call('POST', `/api/oncall-schedules/${id}/feed`, { cookie: admin })).status).toBe(201);
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'feed');
+    // A person's own feed is nobody else's: it writes no schedule event.
+    expect((await t.call('POST', '/api/oncall/my-feed', { cookie: user })).status).toBe(201);
+    expect((await t.call('DELETE', `/api/oncall-schedules/${id}`, { cookie: admin })).status).toBe(200);
+    await s.next((f) => f.event === 'schedule' && f.data.id === id && f.data.change === 'deleted');
+    expect(s.frames.filter((f) => f.event === 'schedule' && f.data.id !== id)).toEqual([]);
+  });
+
   it('a personal API token opens the stream too', async () => {
     const made = await t.call('POST', '/api/auth/tokens', { cookie: admin, body: { name: `live-${++octet}`, scope: 'read' } });
     expect(made.status, JSON.stringify(made.body)).toBe(201);

@@ -102,7 +102,7 @@ async function seed(dataDir: string): Promise<void> {
 describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
   let server: RunningServer;
   let admin: Session;
-  const ids = { holder: '', alert: '', group: '', server: '', windowsServer: '', check: '', user: '' };
+  const ids = { holder: '', alert: '', group: '', server: '', windowsServer: '', check: '', user: '', schedule: '' };
 
   beforeAll(async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'opsdeck-e2e-a11y-'));
@@ -139,6 +139,21 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
       expect(created.status, JSON.stringify(created.body)).toBe(201);
     }
     ids.user = (await admin.findUserByEmail('dana@a11y.example'))!._id;
+    // An on-call schedule with two layers (the second only on weekdays, so the timeline has gaps' colour too) and an override.
+    const lee = (await admin.findUserByEmail('lee@a11y.example'))!._id;
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const schedule = await admin.call('POST', 'oncall-schedules', {
+      name: 'A11y rota',
+      timeZone: 'Europe/London',
+      layers: [
+        { name: 'primary', participants: [ids.user, lee], shift: { length: 1, unit: 'days' }, start: yesterday, handoff: '09:00', restrictions: [{ type: 'daily', from: '08:00', to: '22:00' }] },
+        { name: 'office', participants: [lee], shift: { length: 1, unit: 'weeks' }, start: yesterday, handoff: '09:00', restrictions: [{ type: 'daily', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '17:00' }] },
+      ],
+    });
+    expect(schedule.status, JSON.stringify(schedule.body)).toBe(201);
+    ids.schedule = schedule.body.result._id;
+    const coverFrom = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 2 * 86_400_000);
+    expect((await admin.call('POST', `oncall-schedules/${ids.schedule}/overrides`, { user: ids.user, start: coverFrom.toISOString(), end: new Date(coverFrom.getTime() + 6 * 3_600_000).toISOString() })).status).toBe(201);
     const check = await admin.call('POST', 'checks', { name: 'a11y-probe', kind: 'tcp', host: '127.0.0.1', port: 9, intervalSeconds: 3600, paused: true });
     expect(check.status, JSON.stringify(check.body)).toBe(201);
     ids.check = check.body.result._id;
@@ -248,6 +263,24 @@ describe('accessibility (axe-core, WCAG 2.1 AA)', () => {
       await visit('/notifications/maintenance', (page) => shown(page.getByRole('cell', { name: 'Patch night' })));
       await visit('/notifications/maintenance?view=calendar', (page) => shown(page.getByRole('table')));
       await visit('/notifications/integrations', heading('Notifications'));
+    });
+    it('on call: the schedules, one schedule with a range chosen on its timeline, and a feed URL shown', async () => {
+      await visit('/oncall', (page) => shown(page.getByRole('row').filter({ hasText: 'A11y rota' })));
+      // The schedule is checked with a range chosen (selected hours, the status that says so) and with a feed URL shown.
+      await b.page.goto(`/oncall/${ids.schedule}`);
+      const grid = b.page.getByRole('grid', { name: 'On-call timeline, next two weeks' });
+      await shown(grid);
+      await grid.locator('[role="gridcell"][tabindex="0"]').focus();
+      await b.page.keyboard.press('ArrowDown');
+      await b.page.keyboard.press('Shift+ArrowRight');
+      await b.page.keyboard.press('Shift+ArrowRight');
+      await shown(grid.locator('[aria-selected="true"]'));
+      await check();
+      await b.page.getByRole('button', { name: 'Make feed URL' }).click();
+      await shown(b.page.getByRole('textbox', { name: 'Calendar feed of A11y rota URL' }));
+      await check();
+      await b.page.getByRole('button', { name: 'Revoke feed URL' }).click();
+      await shown(b.page.getByText('No feed URL yet.'));
     });
     it('status pages list', async () => {
       await visit('/status-pages', (page) => shown(page.getByRole('row').filter({ hasText: '/status/a11y-status' })));

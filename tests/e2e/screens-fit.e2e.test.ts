@@ -91,6 +91,9 @@ const tableOn = (url: string, name?: string) => async (page: Page) => {
   return table;
 };
 
+/** The on-call schedule made before the screens are visited (its page's path needs its id). */
+let schedulePath = '';
+
 const screens: Screen[] = [
   { name: 'servers', open: tableOn('/servers?view=table') },
   { name: 'alerts table', open: tableOn('/notifications?view=table') },
@@ -101,6 +104,7 @@ const screens: Screen[] = [
   { name: 'maintenance', open: tableOn('/notifications/maintenance') },
   { name: 'status pages', open: tableOn('/status-pages') },
   { name: 'instance down', open: tableOn('/', 'Instance Down') },
+  { name: 'on-call layers', open: (page) => tableOn(schedulePath, 'Layers')(page) },
   {
     name: 'history',
     open: async (page) => {
@@ -136,6 +140,14 @@ describe('screens fit', () => {
     const start = new Date(Date.now() + 86_400_000);
     await created('maintenance-windows', { name: 'Sunday patching of the IIS farm', serverIds: [serverId], startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 7_200_000).toISOString(), timezone: 'UTC' });
     await created('status-pages', { slug: 'corporate-services', title: 'Corporate services status' });
+    const margaret = (await admin.findUserByEmail('margaret.hamilton@example.com'))!._id;
+    const today = new Date().toISOString().slice(0, 10);
+    const rota = await created('oncall-schedules', {
+      name: 'Windows platform primary rotation',
+      timeZone: 'America/New_York',
+      layers: [{ name: 'weekday business hours', participants: [margaret], shift: { length: 1, unit: 'weeks' }, start: today, handoff: '09:00', restrictions: [{ type: 'daily', days: ['mon', 'tue', 'wed', 'thu', 'fri'], from: '09:00', to: '18:00' }] }],
+    });
+    schedulePath = `/oncall/${rota._id}`;
     b = await openBrowser(server.url, { viewport: { width: 1280, height: 800 } });
     await signIn(b.page);
     // A run in the history, for its panel's rows.
@@ -322,6 +334,55 @@ describe('screens fit', () => {
         const bb = await button.boundingBox();
         if (bb && overlap(n, bb)) problems.push(`the notice covers ${(await button.getAttribute('aria-label')) ?? (await button.innerText())}`);
       }
+      expect(problems).toEqual([]);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
+  /**
+   * The screen's visible buttons that are cut or outside the viewport, or taller than one line of
+   * label: an icon beside a word has its own line box, so the line count of `clipping` would call
+   * every Refresh button wrapped.
+   */
+  const buttonsCut = async (page: Page) => {
+    const found: string[] = [];
+    for (const button of await page.getByRole('main').getByRole('button').all()) {
+      if (!(await button.isVisible())) continue;
+      const p = await clipping(button);
+      if (p && !p.endsWith('lines')) found.push(p);
+      const box = (await button.boundingBox())!;
+      if (box.height > 40) found.push(`${await button.innerText()}: ${box.height} px tall, its label wraps`);
+    }
+    return found;
+  };
+
+  it('at 390 px: the On Call list and a schedule fit, its timeline of hours and its buttons wholly on screen', async () => {
+    const { page } = b;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      const problems: string[] = [];
+      await page.goto('/oncall');
+      await shown(page.getByRole('table', { name: 'On-call schedules' }).getByText('Windows platform primary rotation'));
+      await settled(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the On Call list scrolls sideways').toBe(390);
+      problems.push(...(await buttonsCut(page)).map((p) => `On Call: ${p}`));
+      await page.goto(schedulePath);
+      const grid = page.getByRole('grid', { name: 'On-call timeline, next two weeks' });
+      await shown(grid);
+      await settled(page);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), 'the schedule scrolls sideways').toBe(390);
+      // Every hour of the two weeks is on screen, none narrower than a fingertip's sliver.
+      const cells = await grid.getByRole('gridcell').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ left: r.left, right: r.right, width: r.width })));
+      expect(cells.length).toBeGreaterThanOrEqual(14 * 24);
+      const outside = cells.filter((c) => c.left < 0 || c.right > 390);
+      expect(outside.length, 'hours outside the viewport').toBe(0);
+      expect(Math.min(...cells.map((c) => c.width))).toBeGreaterThanOrEqual(8);
+      for (const header of await grid.getByRole('rowheader').all()) {
+        const p = await clipping(header.locator('span:visible'));
+        if (p) problems.push(`timeline day: ${p}`);
+      }
+      problems.push(...(await buttonsCut(page)).map((p) => `schedule: ${p}`));
       expect(problems).toEqual([]);
     } finally {
       await page.setViewportSize({ width: 1280, height: 800 });

@@ -46,6 +46,8 @@ interface Asking {
   copy?: boolean;
   /** What each chosen value is called (a hostname for a server's id), for the steps shown above the input. */
   labels: Record<string, string>;
+  /** The opening screen's words for the values it gave. */
+  note?: string;
 }
 
 /** What the open screen is about, loaded for an entity argument: its first choices. */
@@ -87,7 +89,7 @@ export interface PaletteProps {
   index?: EntityIndex;
   fetchEntities?: boolean;
   /** Open on this command, its given arguments filled in (a screen's button that needs a note). */
-  startWith?: { command: string; values: Record<string, unknown> };
+  startWith?: { command: string; values: Record<string, unknown>; note?: string };
 }
 
 export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, aliases = NO_ALIASES, recents, index = sharedIndex, fetchEntities = true, startWith }: PaletteProps) {
@@ -230,12 +232,12 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
   }
 
   /** Starts a command (or an alias's command with its line's values): asks for what is left. */
-  function start(def: AnyCommand, preset: Record<string, unknown>, alias?: string, copy?: boolean) {
+  function start(def: AnyCommand, preset: Record<string, unknown>, alias?: string, copy?: boolean, note?: string) {
     // A curl line is for one target: marked rows do not fill it.
     const markedName = !copy && marked?.items.length ? markedArg(def, marked.kind)?.name : undefined;
     const skip = [...Object.keys(preset), ...(markedName && preset[markedName] === undefined ? [markedName] : [])];
     setQuery('');
-    if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {} });
+    if (argsToAsk(def, skip, preset).length) setAsking({ def, step: 0, values: preset, skip, marked: markedName, alias, copy, labels: {}, ...(note ? { note } : {}) });
     else finish(preset, def, alias, copy);
   }
 
@@ -252,7 +254,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
     if (started.current || !startWith) return;
     started.current = true;
     const def = registry.get(startWith.command);
-    if (def) start(def, startWith.values);
+    if (def) start(def, startWith.values, undefined, undefined, startWith.note);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [startWith, registry]);
 
@@ -349,6 +351,7 @@ export function Palette({ registry, ctx, onRun, onCopyApi, onClose, marked, alia
           <div className="flex items-center gap-2 border-b border-slate-200 px-4 pt-3 pb-2 text-xs text-slate-500 dark:border-slate-700 dark:text-slate-400">
             <span className="font-semibold text-slate-700 dark:text-slate-200">{asking.def.title}</span>
             {asking.alias && <span className="font-mono">({asking.alias})</span>}
+            {asking.note && <span className="text-slate-700 dark:text-slate-200">{asking.note}</span>}
             {asking.copy && <span className="rounded bg-amber-100 px-1.5 text-amber-900 dark:bg-amber-900 dark:text-amber-100">Copy as curl</span>}
             {asking.marked && marked && <span className="rounded bg-blue-600 px-1.5 text-white">{markedNoun(marked.kind, marked.items.length)} marked</span>}
             {argsToAsk(asking.def, asking.skip, asking.values).map((a, i) => (

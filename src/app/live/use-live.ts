@@ -33,6 +33,10 @@ export function staleFor(message: LiveMessage): Match[] {
       return [prefix('checks'), prefix('status-pages')];
     case 'history':
       return [prefix('command-history'), prefix('incident-report')];
+    case 'schedule':
+      // The On Call screens (list, a schedule, its final schedule, who is on call) and the top
+      // bar's current or next shift: any schedule's change may move anyone's shift.
+      return [prefix('oncall')];
     default:
       return [];
   }

@@ -9,6 +9,8 @@ import { DataTable } from '../../components/ui/data-table';
 import { LoadError } from '../../components/ui/load-error';
 import { RefreshButton } from '../../components/ui/refresh-button';
 import { sourceText, when } from './oncall-text';
+import { ScheduleFeed } from './calendar-feeds';
+import { ScheduleTimeline } from './schedule-timeline';
 
 const route = getRouteApi('/app/oncall/$id');
 const features = tableFeatures({});
@@ -70,7 +72,7 @@ export function SchedulePage() {
       </Link>
       <div className="flex flex-wrap items-center gap-2">
         <h1 className="mr-auto text-2xl font-semibold">
-          {s?.name ?? 'Schedule'} {s && <span className="text-base font-normal text-slate-500">· {s.timeZone}</span>}
+          {s?.name ?? 'Schedule'} {s && <span className="text-base font-normal text-slate-500 dark:text-slate-400">· {s.timeZone}</span>}
         </h1>
         <RefreshButton command="schedule.refresh" input={{}} spinning={schedule.isFetching || final.isFetching} />
         <CommandButton command="oncall.swap" askWith={{ schedule: id }}>
@@ -93,34 +95,24 @@ export function SchedulePage() {
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Next two weeks</h2>
         {final.isError && <LoadError title="Could not load the final schedule:" detail={final.error.message} onRetry={() => void final.refetch()} compact />}
-        {final.data && <FinalList final={final.data.result} />}
+        {final.data && <FinalList final={final.data.result} scheduleId={id} />}
       </section>
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Overrides</h2>
         <DataTable table={overrides} label="Overrides" loading={schedule.isPending} stackOnPhone empty={<p className="py-4 text-center text-sm text-slate-600 dark:text-slate-400">No overrides: the layers decide who is on call.</p>} />
       </section>
+      {s && <ScheduleFeed schedule={id} name={s.name} hasFeed={s.feed} />}
     </div>
   );
 }
 
-/** The final schedule as a timeline bar (one segment per span, gaps in red) and a list. */
-function FinalList({ final }: { final: FinalSchedule }) {
-  const start = Date.parse(final.from);
-  const length = Date.parse(final.to) - start;
+/** The final schedule as a timeline of hours (keyboard and mouse make overrides there) and a list of its spans (gaps in red). */
+function FinalList({ final, scheduleId }: { final: FinalSchedule; scheduleId: string }) {
   const rows = [...final.spans.map((x) => ({ ...x, gap: false as const })), ...final.gaps.map((g) => ({ ...g, gap: true as const }))].sort((a, b) => a.start.localeCompare(b.start));
   return (
     <div className="space-y-3">
-      <div className="flex h-6 w-full overflow-hidden rounded border border-slate-200 dark:border-slate-800" role="img" aria-label="Timeline of the next two weeks">
-        {rows.map((r) => (
-          <div
-            key={`${r.start}-${r.gap ? 'gap' : r.person._id}`}
-            style={{ width: `${((Date.parse(r.end) - Date.parse(r.start)) / length) * 100}%`, marginLeft: r === rows[0] ? `${((Date.parse(r.start) - start) / length) * 100}%` : undefined }}
-            className={r.gap ? 'bg-red-300 dark:bg-red-800' : r.source.type === 'override' ? 'bg-amber-300 dark:bg-amber-700' : 'bg-blue-300 odd:bg-blue-400 dark:bg-blue-800 dark:odd:bg-blue-700'}
-            title={`${when(r.start)} – ${when(r.end)}: ${r.gap ? 'nobody' : r.person.username}`}
-          />
-        ))}
-      </div>
-      <ul className="divide-y divide-slate-200 rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
+      <ScheduleTimeline final={final} scheduleId={scheduleId} />
+      <ul aria-label="Final schedule, next two weeks" className="divide-y divide-slate-200 rounded-lg border border-slate-200 text-sm dark:divide-slate-800 dark:border-slate-800">
         {rows.map((r) => (
           <li key={`${r.start}-${r.gap ? 'gap' : r.person._id}`} className="flex flex-wrap gap-x-3 px-3 py-2">
             <span className="whitespace-nowrap tabular-nums">

@@ -5,6 +5,10 @@ import { useMemo } from 'react';
 import type { OnCallScheduleInfo, WhoIsOnCall } from '../../../server/contract/oncall';
 import { schedulesListQueryOptions, whoQueryOptions } from '../../api/oncall';
 import { CommandButton } from '../../app/command-host/command-button';
+import { useCommandRunner } from '../../app/command-host/run-command';
+import { FileDrop } from '../../components/ui/file-drop';
+import { openPanel } from '../../lib/shell-events';
+import { MyFeed } from './calendar-feeds';
 import { DataTable } from '../../components/ui/data-table';
 import { LoadError } from '../../components/ui/load-error';
 import { RefreshButton } from '../../components/ui/refresh-button';
@@ -15,6 +19,8 @@ const features = tableFeatures({});
 /** On call (issue 27 §1): every schedule and who is on call in it now; a row opens the schedule. */
 export function SchedulesPage() {
   const navigate = useNavigate();
+  const runner = useCommandRunner();
+  const canImport = runner.check('schedule.import');
   const list = useQuery({ ...schedulesListQueryOptions(), refetchInterval: 60_000 });
   const who = useQuery({ ...whoQueryOptions(), refetchInterval: 60_000 });
   const now = useMemo(() => new Map((who.data?.result ?? []).map((w) => [w.schedule._id, w] as const)), [who.data]);
@@ -52,6 +58,22 @@ export function SchedulesPage() {
         onRowClick={(s) => void navigate({ to: '/oncall/$id', params: { id: s._id } })}
         empty={<p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">No on-call schedules yet. Create one with New schedule, or import a calendar from PagerDuty, Opsgenie or Grafana OnCall.</p>}
       />
+      <section aria-labelledby="import-heading" className="space-y-2">
+        <h2 id="import-heading" className="text-lg font-semibold">
+          Import a calendar
+        </h2>
+        <p className="text-xs text-slate-600 dark:text-slate-400">An iCalendar (.ics) file that PagerDuty, Opsgenie or Grafana OnCall exports, or a shared calendar, becomes a schedule: rotations become layers, covers become overrides.</p>
+        <FileDrop
+          label="Drop an iCalendar file to import"
+          hint="Drop an .ics file here, or"
+          buttonLabel="Choose .ics file"
+          accept={['.ics', 'text/calendar']}
+          maxBytes={1_000_000}
+          disabledReason={canImport !== true && canImport}
+          onText={(calendar, file) => openPanel('palette', { palette: { command: 'schedule.import', values: { calendar }, note: `from ${file}` } })}
+        />
+      </section>
+      <MyFeed />
     </div>
   );
 }
