@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { AuditScope } from '../audit/trail';
 import type { Whoami } from '../contract/auth';
-import type { FinalSchedule, LayerInput, LayerUpdate, MyShift, OnCallScheduleInfo, OverrideInput, SwapInput, WhoIsOnCall } from '../contract/oncall';
+import type { FinalSchedule, LayerInput, LayerUpdate, MyShift, OnCallScheduleInfo, OverrideInput, ScheduleGaps, SwapInput, WhoIsOnCall } from '../contract/oncall';
 import type { Db } from '../db/client';
 import { oncallOverrides, oncallSchedules, oncallSwaps } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
@@ -189,6 +189,29 @@ export async function finalSchedule(db: Db, input: { id: string; from?: string; 
     spans: spans.map((x) => ({ start: iso(x.start), end: iso(x.end), person: people.get(x.person)!, source: sourceToApi(s, c, x.source, x.start) })),
     gaps: c.gaps(from, to).map((g) => ({ start: iso(g.start), end: iso(g.end) })),
   };
+}
+
+/** How far ahead a gap (an instant with nobody on call) is warned of (issue 27 §7). */
+export const GAP_DAYS = 7;
+
+/**
+ * Where nobody is on call from now to GAP_DAYS on (the final schedule's gaps): for the schedule
+ * named (id or name, 404 otherwise), with its gaps or none; or for every schedule that has a gap.
+ */
+export async function scheduleGaps(db: Db, input: { schedule?: string }, now = Date.now()): Promise<ScheduleGaps[]> {
+  let list: CompiledSchedule[];
+  if (input.schedule) {
+    const one = await compiledSchedule(db, input.schedule);
+    if (!one) throw notFound(`No on-call schedule "${input.schedule}"`);
+    list = [one];
+  } else list = await compiledSchedules(db);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const to = now + GAP_DAYS * DAY;
+  return list.flatMap(({ stored, compiled }) => {
+    const gaps = compiled.gaps(now, to);
+    if (!gaps.length && !input.schedule) return [];
+    return [{ schedule: { _id: stored.row.id, name: stored.row.name }, from: iso(now), to: iso(to), gaps: gaps.map((g) => ({ start: iso(g.start), end: iso(g.end) })) }];
+  });
 }
 
 /** How far ahead a person's next shift is looked for (the shell shows it). */
