@@ -193,7 +193,8 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // Nobody on call (issue 27 §7): each gap of the next 7 days is mailed to the schedule's owners once.
   const gapWatch = new GapWatch(db, (to, notice) => delivery.mailNotice(to, notice), (config.publicUrl ?? config.delivery.publicUrl).replace(/\/+$/, ''), app.log.child({ module: 'oncall-gaps' }));
   app.decorate('oncallGaps', gapWatch);
-  leader.add({ name: 'oncall-gaps', start: () => gapWatch.start(), stop: () => gapWatch.stop() });
+  // Without SMTP_URL there is nobody to mail: the warnings on the screens stay.
+  if (config.delivery.smtpUrl) leader.add({ name: 'oncall-gaps', start: () => gapWatch.start(), stop: () => gapWatch.stop() });
   // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
   const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
   leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });
