@@ -63,6 +63,7 @@ import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
 import { FaultWatch } from './ops/fault-watch';
 import { FreshnessWatch } from './ops/freshness-watch';
+import { GapWatch } from './oncall/gap-watch';
 import { databaseCheck, leaderCheck, migrationsCheck, monitoringCheck, registerHealth, storageCheck } from './ops/readiness';
 
 declare module 'fastify' {
@@ -71,6 +72,8 @@ declare module 'fastify' {
     /** The one place background work starts: add leader-only loops here (docs/architecture.md "Replicas"). */
     leader: LeaderGate;
     freshness: FreshnessWatch;
+    /** Issue 27 §7: mails a schedule's owners once about each gap in its next 7 days (leader only). */
+    oncallGaps: GapWatch;
     monitoring: Monitoring;
     delivery: DeliveryWorker;
     /** Rule evaluation and the alert lifecycle (docs/alerting.md), leader only. */
@@ -187,6 +190,11 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   const faultWatch = new FaultWatch(database, leader, app.log.child({ module: 'faults' }), Math.max(1000, Math.min(5000, config.monitoring.scrapeIntervalS * 1000)));
   faultWatch.onQueued = () => delivery.wake();
   leader.add({ name: 'faults', start: () => faultWatch.start(), stop: () => faultWatch.stop() });
+  // Nobody on call (issue 27 §7): each gap of the next 7 days is mailed to the schedule's owners once.
+  const gapWatch = new GapWatch(db, (to, notice) => delivery.mailNotice(to, notice), (config.publicUrl ?? config.delivery.publicUrl).replace(/\/+$/, ''), app.log.child({ module: 'oncall-gaps' }));
+  app.decorate('oncallGaps', gapWatch);
+  // Without SMTP_URL there is nobody to mail: the warnings on the screens stay.
+  if (config.delivery.smtpUrl) leader.add({ name: 'oncall-gaps', start: () => gapWatch.start(), stop: () => gapWatch.stop() });
   // The audit trail's retention (HISTORY_RETENTION_DAYS): one process prunes.
   const retention = new HistoryRetention(database.db, config.historyRetentionDays, app.log.child({ module: 'history' }));
   leader.add({ name: 'history-retention', start: () => retention.start(), stop: () => retention.stop() });

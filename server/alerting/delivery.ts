@@ -424,6 +424,11 @@ export class DeliveryWorker {
     return trySend(target, message, this.sendOptions);
   }
 
+  /** A notice mailed now to addresses (the console's SMTP_URL), outside the outbox: on-call gap notices. */
+  mailNotice(to: string[], notice: NonNullable<ChannelMessage['notice']>): Promise<Outcome> {
+    return this.sendNotice({ channel: 'email', channelId: null, name: 'Email', ref: 'email', config: { type: 'email', id: 'email', name: 'Email', to, mailer: this.mailer }, error: null, secretValues: [] }, notice);
+  }
+
   private async testTarget(group: GroupRow, t: GroupTarget, message: ChannelMessage): Promise<ChannelTestResult> {
     const base = { channel: t.channel, name: t.name };
     const o = await trySend(t, message, this.sendOptions);

@@ -150,6 +150,17 @@ export const finalSpanSchema = z.object({ start: str(), end: str(), person: pers
 export const finalScheduleSchema = z.object({ from: str(), to: str(), spans: z.array(finalSpanSchema), gaps: z.array(z.object({ start: str(), end: str() })) });
 export type FinalSchedule = z.infer<typeof finalScheduleSchema>;
 
+/** GET /api/oncall/gaps: where nobody is on call in the next 7 days, for one schedule (id or name) or every one that has such a gap. */
+export const gapsQuerySchema = z.object({ schedule: str().max(100).optional() }).strict();
+export const scheduleGapsSchema = z.object({
+  schedule: z.object({ _id: str(), name: str() }),
+  /** The range looked at: now to 7 days on. */
+  from: str(),
+  to: str(),
+  gaps: z.array(z.object({ start: str(), end: str() })),
+});
+export type ScheduleGaps = z.infer<typeof scheduleGapsSchema>;
+
 /** POST /api/oncall-schedules/import: a new schedule from an iCalendar file's text. */
 export const importScheduleSchema = z
   .object({

@@ -7,7 +7,7 @@ import { badRequest, conflict } from '../http/errors';
 import type { ResourceDef } from '../routes/resource';
 import { auditTarget } from '../audit/trail';
 import type { Layer } from './model';
-import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerPeople, lockSchedule, presentSchedules, scheduleTarget, type ScheduleRow } from './store';
+import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerPeople, lockSchedule, presentSchedules, scheduleTarget, touched, type ScheduleRow } from './store';
 
 /** A layer as stored from what the API was given: an id of its own, "Layer N" when unnamed, no empty optionals. */
 export function layerOf(input: LayerInput, index: number, id: string = randomUUID()): Layer {
@@ -115,7 +115,7 @@ export function scheduleResource(db: Db): ResourceDef<ScheduleRow, OnCallSchedul
         // A new zone moves every wall-clock time: the swaps must still name shifts that start then.
         if (input.timeZone !== undefined) compileOrRefuse(definitionOf({ ...stored, row: { ...stored.row, timeZone: input.timeZone } }), (f) => (f === 'timeZone' ? f : `timeZone`));
         if (input.name !== undefined) await checkScheduleName(tx, input.name, existing.id);
-        return { ...input, updatedAt: new Date() };
+        return { ...input, updatedAt: touched };
       },
     },
     remove: { permission: 'oncall.write' },

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AuditScope } from '../audit/trail';
 import type { Whoami } from '../contract/auth';
-import { isUuid } from '../contract/ids';
-import type { FinalSchedule, LayerInput, LayerUpdate, MyShift, OnCallScheduleInfo, OverrideInput, SwapInput, WhoIsOnCall } from '../contract/oncall';
+import type { FinalSchedule, LayerInput, LayerUpdate, MyShift, OnCallScheduleInfo, OverrideInput, ScheduleGaps, SwapInput, WhoIsOnCall } from '../contract/oncall';
 import type { Db } from '../db/client';
 import { oncallOverrides, oncallSchedules, oncallSwaps } from '../db/schema';
 import { badRequest, notFound } from '../http/errors';
 import { parseInstant, type Layer, type Source } from './model';
 import { checkLayerNames, layerOf } from './resource';
 import type { OnCallSchedule } from './schedule';
-import { allSchedules, checkPeople, compileOrRefuse, definitionOf, layerNameOf, layerPeople, layerToApi, lockSchedule, peopleOf, presentSchedules, scheduleTarget, type StoredSchedule } from './store';
+import { compiledById, compiledSchedule, compiledSchedules, type Answer, type CompiledSchedule } from './compiled';
+import { checkPeople, compileOrRefuse, definitionOf, layerNameOf, layerPeople, layerToApi, lockSchedule, peopleOf, presentSchedules, scheduleTarget, touchSchedule, touched, type StoredSchedule } from './store';
 
 const DAY = 86_400_000;
 /** The longest range the final schedule is answered for (a timeline of two months). */
@@ -35,7 +35,7 @@ async function saveLayers(tx: Db, s: StoredSchedule, layers: Layer[], changed: n
   checkLayerNames(layers, () => 'name');
   compileOrRefuse(definitionOf(s, layers), changed === null ? (f) => (f.startsWith('swaps.') || f === 'layers' ? 'layer' : f) : ofLayer(changed));
   if (changed !== null) audit.target(...(await checkPeople(tx, layerPeople(layers[changed]!, 'participants'))));
-  const [row] = await tx.update(oncallSchedules).set({ layers, updatedAt: new Date() }).where(eq(oncallSchedules.id, s.row.id)).returning();
+  const [row] = await tx.update(oncallSchedules).set({ layers, updatedAt: touched }).where(eq(oncallSchedules.id, s.row.id)).returning();
   return { ...s, row: row! };
 }
 
@@ -89,7 +89,7 @@ export async function addOverride(tx: Db, input: { id: string } & OverrideInput,
   const next = { ...s, overrides: [...s.overrides, row].sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime()) };
   compileOrRefuse(definitionOf(next), (f) => (f.startsWith('overrides.') ? (f.split('.')[2] ?? 'start') : f));
   await tx.insert(oncallOverrides).values(row);
-  return present(tx, next);
+  return present(tx, { ...next, row: await touchSchedule(tx, s.row.id) });
 }
 
 export async function removeOverride(tx: Db, input: { id: string; override: string }, _actor: Whoami, audit: AuditScope): Promise<OnCallScheduleInfo> {
@@ -97,7 +97,7 @@ export async function removeOverride(tx: Db, input: { id: string; override: stri
   audit.target(scheduleTarget(s.row));
   if (!s.overrides.some((o) => o.id === input.override)) throw notFound(`Schedule "${s.row.name}" has no override with id "${input.override}"`);
   await tx.delete(oncallOverrides).where(eq(oncallOverrides.id, input.override));
-  return present(tx, { ...s, overrides: s.overrides.filter((o) => o.id !== input.override) });
+  return present(tx, { row: await touchSchedule(tx, s.row.id), swaps: s.swaps, overrides: s.overrides.filter((o) => o.id !== input.override) });
 }
 
 /** Swaps the people of two shifts (each named by its layer — id, name or number — and the instant it starts). */
@@ -120,7 +120,7 @@ export async function addSwap(tx: Db, input: { id: string } & SwapInput, actor: 
   const n = s.swaps.length;
   compileOrRefuse(definitionOf(next), (f) => (f.startsWith(`swaps.${n}.`) ? f.slice(`swaps.${n}.`.length) : f));
   await tx.insert(oncallSwaps).values(row);
-  return present(tx, next);
+  return present(tx, { ...next, row: await touchSchedule(tx, s.row.id) });
 }
 
 /** An instant given as text (or the fallback when none is); 400 naming the field when it is not one. */
@@ -131,8 +131,6 @@ export function instantOf(text: string | undefined, field: string, fallback?: nu
   return ms;
 }
 
-const compiled = (s: StoredSchedule): OnCallSchedule => compileOrRefuse(definitionOf(s));
-
 /** What put someone on call, with the layer's name and its shift's times (what a swap names). */
 function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: number) {
   if (source.type === 'override') return source;
@@ -140,49 +138,45 @@ function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: n
   return { ...source, layerName: layerNameOf(s, source.layer), shiftStart: new Date(shift.start).toISOString(), shiftEnd: new Date(shift.end).toISOString() };
 }
 
-/** A schedule by id or by name (any case); 404 otherwise. */
-async function scheduleNamed(db: Db, ref: string): Promise<StoredSchedule> {
-  const [row] = await db
-    .select({ id: oncallSchedules.id })
-    .from(oncallSchedules)
-    .where(isUuid(ref) ? or(eq(oncallSchedules.id, ref), eq(oncallSchedules.nameLc, ref.toLowerCase())) : eq(oncallSchedules.nameLc, ref.toLowerCase()))
-    .limit(1);
-  const [found] = row ? await allSchedules(db, { ids: [row.id] }) : [];
-  if (!found) throw notFound(`No on-call schedule "${ref}"`);
-  return found;
-}
-
 /** Who is on call at an instant (default now), in one schedule (by id or name) or in each. */
 export async function whoIsOnCall(db: Db, input: { schedule?: string; at?: string }, now = Date.now()): Promise<WhoIsOnCall[]> {
   const at = instantOf(input.at, 'at', now);
-  const list = input.schedule ? [await scheduleNamed(db, input.schedule)] : await allSchedules(db);
-  const answers = list.map((s) => {
-    const c = compiled(s);
-    const on = c.who(at);
-    return { s, c, on, until: on ? c.shiftOf(on.person, at)!.end : null };
-  });
+  let list: CompiledSchedule[];
+  if (input.schedule) {
+    const one = await compiledSchedule(db, input.schedule);
+    if (!one) throw notFound(`No on-call schedule "${input.schedule}"`);
+    list = [one];
+  } else list = await compiledSchedules(db);
+  const answers = list.map((s) => ({ s, on: s.who(at) }));
   const people = await peopleOf(
     db,
     answers.flatMap((a) => (a.on ? [a.on.person] : [])),
   );
-  return answers.map(({ s, c, on, until }) => ({
-    schedule: { _id: s.row.id, name: s.row.name },
+  return answers.map(({ s, on }) => ({
+    schedule: { _id: s.stored.row.id, name: s.stored.row.name },
     at: new Date(at).toISOString(),
     person: on ? people.get(on.person)! : null,
-    source: on ? sourceToApi(s, c, on.source, at) : null,
-    until: until === null ? null : new Date(until).toISOString(),
+    ...(on ? answerToApi(s, on, at) : { source: null, until: null }),
   }));
+}
+
+/** A kept answer's source and end as the API shows them: the same for every instant the answer holds for. */
+const shown = new WeakMap<Answer, { source: WhoIsOnCall['source']; until: string }>();
+function answerToApi(s: CompiledSchedule, on: Answer, at: number) {
+  let api = shown.get(on);
+  if (!api) shown.set(on, (api = { source: sourceToApi(s.stored, s.compiled, on.source, at), until: new Date(on.until).toISOString() }));
+  return api;
 }
 
 /** The final schedule of one schedule over [from, to): spans (who, and which layer or override) and gaps. */
 export async function finalSchedule(db: Db, input: { id: string; from?: string; to?: string }, now = Date.now()): Promise<FinalSchedule> {
-  const [s] = await allSchedules(db, { ids: [input.id] });
-  if (!s) throw notFound(`No on-call schedule with id "${input.id}"`);
+  const [found] = await compiledById(db, [input.id]);
+  if (!found) throw notFound(`No on-call schedule with id "${input.id}"`);
+  const { stored: s, compiled: c } = found;
   const from = instantOf(input.from, 'from', now);
   const to = instantOf(input.to, 'to', from + 14 * DAY);
   if (to <= from) throw badRequest('to: the range must end after it starts', 'to');
   if (to - from > MAX_FINAL_DAYS * DAY) throw badRequest(`to: the range is at most ${MAX_FINAL_DAYS} days`, 'to');
-  const c = compiled(s);
   const spans = c.final(from, to);
   const people = await peopleOf(
     db,
@@ -197,15 +191,38 @@ export async function finalSchedule(db: Db, input: { id: string; from?: string; 
   };
 }
 
+/** How far ahead a gap (an instant with nobody on call) is warned of (issue 27 §7). */
+export const GAP_DAYS = 7;
+
+/**
+ * Where nobody is on call from now to GAP_DAYS on (the final schedule's gaps): for the schedule
+ * named (id or name, 404 otherwise), with its gaps or none; or for every schedule that has a gap.
+ */
+export async function scheduleGaps(db: Db, input: { schedule?: string }, now = Date.now()): Promise<ScheduleGaps[]> {
+  let list: CompiledSchedule[];
+  if (input.schedule) {
+    const one = await compiledSchedule(db, input.schedule);
+    if (!one) throw notFound(`No on-call schedule "${input.schedule}"`);
+    list = [one];
+  } else list = await compiledSchedules(db);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const to = now + GAP_DAYS * DAY;
+  return list.flatMap(({ stored, compiled }) => {
+    const gaps = compiled.gaps(now, to);
+    if (!gaps.length && !input.schedule) return [];
+    return [{ schedule: { _id: stored.row.id, name: stored.row.name }, from: iso(now), to: iso(to), gaps: gaps.map((g) => ({ start: iso(g.start), end: iso(g.end) })) }];
+  });
+}
+
 /** How far ahead a person's next shift is looked for (the shell shows it). */
 const NEXT_SHIFT_DAYS = 14;
 
 /** A person's current shift in any schedule (the one ending last when several), else their soonest next one. */
 export async function myShift(db: Db, _input: object, actor: Whoami, now = Date.now()): Promise<MyShift> {
-  const found = (await allSchedules(db))
-    .filter((s) => s.row.layers.some((l) => l.participants.includes(actor._id)) || s.overrides.some((o) => o.userId === actor._id))
-    .flatMap((s) => {
-      const shift = compiled(s).shiftOf(actor._id, now, NEXT_SHIFT_DAYS * DAY);
+  const found = (await compiledSchedules(db))
+    .filter(({ stored: s }) => s.row.layers.some((l) => l.participants.includes(actor._id)) || s.overrides.some((o) => o.userId === actor._id))
+    .flatMap(({ stored: s, compiled: c }) => {
+      const shift = c.shiftOf(actor._id, now, NEXT_SHIFT_DAYS * DAY);
       return shift ? [{ s, shift }] : [];
     })
     .sort((a, b) => Number(b.shift.current) - Number(a.shift.current) || (a.shift.current ? b.shift.end - a.shift.end : a.shift.start - b.shift.start));

@@ -22,6 +22,27 @@ export interface StoredSchedule {
   swaps: SwapRow[];
 }
 
+/**
+ * A schedule's new `updated_at` on any change of it, its layers, overrides or swaps: now, and
+ * always at least a millisecond after the last (changes of one schedule take turns under its
+ * lock), so it is a version the compiled-schedule cache (compiled.ts) can trust.
+ */
+export const touched = sql`greatest(now(), ${oncallSchedules.updatedAt} + interval '1 millisecond')`;
+
+/** Marks a schedule changed (an override or swap added or removed): the next question recompiles it. */
+export async function touchSchedule(tx: Db, id: string): Promise<ScheduleRow> {
+  const [row] = await tx.update(oncallSchedules).set({ updatedAt: touched }).where(eq(oncallSchedules.id, id)).returning();
+  return row!;
+}
+
+/** Marks changed the schedules a user has overrides in (deleting the user deletes them). */
+export async function touchSchedulesOf(tx: Db, userId: string): Promise<void> {
+  await tx
+    .update(oncallSchedules)
+    .set({ updatedAt: touched })
+    .where(inArray(oncallSchedules.id, tx.select({ id: oncallOverrides.scheduleId }).from(oncallOverrides).where(eq(oncallOverrides.userId, userId))));
+}
+
 export const scheduleTarget = (row: Pick<ScheduleRow, 'id' | 'name'>): AuditTarget => ({ kind: 'oncall-schedule', id: row.id, name: row.name });
 
 /** The schedule core's definition of a stored schedule (people are user ids). */

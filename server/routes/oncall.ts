@@ -6,7 +6,7 @@ import { publicUrlOf } from '../http/public-url';
 import { serve } from '../http/serve';
 import { createPersonFeed, createScheduleFeed, feedCalendar, importSchedule, revokePersonFeed, revokeScheduleFeed } from '../oncall/calendars';
 import { scheduleResource } from '../oncall/resource';
-import { addLayer, addOverride, addSwap, editLayer, finalSchedule, myShift, removeLayer, removeOverride, whoIsOnCall } from '../oncall/service';
+import { addLayer, addOverride, addSwap, editLayer, finalSchedule, myShift, removeLayer, removeOverride, scheduleGaps, whoIsOnCall } from '../oncall/service';
 import { registerResource } from './resource';
 
 /**
@@ -25,6 +25,7 @@ export function registerOnCall(app: FastifyInstance, db: Db, options: { publicUr
   serve(app, endpoints['oncallSchedules.addSwap'], async ({ params, body, user, request }) => ({ result: await audited(request, db, (tx, audit) => addSwap(tx, { id: params.id, ...body }, user, audit)) }));
   serve(app, endpoints['oncallSchedules.final'], async ({ params, query }) => ({ result: await finalSchedule(db, { id: params.id, ...query }) }));
   serve(app, endpoints['oncall.who'], async ({ query }) => ({ result: await whoIsOnCall(db, query) }));
+  serve(app, endpoints['oncall.gaps'], async ({ query }) => ({ result: await scheduleGaps(db, query) }));
   serve(app, endpoints['oncall.myShift'], async ({ user }) => ({ result: await myShift(db, {}, user) }));
   serve(app, endpoints['oncallSchedules.import'], async ({ body, user, request }) => ({ result: await audited(request, db, (tx, audit) => importSchedule(tx, body, user, audit)) }));
 

@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
 import { personalTokens, sessions, shortGrams, users } from '../db/schema';
 import { conflict, notFound, pgConstraint } from '../http/errors';
-import { rotationsOf } from '../oncall/store';
+import { rotationsOf, touchSchedulesOf } from '../oncall/store';
 import type { ResourceDef } from '../routes/resource';
 
 type UserRow = typeof users.$inferSelect;
@@ -131,6 +131,8 @@ export const usersResource: Omit<ResourceDef<UserRow, User>, 'name'> & { name: '
         const where = rotations.map((r) => `“${r.schedule}” (layer ${r.layer})`).join(', ');
         throw conflict(`${existing.username} is in the rotation of the on-call schedule${rotations.length === 1 ? '' : 's'} ${where}: take them out of it first`);
       }
+      // Their overrides go with them: the schedules that had any have changed.
+      await touchSchedulesOf(db, existing.id);
     },
   },
 };

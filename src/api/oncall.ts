@@ -19,6 +19,7 @@ export const removeOverride = (api: Api, id: string, override: string) => call(a
 export const addSwap = (api: Api, id: string, body: SwapInput) => call(api, 'oncallSchedules.addSwap', { params: { id }, body });
 export const finalSchedule = (api: Api, id: string, query: { from?: string; to?: string } = {}) => call(api, 'oncallSchedules.final', { params: { id }, query });
 export const whoIsOnCall = (api: Api, query: { schedule?: string; at?: string } = {}) => call(api, 'oncall.who', { query });
+export const scheduleGaps = (api: Api, query: { schedule?: string } = {}) => call(api, 'oncall.gaps', { query });
 export const myShift = (api: Api) => call(api, 'oncall.myShift', {});
 export const importSchedule = (api: Api, body: ImportSchedule) => call(api, 'oncallSchedules.import', { body });
 export const createScheduleFeed = (api: Api, id: string) => call(api, 'oncallSchedules.createFeed', { params: { id } });
@@ -31,3 +32,4 @@ export const scheduleQueryOptions = (id: string) => queryOptions({ queryKey: que
 export const finalScheduleQueryOptions = (id: string, from: string, to: string) => queryOptions({ queryKey: queryKeys.oncall.final(id, from, to), queryFn: () => finalSchedule(defaultApi, id, { from, to }) });
 export const whoQueryOptions = (schedule?: string) => queryOptions({ queryKey: queryKeys.oncall.who(schedule), queryFn: () => whoIsOnCall(defaultApi, schedule ? { schedule } : {}) });
 export const myShiftQueryOptions = () => queryOptions({ queryKey: queryKeys.oncall.myShift(), queryFn: () => myShift(defaultApi) });
+export const gapsQueryOptions = (schedule?: string) => queryOptions({ queryKey: queryKeys.oncall.gaps(schedule), queryFn: () => scheduleGaps(defaultApi, schedule ? { schedule } : {}) });

@@ -75,6 +75,7 @@ export const queryKeys = {
     one: (id: string) => ['oncall', 'one', id] as const,
     who: (schedule?: string) => ['oncall', 'who', schedule ?? '*'] as const,
     myShift: () => ['oncall', 'my-shift'] as const,
+    gaps: (schedule?: string) => ['oncall', 'gaps', schedule ?? '*'] as const,
     final: (id: string, from: string, to: string) => ['oncall', 'final', id, from, to] as const,
   },
   maintenanceWindows: {

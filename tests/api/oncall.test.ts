@@ -238,6 +238,27 @@ describe.each(await backends())('on-call schedules on $name', (backend) => {
     expect((await who('2025-03-14T18:00:00Z', s._id)).person?.username).toBe('chloe');
   });
 
+  it('who is on call sees each change at once, though the schedule was just asked about: an override, its person deleted, a rename', async () => {
+    const at = '2026-04-06T10:00:00Z';
+    const everyone = async () => (await t.call('GET', `/api/oncall/who?at=${at}`, { cookie: userCookie })).body.result as { schedule: { _id: string; name: string }; person: { username: string } | null }[];
+    const base = (await who(at)).person?.username;
+    expect(base).toBeTruthy();
+    const eve = (await t.addUser({ role: 'user', username: 'eve', email: 'eve@example.com' }))._id;
+    const made = await t.call('POST', `/api/oncall-schedules/${scheduleId}/overrides`, { cookie: sys, body: { user: eve, start: '2026-04-06T09:00:00Z', end: '2026-04-06T11:00:00Z' } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(await who(at)).toMatchObject({ person: { username: 'eve' }, source: { type: 'override' }, until: '2026-04-06T11:00:00.000Z' });
+    expect((await everyone()).find((w) => w.schedule._id === scheduleId)?.person?.username).toBe('eve');
+    // Deleting eve deletes her override: the schedule changed without an edit of its own.
+    expect((await t.call('DELETE', `/api/users/${eve}`, { cookie: adminCookie })).status).toBe(200);
+    expect((await who(at)).person?.username).toBe(base);
+    expect((await everyone()).find((w) => w.schedule._id === scheduleId)?.person?.username).toBe(base);
+    const renamed = await t.call('PATCH', `/api/oncall-schedules/${scheduleId}`, { cookie: sys, body: { name: 'Platform team' } });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await everyone()).find((w) => w.schedule._id === scheduleId)?.schedule.name).toBe('Platform team');
+    expect((await who(at, 'platform team')).person?.username).toBe(base);
+    expect((await t.call('PATCH', `/api/oncall-schedules/${scheduleId}`, { cookie: sys, body: { name: 'Platform' } })).status).toBe(200);
+  });
+
   it('refuses to delete a user who is in a rotation, naming the schedules and layers', async () => {
     const res = await t.call('DELETE', `/api/users/${ids.chloe}`, { cookie: adminCookie });
     expect(res.status).toBe(409);

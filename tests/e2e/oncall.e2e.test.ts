@@ -237,4 +237,31 @@ describe('on call', () => {
     await mine.click();
     await shown(page.getByRole('heading', { name: /Team e2e/, level: 1 }));
   });
+
+  it('a schedule with nobody on call some time in the next 7 days is named on the dashboard, and its screen says when', async () => {
+    const { page } = admin;
+    const made = await api.call('POST', 'oncall-schedules', { name: 'Gaps e2e', timeZone: 'UTC', layers: [{ name: 'office', participants: [ids['oc-ana']], shift: { length: 1, unit: 'weeks' }, start: '2026-01-05', handoff: '09:00', restrictions: [{ type: 'daily', from: '09:00', to: '18:00' }] }] });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const id = made.body.result._id as string;
+    try {
+      const first = (await api.call('GET', `oncall/gaps?schedule=${id}`)).body.result[0].gaps[0] as { start: string; end: string };
+      await page.goto('/');
+      const notice = page.getByRole('region', { name: 'Nobody on call' });
+      await shown(notice.getByText(/has nobody on call/));
+      // The schedule always covered is not named.
+      await expect(notice.getByRole('link', { name: 'Team e2e' }).count()).resolves.toBe(0);
+      await notice.getByRole('link', { name: 'Gaps e2e' }).click();
+      await shown(page.getByRole('heading', { name: /Gaps e2e/, level: 1 }));
+      const warning = page.getByRole('region', { name: 'Nobody on call' });
+      await shown(warning.getByRole('heading', { name: 'Nobody on call in the next 7 days' }));
+      // When the first gap is, in the reader's own zone, as the timeline says it.
+      const text = await page.evaluate(({ start, end }) => {
+        const when = (iso: string) => new Date(iso).toLocaleString(undefined, { weekday: 'short', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+        return `${when(start)} – ${when(end)}`;
+      }, first);
+      await shown(warning.getByRole('listitem').filter({ hasText: text }));
+    } finally {
+      expect((await api.call('DELETE', `oncall-schedules/${id}`)).status).toBe(200);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { MonitoringBanner } from '../../components/monitoring/monitoring-banner';
 import { InstanceDownCard } from './instance-down-card';
+import { OnCallGapNotice } from '../oncall/gap-notice';
 import { ReachNotice } from './reach-notice';
 import { AlertsSummaryCard, InstanceSummaryCard } from './summary-cards';
 import { DownServersCard, HighCpuCard, HighDiskCard, HighMemoryCard, ServicesDownCard } from './usage-cards';
@@ -14,6 +15,7 @@ export function DashboardPage() {
       <h1 className="text-xl font-semibold">Dashboard</h1>
       <MonitoringBanner />
       <ReachNotice />
+      <OnCallGapNotice />
       <div className="grid grid-cols-1 gap-4 md:grid-cols-24">
         <InstanceSummaryCard />
         <AlertsSummaryCard />

@@ -8,6 +8,7 @@ import { CommandButton } from '../../app/command-host/command-button';
 import { DataTable } from '../../components/ui/data-table';
 import { LoadError } from '../../components/ui/load-error';
 import { RefreshButton } from '../../components/ui/refresh-button';
+import { GapWarning } from './gap-notice';
 import { sourceText, when } from './oncall-text';
 import { ScheduleFeed } from './calendar-feeds';
 import { ScheduleTimeline } from './schedule-timeline';
@@ -86,6 +87,7 @@ export function SchedulePage() {
         </CommandButton>
       </div>
       {schedule.isError && <LoadError title="Could not load this schedule:" detail={schedule.error.message} onRetry={() => void schedule.refetch()} />}
+      {s && <GapWarning schedule={s._id} />}
       {s?.description && <p className="text-sm text-slate-600 dark:text-slate-400">{s.description}</p>}
       <section className="space-y-2">
         <h2 className="text-lg font-semibold">Layers</h2>
