@@ -39,6 +39,7 @@ const ACCESS_TEXT: Record<string, string> = {
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
   'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
   'calendar-feed-token': 'The secret of a calendar feed (`?token=`), made for a schedule or a person; a revoked or unknown one finds nothing (404).',
+  'page-action-token': "A notification's signed page action (`{token}` in the path): made for one person, one alert and one action, it works once and expires.",
 };
 
 /**
@@ -52,7 +53,7 @@ function agentKeyIn(route: ApiRoute): string {
 }
 
 /** The security scheme (components.securitySchemes) of each credential a route checks itself. */
-const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken' };
+const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken', 'page-action-token': 'pageActionToken' };
 
 function operation(route: ApiRoute, params: string[]): Json {
   const access =
@@ -123,6 +124,7 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
         prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
         calendarFeedToken: { type: 'apiKey', in: 'query', name: 'token', description: "An on-call calendar feed's secret." },
+        pageActionToken: { type: 'http', scheme: 'bearer', description: "A notification's signed page action, sent in the path as {token}; no header is read." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneHistory } from '../../server/audit/retention';
 import { alerts, commandHistory } from '../../server/db/schema';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
+import { keyFromText, SecretBox } from '../../server/channels/secret-box';
+import { testConfig } from '../../server/config';
+import { PageActionSigner } from '../../server/page-actions/token';
 import { backends, startTestApp, type TestApp } from './harness';
 
 /**
@@ -273,6 +276,12 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/users/:id/contact-methods/:method/test', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/test`, { cookie: user.cookie })).rec).toMatchObject({ outcome: 'error', targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method/verify', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/verify`, { cookie: user.cookie, body: { code: '123456' } })).rec).toMatchObject({ outcome: 'error', status: 400, targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method', 'DELETE', `/api/users/${user._id}/contact-methods/audit%20phone`, { cookie: admin.cookie })).rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'contact-method', name: 'audit phone' }]);
+
+    // A notification's signed link (issue 27 §4): the console's command, as the person it was for, from where it came.
+    const [paged] = await t.database.db.insert(alerts).values({ hostname: 'page-audit', instance: '10.91.1.2:9100', alertname: 'high_cpu_usage', type: 'resouce_alert', severity: 'critical' }).returning();
+    const link = new PageActionSigner(new SecretBox(keyFromText(testConfig().secretKey!)).derive('page-actions')).sign({ alertId: paged!.id, userId: user._id, action: 'ack', via: 'email', expiresAt: new Date(Date.now() + 60_000) });
+    const pageAck = await recorded('/api/page-actions/:token', 'POST', `/api/page-actions/${link}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'confirm=1' });
+    expect(pageAck.rec).toMatchObject({ actorKind: 'user', username: 'audit-user', command: 'alert.ack', commandLine: `alert.ack ${paged!.id}`, source: 'email', outcome: 'ok', targets: [{ kind: 'alert', id: paged!.id, name: 'high_cpu_usage @ page-audit' }] });
 
     // Sessions and one's own account.
     const u = await t.addUser({ role: 'user', username: 'bob-audit' });

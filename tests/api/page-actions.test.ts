@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyFromText, SecretBox } from '../../server/channels/secret-box';
+import { testConfig } from '../../server/config';
+import { PageActionSigner } from '../../server/page-actions/token';
+import { backends, startTestApp, type TestApp } from './harness';
+import { startSmtpSink, type SinkMail, type SmtpSink } from './smtp-sink';
+
+const PUBLIC_URL = 'https://opsdeck.example.test';
+let octet = 0;
+
+/** Issue 27 §4: acknowledge and resolve from the notification's own links, over real SMTP and HTTP, on both databases. */
+describe.each(await backends())('page actions on $name', (backend) => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  let admin: string;
+  let ann: { _id: string; email: string };
+  let bob: { _id: string; email: string };
+  let groupId: string;
+  /** The console's own signing key, as a test that forges a genuine but expired link needs it. */
+  const signer = new PageActionSigner(new SecretBox(keyFromText(testConfig().secretKey!)).derive('page-actions'));
+
+  /** A firing alert of a server rule in the group, with its firing notification queued (and escalation step users named). */
+  async function firingAlert(userIds: string[] = []): Promise<string> {
+    const n = ++octet;
+    const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: `page-${n}`, ipaddress: `10.72.0.${n}`, operating_system: 'linux', isAgentConfigured: true } });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const serverId = res.body.result._id as string;
+    const [rule] = await t.database.query<{ id: string }>(`update alert_rules set notification_group_id = $2 where server_id = $1 and name = 'high_cpu_usage' returning id`, [serverId, groupId]);
+    const [alert] = await t.database.query<{ id: string }>(
+      `insert into alerts (server_id, rule_id, hostname, instance, alertname, type, severity, status, notified_at)
+       values ($1, $2, $3, $4, 'high_cpu_usage', 'resouce_alert', 'critical', 'firing', now()) returning id`,
+      [serverId, rule!.id, `page-${n}`, `10.72.0.${n}`],
+    );
+    await t.database.query(`insert into alert_events (alert_id, type) values ($1, 'firing')`, [alert!.id]);
+    await t.database.query(`insert into alert_outbox (alert_id, transition, notification_group_id, user_ids) values ($1, 'firing', $2, $3::uuid[])`, [alert!.id, groupId, `{${userIds.join(',')}}`]);
+    return alert!.id;
+  }
+
+  /** Sends what is queued and answers the mails it sent. */
+  async function deliver(): Promise<SinkMail[]> {
+    const before = sink.mails.length;
+    await t.app.delivery.deliver();
+    return sink.mails.slice(before);
+  }
+  const mailTo = (mails: SinkMail[], address: string) => mails.find((m) => m.to.length === 1 && m.to[0] === address);
+  const linkIn = (mail: SinkMail | undefined, label: 'Acknowledge' | 'Resolve') => {
+    const m = new RegExp(`^${label}: (\\S+)$`, 'm').exec(mail?.text ?? '');
+    expect(m, `${label} link in ${mail?.text}`).not.toBeNull();
+    return new URL(m![1]!).pathname;
+  };
+  /** What a browser does: GET the link; POST the page's form (form-encoded, no cross-site header, no session). */
+  const open = async (path: string) => {
+    const res = await t.app.inject({ method: 'GET', url: path, headers: { accept: 'text/html' } });
+    return { status: res.statusCode, html: res.body, type: String(res.headers['content-type']) };
+  };
+  const press = async (path: string) => {
+    const res = await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' }, payload: 'confirm=1' });
+    return { status: res.statusCode, html: res.body };
+  };
+  const alertRow = async (id: string) => (await t.database.query<{ status: string; ack_username: string | null; resolved_at: Date | null }>(`select status, ack_username, resolved_at from alerts where id = $1`, [id]))[0]!;
+  const timeline = async (id: string) => (await t.call('GET', `/api/alerts/${id}`, { cookie: admin })).body.result.timeline as { type: string; note: string | null; by: { username: string } | null }[];
+  const history = (id: string) =>
+    t.database.query<{ command: string; command_line: string | null; source: string; username: string; outcome: string; status: number | null }>(
+      `select command, command_line, source, username, outcome, status from command_history where actor_kind = 'user' and $1::uuid = any(target_ids) order by created_at`,
+      [id],
+    );
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    t = await startTestApp(backend, { delivery: { ...testConfig().delivery, smtpUrl: sink.url, mailFrom: 'Opsdeck <alerts@opsdeck.test>', publicUrl: PUBLIC_URL } });
+    const a = await t.addUser({ role: 'admin' });
+    admin = await t.signIn(a.email, a.password);
+    ann = await t.addUser({ role: 'user', username: 'ann', email: 'Ann@Example.com' });
+    bob = await t.addUser({ role: 'sysadmin', username: 'bob', email: 'bob@example.com' });
+    const g = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: 'page-ops', emailList: ['ann@example.com', 'ops-list@example.com'] } });
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    groupId = g.body.result._id;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await sink?.close();
+  });
+
+  it('a person gets their own email with signed links; a list address shares one without; the link acknowledges once, as them, in History "from an email link"', async () => {
+    const id = await firingAlert([bob._id]);
+    const mails = await deliver();
+    // ann is on the group's list (her address in another case), bob is named by an escalation step; the list's own address is nobody's.
+    expect(mails.map((m) => m.to.join(',')).sort()).toEqual(['ann@example.com', 'bob@example.com', 'ops-list@example.com']);
+    const shared = mailTo(mails, 'ops-list@example.com')!;
+    expect(shared.text).not.toMatch(/page-actions/);
+    const mine = mailTo(mails, 'ann@example.com')!;
+    expect(mine.text).toContain('These links act as you: each works once and expires in 24 hours.');
+    expect(mine.html).toMatch(/<a href="https:\/\/opsdeck\.example\.test\/api\/page-actions\/[A-Za-z0-9_-]{84}"[^>]*>Acknowledge<\/a>/);
+    const ack = linkIn(mine, 'Acknowledge');
+    expect(linkIn(mailTo(mails, 'bob@example.com'), 'Acknowledge')).not.toBe(ack);
+
+    // A mail scanner opening the link changes nothing: the page asks.
+    const page = await open(ack);
+    expect(page.status).toBe(200);
+    expect(page.type).toMatch(/^text\/html/);
+    expect(page.html).toContain(`Acknowledge high_cpu_usage on page-${octet}?`);
+    expect(page.html).toMatch(/<form method="post"><button type="submit"[^>]*>Acknowledge<\/button><\/form>/);
+    expect((await alertRow(id)).ack_username).toBeNull();
+    expect(await t.count('page_action_uses')).toBe(0);
+
+    const done = await press(ack);
+    expect(done.status, done.html).toBe(200);
+    expect(done.html).toContain(`Acknowledged: high_cpu_usage on page-${octet}`);
+    expect(await alertRow(id)).toMatchObject({ status: 'firing', ack_username: 'ann' });
+    expect((await timeline(id)).at(-1)).toMatchObject({ type: 'acknowledged', by: { username: 'ann' }, note: 'Acknowledged until it resolves (from an email link).' });
+    expect(await history(id)).toEqual([{ command: 'alert.ack', command_line: `alert.ack ${id}`, source: 'email', username: 'ann', outcome: 'ok', status: null }]);
+    // History shows it by name, as the console's own run reads, and where it came from.
+    const listed = await t.call('POST', '/api/command-history/all', { cookie: admin, body: { pageSize: 100, sort: { by: 'createdAt', direction: 'desc' } } });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const entry = listed.body.result.data.find((e: { command: string; source: string }) => e.command === 'alert.ack' && e.source === 'email');
+    expect(entry).toMatchObject({ displayLine: `alert.ack high_cpu_usage@page-${octet}`, username: 'ann', userId: ann._id, actorKind: 'user' });
+
+    // Replayed: refused, says so, changes nothing; recorded as refused under ann.
+    const again = await press(ack);
+    expect(again.status).toBe(409);
+    expect(again.html).toContain('This link was already used');
+    expect((await open(ack)).html).toContain('This link was already used');
+    expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+    expect((await timeline(id)).filter((e) => e.type === 'acknowledged')).toHaveLength(1);
+    expect((await history(id)).map((h) => [h.command, h.source, h.username, h.outcome, h.status])).toEqual([
+      ['alert.ack', 'email', 'ann', 'ok', null],
+      ['alert.ack', 'email', 'ann', 'error', 409],
+    ]);
+
+    // bob's acknowledge link meets ann's acknowledgement: it says so, takes nothing over, and is not spent.
+    const bobsAck = linkIn(mailTo(mails, 'bob@example.com'), 'Acknowledge');
+    const uses = await t.count('page_action_uses');
+    const taken = await press(bobsAck);
+    expect(taken.status).toBe(409);
+    expect(taken.html).toContain('This alert is already acknowledged');
+    expect(taken.html).toContain('ann acknowledged high_cpu_usage');
+    expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+    expect(await t.count('page_action_uses')).toBe(uses);
+
+    // ann's resolve link resolves it, with the note saying where from.
+    const resolved = await press(linkIn(mine, 'Resolve'));
+    expect(resolved.status, resolved.html).toBe(200);
+    expect(await alertRow(id)).toMatchObject({ status: 'resolved', ack_username: null });
+    expect((await timeline(id)).at(-1)).toMatchObject({ type: 'resolved', by: { username: 'ann' }, note: 'Resolved from an email link.' });
+    expect((await history(id)).at(-1)).toMatchObject({ command: 'alert.resolve', command_line: `alert.resolve ${id} --note "Resolved from an email link."`, source: 'email', outcome: 'ok' });
+    // …and bob's, after that, says it is resolved already.
+    const late = await press(linkIn(mailTo(mails, 'bob@example.com'), 'Resolve'));
+    expect(late.status).toBe(409);
+    expect(late.html).toContain('This alert is already resolved');
+  });
+
+  it('a tampered, forged or expired link is refused with the reason and changes nothing', async () => {
+    const id = await firingAlert();
+    const ack = linkIn(mailTo(await deliver(), 'ann@example.com'), 'Acknowledge');
+    const token = ack.split('/').at(-1)!;
+    // One character changed (another user, another alert, another action: the signature no longer holds).
+    const flipped = `${token.slice(0, 20)}${token[20] === 'A' ? 'B' : 'A'}${token.slice(21)}`;
+    const uses = await t.count('page_action_uses');
+    const records = await t.count('command_history');
+    for (const path of [`/api/page-actions/${flipped}`, '/api/page-actions/not-a-token', `/api/page-actions/${token.slice(0, 83)}`]) {
+      const page = await open(path);
+      expect(page.status, path).toBe(403);
+      expect(page.html).toContain('This link is not valid');
+      const res = await press(path);
+      expect(res.status, path).toBe(403);
+      expect(res.html).toContain('This link is not valid');
+    }
+    // Signed by another Opsdeck (another key).
+    const stranger = new PageActionSigner(Buffer.alloc(32, 7)).sign({ alertId: id, userId: ann._id, action: 'ack', via: 'email', expiresAt: new Date(Date.now() + 3600_000) });
+    expect((await press(`/api/page-actions/${stranger}`)).status).toBe(403);
+    // Nobody can be named for a forged link: nothing in History.
+    expect(await t.count('command_history')).toBe(records);
+
+    // Genuine but expired.
+    const expired = signer.sign({ alertId: id, userId: ann._id, action: 'ack', via: 'email', expiresAt: new Date(Date.now() - 1000) });
+    expect((await open(`/api/page-actions/${expired}`)).html).toContain('This link has expired');
+    const res = await press(`/api/page-actions/${expired}`);
+    expect(res.status).toBe(410);
+    expect(res.html).toContain('This link has expired');
+    expect(await alertRow(id)).toMatchObject({ status: 'firing', ack_username: null });
+    expect(await t.count('page_action_uses')).toBe(uses);
+    expect((await history(id)).map((h) => [h.command, h.username, h.status])).toEqual([['alert.ack', 'ann', 410]]);
+
+    // The genuine link still works after all that.
+    expect((await press(ack)).status).toBe(200);
+    expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+  });
+
+  it('a suspended person’s link is refused and changes nothing', async () => {
+    const id = await firingAlert();
+    const ack = linkIn(mailTo(await deliver(), 'ann@example.com'), 'Acknowledge');
+    await t.database.query(`update users set status = 'suspended' where id = $1`, [ann._id]);
+    try {
+      const res = await press(ack);
+      expect(res.status).toBe(403);
+      expect(res.html).toContain('can no longer act on alerts');
+      expect(await alertRow(id)).toMatchObject({ ack_username: null });
+    } finally {
+      await t.database.query(`update users set status = 'active' where id = $1`, [ann._id]);
+    }
+  });
+});
