@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFromText, SecretBox } from '../../server/channels/secret-box';
 import { testConfig } from '../../server/config';
 import { PageActionSigner } from '../../server/page-actions/token';
+import { eq } from 'drizzle-orm';
+import { ntfyChannel } from '../../server/channels/ntfy';
+import { outboundFetch } from '../../server/outbound/http-client';
+import { alerts } from '../../server/db/schema';
+import { signLinks } from '../../server/page-actions/links';
+import { PEER_SECRETS, startPeers } from './channel-peers';
 import { backends, startTestApp, type TestApp } from './harness';
 import { startSmtpSink, type SinkMail, type SmtpSink } from './smtp-sink';
 
@@ -184,6 +190,40 @@ describe.each(await backends())('page actions on $name', (backend) => {
     // The genuine link still works after all that.
     expect((await press(ack)).status).toBe(200);
     expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+  });
+
+  it('ntfy: a person’s own notification carries Acknowledge and Resolve as http action buttons in ntfy’s format; pressing one acknowledges once, in History "from ntfy"', async () => {
+    const id = await firingAlert();
+    await deliver();
+    const peers = await startPeers();
+    try {
+      const [alert] = await t.database.db.select().from(alerts).where(eq(alerts.id, id));
+      const links = signLinks(signer, PUBLIC_URL, { alertId: id, userId: ann._id, via: 'ntfy', transition: 'firing', now: Date.now() })!;
+      const message = { alert: alert!, transition: 'firing' as const, link: `${PUBLIC_URL}/notifications/show/${id}`, publicUrl: PUBLIC_URL, extra: { actions: links } };
+      const target = { id: 'm1', type: 'ntfy' as const, name: 'ann phone', settings: { serverUrl: `${peers.url}/ntfy` }, secrets: { topic: PEER_SECRETS.ntfyTopic } };
+      const sent = await ntfyChannel.send(target as never, message, { timeoutMs: 5000, fetch: outboundFetch(t.app.outbound, 'channel') });
+      // The stand-in answers 200 only to ntfy's published format (actions included).
+      expect(sent.status).toBe(200);
+      const body = peers.calls.at(-1)!.body;
+      expect(body.actions).toEqual([
+        { action: 'http', label: 'Acknowledge', url: links.ack, method: 'POST', clear: true },
+        { action: 'http', label: 'Resolve', url: links.resolve, method: 'POST', clear: true },
+        { action: 'view', label: 'Open', url: `${PUBLIC_URL}/notifications/show/${id}` },
+      ]);
+      // The ntfy app presses the button: a POST of the URL with no body and nothing else.
+      const path = new URL(body.actions[0].url).pathname;
+      const pressed = await t.app.inject({ method: 'POST', url: path });
+      expect(pressed.statusCode, pressed.body).toBe(200);
+      expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+      expect((await timeline(id)).at(-1)).toMatchObject({ type: 'acknowledged', note: 'Acknowledged until it resolves (from ntfy).' });
+      expect((await history(id)).map((h) => [h.command, h.source, h.username, h.outcome])).toEqual([['alert.ack', 'ntfy', 'ann', 'ok']]);
+      expect((await t.app.inject({ method: 'POST', url: path })).statusCode).toBe(409);
+      // A group's shared topic names nobody: no buttons that would act as someone.
+      await ntfyChannel.send(target as never, { ...message, extra: {} }, { timeoutMs: 5000, fetch: outboundFetch(t.app.outbound, 'channel') });
+      expect(peers.calls.at(-1)!.body.actions).toBeUndefined();
+    } finally {
+      await peers.close();
+    }
   });
 
   it('a suspended person’s link is refused and changes nothing', async () => {
