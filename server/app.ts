@@ -43,7 +43,7 @@ import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
 import { registerAlertReach } from './routes/alert-reach';
 import { registerOpenApi } from './routes/openapi';
-import { PAGE_ACTIONS_PREFIX, registerPageActions } from './routes/page-actions';
+import { PAGE_ACTIONS_PREFIX, registerPageActions, SLACK_INTERACTIONS_PATH } from './routes/page-actions';
 import { PageActionSigner } from './page-actions/token';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
@@ -59,7 +59,7 @@ import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { sealStoredHeaders } from './monitoring/checks/check-headers';
 import { OutboundPolicy } from './outbound/policy';
-import { closeOutboundFetches } from './outbound/http-client';
+import { closeOutboundFetches, outboundFetch } from './outbound/http-client';
 import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
@@ -94,7 +94,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
 /** Calls that carry their own credential (a bearer token the route checks), never a session. */
-const MACHINE_PATHS = new Set([ALERTMANAGER_RECEIVER_PATH]);
+const MACHINE_PATHS = new Set([ALERTMANAGER_RECEIVER_PATH, SLACK_INTERACTIONS_PATH]);
 
 /**
  * Whether a path not served otherwise is one of the app's own pages (the client router shows it,
@@ -296,7 +296,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerOps(app, database);
   registerAlertReach(app, database, config.delivery);
   registerAlerts(app, db, evaluator);
-  registerPageActions(app, db, evaluator, pageActionSigner, config.delivery.publicUrl);
+  registerPageActions(app, db, evaluator, pageActionSigner, { publicUrl: config.delivery.publicUrl, slackSigningSecret: config.delivery.slackSigningSecret, fetch: outboundFetch(outbound, 'channel') });
   registerAlertConfig(app, db);
   registerNotificationGroups(app, db, () => evaluator.trigger());
   registerNotificationChannels(app, db);

@@ -24,7 +24,15 @@ export interface MessageExtra {
    * links that act as them, once, until they expire. Only in a message sent to that person alone.
    */
   actions?: { ack?: string; resolve?: string } | null;
+  /**
+   * Slack only: Acknowledge and Resolve buttons (Block Kit `actions`) whose presses come back to the
+   * console's interaction endpoint, checked by the Slack signing secret; Slack names who pressed.
+   */
+  slackButtons?: ('ack' | 'resolve')[] | null;
 }
+
+/** The action_id of a Slack button that acts on an alert (its `value` is the alert's id). */
+export const SLACK_ACTION_IDS = { ack: 'opsdeck_alert_ack', resolve: 'opsdeck_alert_resolve' } as const;
 
 /** What a message with actions says about them: they act as its reader. */
 export const ACTIONS_NOTE = 'These links act as you: each works once and expires in 24 hours. Do not forward this message.';
@@ -180,7 +188,12 @@ export function slackMessage(alert: AlertForMessage, transition: Transition, lin
     const title = (t: string) => ({ type: 'rich_text_section', elements: [richRun(t, { bold: true })] });
     blocks.push({ type: 'rich_text', elements: [title('While the host was down'), title('Recovered'), list(r.recovered), title('Still firing'), list(r.stillFiring)] });
   }
-  blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: link }] });
+  const buttons = (extra.slackButtons ?? []).map((a) =>
+    a === 'ack'
+      ? { type: 'button', action_id: SLACK_ACTION_IDS.ack, text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', value: alert.id }
+      : { type: 'button', action_id: SLACK_ACTION_IDS.resolve, text: { type: 'plain_text', text: 'Resolve' }, value: alert.id },
+  );
+  blocks.push({ type: 'actions', elements: [...buttons, { type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: link }] });
   return { text, blocks };
 }
 

@@ -382,7 +382,7 @@ export class DeliveryWorker {
 
   /** A group's targets (channels/group-targets.ts), its own email and Slack sent with the console's settings. */
   private targets(group: GroupRow | undefined, emails: string[] | null): Promise<GroupTarget[]> {
-    return groupTargets(this.database.db, this.box, group, emails, { mailer: this.mailer, slackBotToken: this.settings.slackBotToken, slackApiUrl: this.settings.slackApiUrl });
+    return groupTargets(this.database.db, this.box, group, emails, { mailer: this.mailer, slackBotToken: this.settings.slackBotToken, slackApiUrl: this.settings.slackApiUrl, slackInteractive: !!this.settings.slackSigningSecret });
   }
 
   /** How long a channel's peer may take to answer, and the fetch through the outbound policy. */

@@ -220,6 +220,15 @@ export const endpoints = {
     produces: 'text/html',
   }),
 
+  'slack.interactions': endpoint({
+    method: 'POST',
+    path: '/api/integrations/slack/interactions',
+    summary: "Slack's interaction requests (a press of an alert message's Acknowledge or Resolve button), as the Opsdeck user the Slack member is",
+    notes: "Slack's form-encoded `payload` (block_actions), signed with SLACK_SIGNING_SECRET. The answer is 200 with no body; the outcome is sent to the person who pressed through the payload's response_url (ephemeral).",
+    tag: 'Alerts',
+    access: 'slack-signature',
+  }),
+
   // Alertmanager both ways (issue 15)
   'alertmanager.receive': endpoint({ method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) }),
   'alertmanager.status': endpoint({ method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) }),

@@ -146,12 +146,15 @@ export async function runAction(
   now: Date,
   audit: AuditScope,
 ): Promise<{ queued: boolean; alert: AlertRow; title: string; detail: string }> {
-  const marked = await tx
-    .insert(pageActionUses)
-    .values({ tokenId: claims.id, alertId: claims.alertId, userId: claims.userId, action: claims.action, via: claims.via, usedAt: now, expiresAt: claims.expiresAt })
-    .onConflictDoNothing()
-    .returning({ id: pageActionUses.tokenId });
-  if (!marked.length) throw usedRefusal(claims, (await usedAt(tx, claims)) ?? now);
+  // A signed link works once; a Slack or Telegram button press is its provider's signed request, made once per press.
+  if (claims.id) {
+    const marked = await tx
+      .insert(pageActionUses)
+      .values({ tokenId: claims.id, alertId: claims.alertId, userId: claims.userId, action: claims.action, via: claims.via, usedAt: now, expiresAt: claims.expiresAt })
+      .onConflictDoNothing()
+      .returning({ id: pageActionUses.tokenId });
+    if (!marked.length) throw usedRefusal(claims, (await usedAt(tx, claims)) ?? now);
+  }
   const alert = await findAlert(tx, claims, true);
   audit.target(alertTarget(alert));
   audit.related(alert.serverId);
@@ -161,7 +164,7 @@ export async function runAction(
   const queued =
     claims.action === 'ack' ? await acknowledge(tx, router, alert.id, actor, { from: viaWords[claims.via] }, now) : await setAlertStatus(tx, router, alert.id, { status: 'resolved', log: note }, actor, now);
   // Uses whose tokens ended more than a day ago: an expired token is refused by its expiry alone.
-  await tx.delete(pageActionUses).where(lt(pageActionUses.expiresAt, sql`${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`));
+  if (claims.id) await tx.delete(pageActionUses).where(lt(pageActionUses.expiresAt, sql`${new Date(now.getTime() - 86_400_000).toISOString()}::timestamptz`));
   const [after] = await tx.select().from(alerts).where(eq(alerts.id, alert.id));
   return { queued, alert: after!, title: `${verbs[claims.action].done}: ${alertName(alert)}`, detail: `${note.replace(/\.$/, '')}, as ${user.username}. It is in History under your name.` };
 }

@@ -19,7 +19,7 @@ export const pageActionVias = ['email', 'ntfy', 'slack', 'telegram'] as const;
 export type PageActionVia = (typeof pageActionVias)[number];
 
 export interface PageActionClaims {
-  /** The token's own id (16 hex digits): a used one is stored under it. */
+  /** The token's own id (16 hex digits): a used one is stored under it. Empty for a provider's button press (Slack, Telegram), which has no token. */
   id: string;
   alertId: string;
   userId: string;

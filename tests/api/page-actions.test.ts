@@ -7,11 +7,14 @@ import { ntfyChannel } from '../../server/channels/ntfy';
 import { outboundFetch } from '../../server/outbound/http-client';
 import { alerts } from '../../server/db/schema';
 import { signLinks } from '../../server/page-actions/links';
-import { PEER_SECRETS, startPeers } from './channel-peers';
+import { createHmac } from 'node:crypto';
+import { PEER_SECRETS, startPeers, startStandIn } from './channel-peers';
+import { PAGING_SECRETS, startPagingPeers, type PagingPeers } from './paging-peers';
 import { backends, startTestApp, type TestApp } from './harness';
 import { startSmtpSink, type SinkMail, type SmtpSink } from './smtp-sink';
 
 const PUBLIC_URL = 'https://opsdeck.example.test';
+const SLACK_SIGNING_SECRET = '8f742231b10e8888abcd99yyyzzz85a5';
 let octet = 0;
 
 /** Issue 27 §4: acknowledge and resolve from the notification's own links, over real SMTP and HTTP, on both databases. */
@@ -22,23 +25,26 @@ describe.each(await backends())('page actions on $name', (backend) => {
   let ann: { _id: string; email: string };
   let bob: { _id: string; email: string };
   let groupId: string;
+  let paging: PagingPeers;
+  let slackReplies: { url: string; close: () => Promise<void> };
+  const replies: { path: string; type: string; body: any }[] = [];
   /** The console's own signing key, as a test that forges a genuine but expired link needs it. */
   const signer = new PageActionSigner(new SecretBox(keyFromText(testConfig().secretKey!)).derive('page-actions'));
 
   /** A firing alert of a server rule in the group, with its firing notification queued (and escalation step users named). */
-  async function firingAlert(userIds: string[] = []): Promise<string> {
+  async function firingAlert(userIds: string[] = [], group = groupId): Promise<string> {
     const n = ++octet;
     const res = await t.call('POST', '/api/servers', { cookie: admin, body: { hostname: `page-${n}`, ipaddress: `10.72.0.${n}`, operating_system: 'linux', isAgentConfigured: true } });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const serverId = res.body.result._id as string;
-    const [rule] = await t.database.query<{ id: string }>(`update alert_rules set notification_group_id = $2 where server_id = $1 and name = 'high_cpu_usage' returning id`, [serverId, groupId]);
+    const [rule] = await t.database.query<{ id: string }>(`update alert_rules set notification_group_id = $2 where server_id = $1 and name = 'high_cpu_usage' returning id`, [serverId, group]);
     const [alert] = await t.database.query<{ id: string }>(
       `insert into alerts (server_id, rule_id, hostname, instance, alertname, type, severity, status, notified_at)
        values ($1, $2, $3, $4, 'high_cpu_usage', 'resouce_alert', 'critical', 'firing', now()) returning id`,
       [serverId, rule!.id, `page-${n}`, `10.72.0.${n}`],
     );
     await t.database.query(`insert into alert_events (alert_id, type) values ($1, 'firing')`, [alert!.id]);
-    await t.database.query(`insert into alert_outbox (alert_id, transition, notification_group_id, user_ids) values ($1, 'firing', $2, $3::uuid[])`, [alert!.id, groupId, `{${userIds.join(',')}}`]);
+    await t.database.query(`insert into alert_outbox (alert_id, transition, notification_group_id, user_ids) values ($1, 'firing', $2, $3::uuid[])`, [alert!.id, group, `{${userIds.join(',')}}`]);
     return alert!.id;
   }
 
@@ -73,7 +79,22 @@ describe.each(await backends())('page actions on $name', (backend) => {
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    t = await startTestApp(backend, { delivery: { ...testConfig().delivery, smtpUrl: sink.url, mailFrom: 'Opsdeck <alerts@opsdeck.test>', publicUrl: PUBLIC_URL } });
+    paging = await startPagingPeers();
+    slackReplies = await startStandIn((req, res, raw) => {
+      replies.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: JSON.parse(raw) });
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    });
+    t = await startTestApp(backend, {
+      delivery: {
+        ...testConfig().delivery,
+        smtpUrl: sink.url,
+        mailFrom: 'Opsdeck <alerts@opsdeck.test>',
+        publicUrl: PUBLIC_URL,
+        slackBotToken: PAGING_SECRETS.slackToken,
+        slackApiUrl: `${paging.url}/slack`,
+        slackSigningSecret: SLACK_SIGNING_SECRET,
+      },
+    });
     const a = await t.addUser({ role: 'admin' });
     admin = await t.signIn(a.email, a.password);
     ann = await t.addUser({ role: 'user', username: 'ann', email: 'Ann@Example.com' });
@@ -85,6 +106,8 @@ describe.each(await backends())('page actions on $name', (backend) => {
   afterAll(async () => {
     await t?.close();
     await sink?.close();
+    await paging?.close();
+    await slackReplies?.close();
   });
 
   it('a person gets their own email with signed links; a list address shares one without; the link acknowledges once, as them, in History "from an email link"', async () => {
@@ -224,6 +247,73 @@ describe.each(await backends())('page actions on $name', (backend) => {
     } finally {
       await peers.close();
     }
+  });
+
+  it('Slack: an alert message carries Acknowledge and Resolve buttons; a press signed with the signing secret acts as the member’s Opsdeck user; a forged, stale or unlinked one changes nothing', async () => {
+    const g = await t.call('POST', '/api/notification-groups', { cookie: admin, body: { name: 'page-slack', emailEnabled: false, slackEnabled: true, slackChannel: '#ops' } });
+    expect(g.status, JSON.stringify(g.body)).toBe(201);
+    const id = await firingAlert([], g.body.result._id);
+    await t.database.query(`insert into contact_methods (user_id, kind, label, settings, secrets, verified_at) values ($1, 'slack', 'slack', '{"memberId":"U0ANN1234"}', '', now())`, [ann._id]);
+    // bob's Slack method is not verified: it does not link his member id.
+    await t.database.query(`insert into contact_methods (user_id, kind, label, settings, secrets) values ($1, 'slack', 'slack', '{"memberId":"U0BOB1234"}', '')`, [bob._id]);
+    await deliver();
+    const posted = paging.calls.filter((c) => c.peer === 'slack').at(-1)!.body;
+    expect(posted.channel).toBe('#ops');
+    const actions = posted.blocks.find((b: { type: string }) => b.type === 'actions');
+    expect(actions.elements).toEqual([
+      { type: 'button', action_id: 'opsdeck_alert_ack', text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', value: id },
+      { type: 'button', action_id: 'opsdeck_alert_resolve', text: { type: 'plain_text', text: 'Resolve' }, value: id },
+      { type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: `${PUBLIC_URL}/notifications/show/${id}` },
+    ]);
+
+    /** Slack's block_actions request for a press, signed as Slack signs it (v0, HMAC-SHA256 of v0:timestamp:body). */
+    const press = async (member: string, actionId: string, o: { secret?: string; ageS?: number } = {}) => {
+      const payload = {
+        type: 'block_actions',
+        user: { id: member, username: member.toLowerCase(), team_id: 'T0TEAM' },
+        api_app_id: 'A0APP',
+        team: { id: 'T0TEAM', domain: 'ops' },
+        container: { type: 'message', message_ts: '1700000000.000100', channel_id: 'C0OPS', is_ephemeral: false },
+        trigger_id: '123.456.abc',
+        channel: { id: 'C0OPS', name: 'ops' },
+        response_url: `${slackReplies.url}/actions/T0TEAM/${replies.length + 1}/xyz`,
+        actions: [{ action_id: actionId, block_id: 'b1', text: { type: 'plain_text', text: 'Acknowledge' }, value: id, type: 'button', action_ts: '1700000001.000200' }],
+      };
+      const body = `payload=${encodeURIComponent(JSON.stringify(payload))}`;
+      const ts = String(Math.floor(Date.now() / 1000) - (o.ageS ?? 0));
+      const signature = `v0=${createHmac('sha256', o.secret ?? SLACK_SIGNING_SECRET).update(`v0:${ts}:${body}`).digest('hex')}`;
+      const res = await t.app.inject({ method: 'POST', url: '/api/integrations/slack/interactions', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': ts, 'x-slack-signature': signature }, payload: body });
+      return { status: res.statusCode, body: res.body };
+    };
+
+    // Forged (another secret) and stale (6 minutes old, correctly signed): refused, nothing changes.
+    expect((await press('U0ANN1234', 'opsdeck_alert_ack', { secret: 'not-the-secret' })).status).toBe(401);
+    expect((await press('U0ANN1234', 'opsdeck_alert_ack', { ageS: 360 })).status).toBe(401);
+    expect(await alertRow(id)).toMatchObject({ ack_username: null });
+    expect(replies).toHaveLength(0);
+
+    // A member no Opsdeck user has verified: Slack gets its 200, the person is told why, nothing changes.
+    const before = replies.length;
+    expect((await press('U0BOB1234', 'opsdeck_alert_ack')).status).toBe(200);
+    expect(replies.length).toBe(before + 1);
+    expect(replies.at(-1)!.body).toMatchObject({ response_type: 'ephemeral', replace_original: false, text: expect.stringContaining('Your Slack account is not linked to Opsdeck') });
+    expect(await alertRow(id)).toMatchObject({ ack_username: null });
+
+    // ann's press acknowledges, as ann, "from Slack".
+    expect((await press('U0ANN1234', 'opsdeck_alert_ack')).status).toBe(200);
+    expect(await alertRow(id)).toMatchObject({ ack_username: 'ann' });
+    expect((await timeline(id)).at(-1)).toMatchObject({ type: 'acknowledged', by: { username: 'ann' }, note: 'Acknowledged until it resolves (from Slack).' });
+    expect(replies.at(-1)!.body.text).toContain(`Acknowledged: high_cpu_usage on page-${octet}`);
+    expect((await history(id)).map((h) => [h.command, h.source, h.username, h.outcome])).toEqual([['alert.ack', 'slack', 'ann', 'ok']]);
+    // Pressed again: it says so and changes nothing.
+    expect((await press('U0ANN1234', 'opsdeck_alert_ack')).status).toBe(200);
+    expect(replies.at(-1)!.body.text).toContain('You already acknowledged this alert');
+    // Resolve.
+    expect((await press('U0ANN1234', 'opsdeck_alert_resolve')).status).toBe(200);
+    expect(await alertRow(id)).toMatchObject({ status: 'resolved' });
+    expect((await timeline(id)).at(-1)).toMatchObject({ type: 'resolved', note: 'Resolved from Slack.' });
+    const refused = await t.database.query<{ username: string; outcome: string }>(`select username, outcome from command_history where username = 'Slack member U0BOB1234'`);
+    expect(refused).toEqual([{ username: 'Slack member U0BOB1234', outcome: 'error' }]);
   });
 
   it('a suspended person’s link is refused and changes nothing', async () => {
