@@ -43,6 +43,8 @@ import { registerMonitoring } from './routes/monitoring';
 import { registerOps } from './routes/ops';
 import { registerAlertReach } from './routes/alert-reach';
 import { registerOpenApi } from './routes/openapi';
+import { PAGE_ACTIONS_PREFIX, registerPageActions, SLACK_INTERACTIONS_PATH } from './routes/page-actions';
+import { PageActionSigner } from './page-actions/token';
 import { registerSelfMetrics } from './routes/self-metrics';
 import { registerServers } from './routes/servers';
 import { registerStatusPages } from './routes/status-pages';
@@ -57,7 +59,7 @@ import { keyFromDataDir, keyFromText, SecretBox } from './channels/secret-box';
 import { registerCheckMetrics } from './monitoring/checks/check-metrics';
 import { sealStoredHeaders } from './monitoring/checks/check-headers';
 import { OutboundPolicy } from './outbound/policy';
-import { closeOutboundFetches } from './outbound/http-client';
+import { closeOutboundFetches, outboundFetch } from './outbound/http-client';
 import { normalisedUrl } from './http/normalise-path';
 import { metricsRegistry } from './ops/metrics';
 import { LeaderGate } from './ops/leader';
@@ -95,7 +97,7 @@ declare module 'fastify' {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PROBE_PATHS = new Set(['/api/health', '/api/ready']);
 /** Calls that carry their own credential (a bearer token the route checks), never a session. */
-const MACHINE_PATHS = new Set([ALERTMANAGER_RECEIVER_PATH]);
+const MACHINE_PATHS = new Set([ALERTMANAGER_RECEIVER_PATH, SLACK_INTERACTIONS_PATH]);
 
 /**
  * Whether a path not served otherwise is one of the app's own pages (the client router shows it,
@@ -115,7 +117,11 @@ export function isAppNavigation(path: string, accept: string | undefined): boole
   return true;
 }
 /** Secrets that travel in URLs (an installer's key, a calendar feed's token) stay out of the request log. */
-const redactKeys = (url: string) => url.replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]').replace(/([?&]token=)[^&#]+/, '$1[redacted]');
+const redactKeys = (url: string) =>
+  url
+    .replace(/(\/validate_api_key\/)[^/?#]+/, '$1[redacted]')
+    .replace(/([?&]token=)[^&#]+/, '$1[redacted]')
+    .replace(/(\/api\/page-actions\/)[^/?#]+/, '$1[redacted]');
 
 /**
  * The whole API (and the built UI when `config.uiDir` holds one). Tests pass their own database
@@ -171,7 +177,9 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   // clear are sealed now, before the checks are read (check-headers.ts).
   monitoring.checks.secretBox = secretBox;
   await sealHeadersStoredInClear(database, secretBox, app.log);
-  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox, outbound);
+  // Signs the acknowledge and resolve links in notifications (issue 27 §4) with a key of its own from the same secret.
+  const pageActionSigner = new PageActionSigner(secretBox.derive('page-actions'));
+  const delivery = new DeliveryWorker(database, config.delivery, app.log.child({ module: 'delivery' }), Date.now, secretBox, outbound, pageActionSigner);
   app.decorate('delivery', delivery);
   const evaluator = new AlertEvaluator(database, config.alerting, app.log.child({ module: 'alerting' }), Date.now, leader);
   app.decorate('alerting', evaluator);
@@ -252,6 +260,10 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
     // Probes carry no session, and must answer while the database does not.
     if (PROBE_PATHS.has(request.url.split('?')[0]!)) return;
     if (request.method === 'POST' && MACHINE_PATHS.has(request.url.split('?')[0]!)) return;
+    // A notification's link or button (issue 27 §4): its signed token is the credential, for one
+    // person, one alert and one action; the page's form cannot carry the cross-site header, and a
+    // session plays no part (the link acts as the person it was sent to, whoever is signed in).
+    if (request.url.startsWith(PAGE_ACTIONS_PREFIX)) return;
     // A personal API token (issue 13) is the credential itself, never sent by a browser on its
     // own: no cookie is read and no cross-site header is needed (another site's page cannot set
     // Authorization without a CORS preflight we never grant).
@@ -292,6 +304,7 @@ export async function buildApp(config: Config, deps: { database?: Database; logS
   registerOps(app, database);
   registerAlertReach(app, database, config.delivery);
   registerAlerts(app, db, evaluator);
+  registerPageActions(app, db, evaluator, pageActionSigner, { publicUrl: config.delivery.publicUrl, slackSigningSecret: config.delivery.slackSigningSecret, fetch: outboundFetch(outbound, 'channel') });
   registerAlertConfig(app, db);
   registerNotificationGroups(app, db, () => evaluator.trigger());
   registerNotificationChannels(app, db);

@@ -72,6 +72,7 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().min(1).default('Opsdeck <opsdeck@localhost>'),
   SLACK_BOT_TOKEN: z.string().optional(),
   SLACK_API_URL: z.string().url().default('https://slack.com/api'),
+  SLACK_SIGNING_SECRET: z.string().optional(),
   PUSHOVER_APP_TOKEN: z.string().optional(),
   PUSHOVER_API_URL: z.string().url().default('https://api.pushover.net'),
   TWILIO_ACCOUNT_SID: z.string().optional(),
@@ -186,6 +187,11 @@ export interface DeliverySettings {
   /** Unset: Slack deliveries are skipped. */
   slackBotToken?: string;
   slackApiUrl: string;
+  /**
+   * The Slack app's signing secret (issue 27 §4): set, Slack messages carry Acknowledge and Resolve
+   * buttons and Slack's interaction requests to /api/integrations/slack/interactions are checked with it.
+   */
+  slackSigningSecret?: string;
   /** Pushover's application token for people's Pushover contact methods; unset: they cannot be sent to. */
   pushoverAppToken?: string;
   /** Default https://api.pushover.net. */
@@ -377,6 +383,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       mailFrom: e.MAIL_FROM,
       slackBotToken: e.SLACK_BOT_TOKEN || undefined,
       slackApiUrl: e.SLACK_API_URL.replace(/\/+$/, ''),
+      slackSigningSecret: e.SLACK_SIGNING_SECRET || undefined,
       pushoverAppToken: e.PUSHOVER_APP_TOKEN || undefined,
       pushoverApiUrl: e.PUSHOVER_API_URL.replace(/\/+$/, ''),
       twilio: e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN && e.TWILIO_FROM ? { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM } : undefined,

@@ -35,9 +35,10 @@ async function lockAlert(tx: Db, id: string): Promise<AlertRow> {
 /**
  * Acknowledges one open alert for `user`, until it resolves or for `forSeconds`. Acknowledging
  * an alert someone else holds takes it over (the timeline says so); the same person again
- * changes the note or the expiry. Returns how many notifications were queued.
+ * changes the note or the expiry. `from` says where it came from when not the console (a
+ * notification's link or button). Returns how many notifications were queued.
  */
-export async function acknowledgeAlert(tx: Db, id: string, user: Actor, input: { note?: string; forSeconds?: number }, at: Date): Promise<number> {
+export async function acknowledgeAlert(tx: Db, id: string, user: Actor, input: { note?: string; forSeconds?: number; from?: string }, at: Date): Promise<number> {
   const row = await lockAlert(tx, id);
   if (row.status === 'resolved') throw conflict('This alert is resolved; only Active or Snoozed alerts can be acknowledged', 'status');
   const until = input.forSeconds ? new Date(at.getTime() + input.forSeconds * 1000) : null;
@@ -46,7 +47,8 @@ export async function acknowledgeAlert(tx: Db, id: string, user: Actor, input: {
   await tx.update(alerts).set({ ackUserId: user._id, ackUsername: user.username, ackNote: note, ackAt: at, ackUntil: until, ackRemindedAt: null, updatedAt: at, nextActionAt: at }).where(eq(alerts.id, row.id));
   const { groupId, maintenance } = await routingContext(tx, row);
   const took = row.ackUsername && row.ackUsername !== user.username ? `Took over from ${row.ackUsername}. ` : '';
-  const how = until ? `Acknowledged until ${utc(until)}.` : 'Acknowledged until it resolves.';
+  // `from`: where it came from when not the console ("from an email link", issue 27 §4).
+  const how = `${until ? `Acknowledged until ${utc(until)}` : 'Acknowledged until it resolves'}${input.from ? ` (${input.from})` : ''}.`;
   const transition: Transition = {
     alertId: row.id,
     type: 'acknowledged',

@@ -19,7 +19,23 @@ export interface MessageExtra {
    * those that recovered meanwhile and those still firing (one message instead of one each).
    */
   recovery?: { recovered: string[]; stillFiring: string[] } | null;
+  /**
+   * Signed actions for the one person this message is for (issue 27 §4): acknowledge and resolve
+   * links that act as them, once, until they expire. Only in a message sent to that person alone.
+   */
+  actions?: { ack?: string; resolve?: string } | null;
+  /**
+   * Slack only: Acknowledge and Resolve buttons (Block Kit `actions`) whose presses come back to the
+   * console's interaction endpoint, checked by the Slack signing secret; Slack names who pressed.
+   */
+  slackButtons?: ('ack' | 'resolve')[] | null;
 }
+
+/** The action_id of a Slack button that acts on an alert (its `value` is the alert's id). */
+export const SLACK_ACTION_IDS = { ack: 'opsdeck_alert_ack', resolve: 'opsdeck_alert_resolve' } as const;
+
+/** What a message with actions says about them: they act as its reader. */
+export const ACTIONS_NOTE = 'These links act as you: each works once and expires in 24 hours. Do not forward this message.';
 
 export interface EmailMessage {
   subject: string;
@@ -78,6 +94,9 @@ function recoveryHtml(r: NonNullable<MessageExtra['recovery']>): string[] {
   return ['<p style="margin:8px 0 4px">While the host was down (these were not sent on their own):</p>', '<p style="margin:0">Recovered:</p>', list(r.recovered), '<p style="margin:0">Still firing:</p>', list(r.stillFiring)];
 }
 
+const actionLinkHtml = (url: string, text: string, color: string) =>
+  `<a href="${escapeHtml(url)}" style="display:inline-block;padding:6px 14px;margin-right:8px;border-radius:6px;background:${color};color:#fff;text-decoration:none">${text}</a>`;
+
 /**
  * Email with a text and an HTML part. Both are built from the alert's fields and the runs of its
  * description (server/contract/alert-text.ts): a host's text is escaped HTML in the one and
@@ -98,7 +117,10 @@ export function emailMessage(alert: AlertForMessage, transition: Transition, lin
     ...(extra.recovery ? recoveryLines(extra.recovery) : []),
     toPlainText(doc),
     '',
+    ...(extra.actions?.ack ? [`Acknowledge: ${extra.actions.ack}`] : []),
+    ...(extra.actions?.resolve ? [`Resolve: ${extra.actions.resolve}`] : []),
     `View the alert: ${link}`,
+    ...(extra.actions ? ['', ACTIONS_NOTE] : []),
     '',
   ].join('\n');
   const color = transition === 'resolved' ? '#15803d' : alert.severity === 'critical' ? '#b91c1c' : '#c2410c';
@@ -111,7 +133,16 @@ export function emailMessage(alert: AlertForMessage, transition: Transition, lin
     '</table>',
     ...(extra.recovery ? recoveryHtml(extra.recovery) : []),
     ...doc.map((paragraph) => `<p style="margin:0 0 8px">${paragraph.map(runHtml).join('')}</p>`),
+    ...(extra.actions
+      ? [
+          `<p style="margin:16px 0 0">${[
+            ...(extra.actions.ack ? [actionLinkHtml(extra.actions.ack, 'Acknowledge', '#1d4ed8')] : []),
+            ...(extra.actions.resolve ? [actionLinkHtml(extra.actions.resolve, 'Resolve', '#15803d')] : []),
+          ].join(' ')}</p>`,
+        ]
+      : []),
     `<p style="margin:16px 0 0"><a href="${escapeHtml(link)}">View the alert</a></p>`,
+    ...(extra.actions ? [`<p style="margin:12px 0 0;font-size:12px;color:#475569">${escapeHtml(ACTIONS_NOTE)}</p>`] : []),
     '</body></html>',
   ].join('\n');
   return { subject, text, html };
@@ -157,7 +188,12 @@ export function slackMessage(alert: AlertForMessage, transition: Transition, lin
     const title = (t: string) => ({ type: 'rich_text_section', elements: [richRun(t, { bold: true })] });
     blocks.push({ type: 'rich_text', elements: [title('While the host was down'), title('Recovered'), list(r.recovered), title('Still firing'), list(r.stillFiring)] });
   }
-  blocks.push({ type: 'actions', elements: [{ type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: link }] });
+  const buttons = (extra.slackButtons ?? []).map((a) =>
+    a === 'ack'
+      ? { type: 'button', action_id: SLACK_ACTION_IDS.ack, text: { type: 'plain_text', text: 'Acknowledge' }, style: 'primary', value: alert.id }
+      : { type: 'button', action_id: SLACK_ACTION_IDS.resolve, text: { type: 'plain_text', text: 'Resolve' }, value: alert.id },
+  );
+  blocks.push({ type: 'actions', elements: [...buttons, { type: 'button', text: { type: 'plain_text', text: 'View alert' }, url: link }] });
   return { text, blocks };
 }
 

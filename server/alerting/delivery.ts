@@ -7,7 +7,9 @@ import type { Database, Db } from '../db/client';
 import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
 import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
-import { smtpMailer, type Mailer } from '../channels/email';
+import { smtpMailer, type EmailTarget, type Mailer } from '../channels/email';
+import { actionPeople, offeredActions, signLinks } from '../page-actions/links';
+import type { PageActionSigner } from '../page-actions/token';
 import { groupTargets, pluginOf, refusals, trySend, type GroupTarget, type Outcome } from '../channels/group-targets';
 import { PUSHOVER_API_URL } from '../channels/pushover';
 import { TWILIO_API_URL, type TwilioAccount } from '../channels/twilio';
@@ -133,6 +135,8 @@ export class DeliveryWorker {
     readonly box: SecretBox = ephemeralBox(),
     /** Where channels may connect (app.ts gives the console's; by default the built-in refusals). */
     outbound: OutboundPolicy = new OutboundPolicy(),
+    /** Signs the acknowledge and resolve links in a person's own notification (issue 27 §4); null: none are sent. */
+    private readonly signer: PageActionSigner | null = null,
   ) {
     this.mailer = settings.smtpUrl ? smtpMailer(settings.smtpUrl, settings.mailFrom, outbound) : null;
     this.fetch = outboundFetch(outbound, 'channel');
@@ -313,6 +317,7 @@ export class DeliveryWorker {
     // their own (PagerDuty). The others have nothing to send or log.
     const emails = group?.emailEnabled || userEmails.length ? uniqueEmails([...(group?.emailEnabled ? group.emailList : []), ...userEmails]) : null;
     const targets = (await this.targets(group, emails)).filter((t) => pluginOf(t)?.sends(row.transition));
+    await this.offerActions(targets, alert.id, userIds, emails ?? [], row.transition);
     const extra: MessageExtra = { reason: row.reason, recovery: row.transition === 'resolved' ? await this.recovery(alert.id) : null };
     const log = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
     const message: ChannelMessage = { alert, transition: row.transition, link: alertLink(this.settings.publicUrl, alert.id), publicUrl: this.settings.publicUrl, extra };
@@ -355,9 +360,29 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * Issue 27 §4: a recipient of the email who is a person who may act gets a message of their own
+   * with acknowledge and resolve links signed for them, made when it is sent (a retry makes new ones).
+   */
+  private async offerActions(targets: GroupTarget[], alertId: string, userIds: string[], emails: string[], transition: OutboxTransition): Promise<void> {
+    const signer = this.signer;
+    const email = targets.find((t) => t.channel === 'email' && t.channelId === null);
+    if (!signer || !email?.config || !offeredActions(transition).length) return;
+    const people = await actionPeople(this.database.db, userIds, emails);
+    if (!people.size) return;
+    const publicUrl = this.settings.publicUrl;
+    email.config = {
+      ...(email.config as EmailTarget),
+      actionsFor: (address) => {
+        const userId = people.get(address.trim().toLowerCase());
+        return userId ? signLinks(signer, publicUrl, { alertId, userId, via: 'email', transition, now: this.now() }) : null;
+      },
+    };
+  }
+
   /** A group's targets (channels/group-targets.ts), its own email and Slack sent with the console's settings. */
   private targets(group: GroupRow | undefined, emails: string[] | null): Promise<GroupTarget[]> {
-    return groupTargets(this.database.db, this.box, group, emails, { mailer: this.mailer, slackBotToken: this.settings.slackBotToken, slackApiUrl: this.settings.slackApiUrl });
+    return groupTargets(this.database.db, this.box, group, emails, { mailer: this.mailer, slackBotToken: this.settings.slackBotToken, slackApiUrl: this.settings.slackApiUrl, slackInteractive: !!this.settings.slackSigningSecret });
   }
 
   /** How long a channel's peer may take to answer, and the fetch through the outbound policy. */

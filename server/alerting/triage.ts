@@ -114,7 +114,7 @@ async function changeStatus(tx: Db, router: Router, id: string, input: z.output<
 }
 
 /** Acknowledges ("I'm on it", issue 14): the status does not change. Returns whether notifications were queued. */
-export async function acknowledge(tx: Db, router: Router, id: string, user: Actor, input: { note?: string; forSeconds?: number }, at: Date): Promise<boolean> {
+export async function acknowledge(tx: Db, router: Router, id: string, user: Actor, input: { note?: string; forSeconds?: number; from?: string }, at: Date): Promise<boolean> {
   const sent = await acknowledgeAlert(tx, id, user, input, at);
   return sent + (await router.sweep(tx, at, [id])).queued > 0;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AUDIT_HEADERS, commandSources, MAX_COMMAND_LINE, type AuditTarget, type CommandOutcome, type CommandSource } from '../contract/command-history';
+import { AUDIT_HEADERS, commandSources, MAX_COMMAND_LINE, type AuditTarget, type CommandOutcome, type CommandSource, type HistorySource } from '../contract/command-history';
 import type { Db } from '../db/client';
 import { badRequest, HttpError } from '../http/errors';
 import { appendServerRecord, type AuditActor } from './record';
@@ -38,7 +38,8 @@ declare module 'fastify' {
 interface Claim {
   command: string | null;
   commandLine: string | null;
-  source: CommandSource;
+  /** A browser claims a command source; the server alone says a run came from a notification (a page source). */
+  source: HistorySource;
   runId: string | null;
   undoOf: string | null;
 }
@@ -53,6 +54,8 @@ export interface AuditContext {
   related: string[];
   recordId: string | null;
   recorded: boolean;
+  /** Why a refused call was refused, when its answer is not JSON (a page): the record's error. */
+  refusal?: string | null;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -166,6 +169,21 @@ export function auditActor(request: FastifyRequest, actor: AuditActor): void {
   if (request.audit) request.audit.actor = actor;
 }
 
+/**
+ * A call made from a notification's link or button (issue 27 §4) is the console's command run by
+ * the person it was for: the route names the command, its line and where it came from, which
+ * no header of the caller's can.
+ */
+export function auditCommand(request: FastifyRequest, run: { command: string; commandLine: string; source: HistorySource }): void {
+  if (!request.audit) return;
+  request.audit.claim = { ...request.audit.claim, command: run.command, commandLine: run.commandLine, source: run.source };
+}
+
+/** The reason a refused call's record gives, for an answer that is a page rather than JSON. */
+export function auditRefusal(request: FastifyRequest, reason: string): void {
+  if (request.audit) request.audit.refusal = reason;
+}
+
 export interface AuditScope {
   /** Names a target found inside the transaction. */
   target: (...targets: AuditTarget[]) => void;
@@ -251,7 +269,7 @@ export function installAuditTrail(app: FastifyInstance, db: Db): void {
           request.log.error({ route: request.routeOptions.url }, 'mutating call answered without an audited transaction: recorded after the fact');
         }
         try {
-          ctx.recordId = await appendServerRecord(db, recordOf(request, ctx, actor, outcomeOf(status), status >= 400 ? messageOf(payload) : null, status >= 400 ? status : null));
+          ctx.recordId = await appendServerRecord(db, recordOf(request, ctx, actor, outcomeOf(status), status >= 400 ? (messageOf(payload) ?? ctx.refusal ?? null) : null, status >= 400 ? status : null));
           ctx.recorded = true;
         } catch (err) {
           request.log.error({ err }, 'could not record a call in the audit trail');

@@ -130,6 +130,11 @@ export interface EmailTarget {
   name: string;
   to: string[];
   mailer: Mailer | null;
+  /**
+   * The signed actions for a recipient who is a person who may act (issue 27 §4), or null: such a
+   * recipient gets a message of their own with them; the others share one without.
+   */
+  actionsFor?: ((address: string) => NonNullable<ChannelMessage['extra']['actions']> | null) | null;
 }
 
 /** A notice (a verification code) is its own short mail; anything else is the alert's. */
@@ -156,8 +161,38 @@ export const emailChannel: ChannelPlugin<'email'> = {
     return to.length ? { ...c, to } : null;
   },
   async send(c, m) {
-    if (!c.mailer) throw new Error('SMTP_URL is not set, so Opsdeck sends no email.');
-    const sent = await c.mailer.send(c.to, mail(m));
-    return { status: null, accepted: sent.accepted, refused: sent.rejected };
+    const mailer = c.mailer;
+    if (!mailer) throw new Error('SMTP_URL is not set, so Opsdeck sends no email.');
+    const own = m.notice || m.test || !c.actionsFor ? [] : c.to.flatMap((address) => {
+      const actions = c.actionsFor!(address);
+      return actions ? [{ address, actions }] : [];
+    });
+    if (!own.length) {
+      const sent = await mailer.send(c.to, mail(m));
+      return { status: null, accepted: sent.accepted, refused: sent.rejected };
+    }
+    // Links that act as one person go to that person alone; everyone else shares one message.
+    const mine = new Set(own.map((o) => o.address));
+    const shared = c.to.filter((a) => !mine.has(a));
+    const sends: { to: string[]; message: EmailMessage }[] = [
+      ...(shared.length ? [{ to: shared, message: mail(m) }] : []),
+      ...own.map((o) => ({ to: [o.address], message: mail({ ...m, extra: { ...m.extra, actions: o.actions } }) })),
+    ];
+    const accepted: string[] = [];
+    const refused: { address: string; error: string }[] = [];
+    let firstError: unknown = null;
+    for (const s of sends) {
+      try {
+        const sent = await mailer.send(s.to, s.message);
+        accepted.push(...sent.accepted);
+        refused.push(...sent.rejected);
+      } catch (error) {
+        firstError ??= error;
+        refused.push(...s.to.map((address) => ({ address, error: (error as Error).message })));
+      }
+    }
+    // Nobody took it: the attempt failed as a whole, and is retried as one.
+    if (!accepted.length && firstError) throw firstError;
+    return { status: null, accepted, refused };
   },
 };

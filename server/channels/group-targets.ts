@@ -34,6 +34,8 @@ export interface OwnChannels {
   mailer: Mailer | null;
   slackBotToken?: string;
   slackApiUrl: string;
+  /** SLACK_SIGNING_SECRET is set: the group's Slack messages carry buttons that act (issue 27 §4). */
+  slackInteractive?: boolean;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function groupTargets(db: Db, box: SecretBox, group: GroupRow | und
   const targets: GroupTarget[] = [];
   if (emails) targets.push(ownTarget({ type: 'email', id: 'email', name: pluginFor('email').label, to: emails, mailer: own.mailer }));
   const token = own.slackBotToken ?? null;
-  if (group?.slackEnabled) targets.push(ownTarget({ type: 'slack', id: 'slack', name: pluginFor('slack').label, channel: group.slackChannel?.trim() ?? '', token, apiUrl: own.slackApiUrl }, token ? [token] : []));
+  if (group?.slackEnabled) targets.push(ownTarget({ type: 'slack', id: 'slack', name: pluginFor('slack').label, channel: group.slackChannel?.trim() ?? '', token, apiUrl: own.slackApiUrl, interactive: !!own.slackInteractive }, token ? [token] : []));
   for (const opened of group ? (await listChannels(db, group.id)).map((r) => openChannel(box, r)) : []) {
     targets.push({ channel: opened.row.type as DeliveryChannel, channelId: opened.row.id, name: opened.row.name, ref: opened.row.id, config: opened.target, error: opened.error, secretValues: opened.secretValues });
   }

@@ -13,6 +13,7 @@ export const NTFY_URL = 'https://ntfy.sh';
 export function ntfyPayload(topic: string, m: ChannelMessage, priority?: number) {
   const firing = isFiring(m.transition);
   const severe = m.alert.severity === 'critical';
+  const actions = ntfyActions(m);
   const lines = [summaryLine(m), ...(m.extra.reason ? [m.extra.reason] : []), ...(m.test ? [] : factRows(m).map(([k, v]) => `${k}: ${v}`))];
   return {
     topic,
@@ -21,7 +22,24 @@ export function ntfyPayload(topic: string, m: ChannelMessage, priority?: number)
     priority: priority ?? (m.test ? 3 : firing ? (severe ? 5 : 4) : 3),
     tags: m.test ? ['test_tube'] : m.transition === 'resolved' ? ['white_check_mark'] : firing ? [severe ? 'rotating_light' : 'warning'] : ['information_source'],
     click: m.test ? m.publicUrl : m.link,
+    ...(actions.length ? { actions } : {}),
   };
+}
+
+/**
+ * A person's own page (issue 27 §4) carries its signed actions as ntfy action buttons
+ * (docs.ntfy.sh/publish/#action-buttons, "publish as JSON": at most three, each `{action: 'http',
+ * label, url, method, clear}`): pressing one makes the ntfy app POST the signed URL, which acts
+ * once as that person; `clear` dismisses the notification. The alert's page stays a `view` button.
+ */
+export function ntfyActions(m: ChannelMessage): { action: 'http' | 'view'; label: string; url: string; method?: 'POST'; clear?: boolean }[] {
+  const a = m.test || m.notice ? null : m.extra.actions;
+  if (!a) return [];
+  return [
+    ...(a.ack ? [{ action: 'http' as const, label: 'Acknowledge', url: a.ack, method: 'POST' as const, clear: true }] : []),
+    ...(a.resolve ? [{ action: 'http' as const, label: 'Resolve', url: a.resolve, method: 'POST' as const, clear: true }] : []),
+    { action: 'view' as const, label: 'Open', url: m.link },
+  ];
 }
 
 export const ntfyChannel: ChannelPlugin<'ntfy'> = {

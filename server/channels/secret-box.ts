@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scryptSync } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeDataDirPrivate } from '../db/private-dir';
@@ -19,6 +19,14 @@ export class SecretBox {
     cipher.setAAD(Buffer.from(boundTo, 'utf8'));
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), data.toString('base64url')].join('.');
+  }
+
+  /**
+   * A key of its own for one purpose (signing page actions), derived from this one: HMAC-SHA256
+   * of the purpose's name, so the sealing key itself never signs anything.
+   */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(`opsdeck:${purpose}`).digest();
   }
 
   /** Throws SecretUnreadable when the value was sealed with another key (or tampered with). */

@@ -1,6 +1,7 @@
 import { channelLabels } from '../contract/channels';
 import { slackMessage, slackPreview, type SlackMessage, type Transition } from '../alerting/delivery-messages';
 import { refusalOf, type OutboundFetch } from '../outbound/http-client';
+import { offeredActions } from '../page-actions/links';
 import { networkReason, parseRetryAfter, statusMeaning } from './http';
 import { ChannelError, type ChannelMessage, type ChannelPlugin } from './types';
 
@@ -12,6 +13,8 @@ export interface SlackTarget {
   channel: string;
   token: string | null;
   apiUrl: string;
+  /** SLACK_SIGNING_SECRET is set: messages about an open alert carry Acknowledge and Resolve buttons (issue 27 §4). */
+  interactive?: boolean;
 }
 
 /**
@@ -79,10 +82,10 @@ export async function postSlack(target: { apiUrl: string; token: string; channel
 }
 
 /** A test says so in the message's reason line; a notice (a verification code) is its words alone, as plain text. */
-const message = (m: ChannelMessage): SlackMessage =>
+const message = (m: ChannelMessage, c?: SlackTarget): SlackMessage =>
   m.notice
     ? { text: `${m.notice.title}: ${m.notice.text}`, blocks: [{ type: 'section', text: { type: 'plain_text', text: `${m.notice.title}\n${m.notice.text}` } }] }
-    : slackMessage(m.alert, m.transition as Transition, m.link, m.test ? { reason: 'This is a test notification.' } : m.extra);
+    : slackMessage(m.alert, m.transition as Transition, m.link, m.test ? { reason: 'This is a test notification.' } : { ...m.extra, slackButtons: c?.interactive ? offeredActions(m.transition) : null });
 
 export const slackChannel: ChannelPlugin<'slack'> = {
   type: 'slack',
@@ -94,9 +97,9 @@ export const slackChannel: ChannelPlugin<'slack'> = {
   // SLACK_API_URL is the console's setting, not a group's: nothing to look at when a group is saved.
   endpoints: () => [],
   unready: (c) => (!c.token ? 'SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.' : !c.channel ? 'The notification group has no Slack channel.' : null),
-  preview: (_c, m) => ({ subject: null, text: slackPreview(message(m)) }),
+  preview: (c, m) => ({ subject: null, text: slackPreview(message(m, c)) }),
   async send(c, m, { timeoutMs, fetch }) {
     if (!c.token) throw new ChannelError('SLACK_BOT_TOKEN is not set, so Opsdeck sends no Slack messages.', null, true);
-    return { status: await postSlack({ apiUrl: c.apiUrl, token: c.token, channel: c.channel }, message(m), fetch, timeoutMs) };
+    return { status: await postSlack({ apiUrl: c.apiUrl, token: c.token, channel: c.channel }, message(m, c), fetch, timeoutMs) };
   },
 };

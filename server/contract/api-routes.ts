@@ -211,6 +211,27 @@ export const endpoints = {
   'oncall.revokeMyFeed': endpoint({ method: 'DELETE', path: '/api/oncall/my-feed', summary: 'Revoke your own calendar feed URL', tag: 'On call', access: 'signed-in', response: one(z.object({ revoked: z.boolean() })) }),
   'oncall.calendar': endpoint({ method: 'GET', path: '/api/oncall/calendar', summary: "A schedule's or a person's on-call calendar (iCalendar, RFC 5545), by its secret", tag: 'On call', access: 'calendar-feed-token', query: feedQuerySchema, produces: 'text/calendar' }),
 
+  // Issue 27 §4: acting on an alert from its notification; the signed token in the path is the credential.
+  'pageActions.show': endpoint({ method: 'GET', path: '/api/page-actions/:token', summary: "What a notification's acknowledge or resolve link would do, with a button to do it (a page; changes nothing)", tag: 'Alerts', access: 'page-action-token', produces: 'text/html' }),
+  'pageActions.run': endpoint({
+    method: 'POST',
+    path: '/api/page-actions/:token',
+    summary: "Acknowledge or resolve an alert by a notification's signed link or button, as the person it was sent to (a page)",
+    notes: 'Any body (the page\'s form, an ntfy action) is ignored. Refused: 403 a forged or changed link, 410 an expired one, 409 one used already or an alert that no longer needs it, 404 an alert deleted since.',
+    tag: 'Alerts',
+    access: 'page-action-token',
+    produces: 'text/html',
+  }),
+
+  'slack.interactions': endpoint({
+    method: 'POST',
+    path: '/api/integrations/slack/interactions',
+    summary: "Slack's interaction requests (a press of an alert message's Acknowledge or Resolve button), as the Opsdeck user the Slack member is",
+    notes: "Slack's form-encoded `payload` (block_actions), signed with SLACK_SIGNING_SECRET. The answer is 200 with no body; the outcome is sent to the person who pressed through the payload's response_url (ephemeral).",
+    tag: 'Alerts',
+    access: 'slack-signature',
+  }),
+
   // Alertmanager both ways (issue 15)
   'alertmanager.receive': endpoint({ method: 'POST', path: '/api/integrations/alertmanager', summary: "Alertmanager's webhook (payload version 4): its alerts as Opsdeck alerts", tag: 'Alertmanager', access: 'alertmanager-token', body: amWebhookSchema, response: one(amReceiveResultSchema) }),
   'alertmanager.status': endpoint({ method: 'GET', path: '/api/integrations/alertmanager', summary: 'The push to Alertmanager and the receiver: instances, last push, mirrored silences, token', tag: 'Alertmanager', access: 'read', response: one(integrationsStatusSchema) }),

@@ -5,9 +5,19 @@ import { incidentReportQuerySchema } from './incident-report';
 /** Where a run started (the browser's front doors, or `api` for a call made without a command). */
 export const commandSources = ['palette', 'cmdline', 'ui', 'hotkey', 'link', 'api', 'history'] as const;
 export type CommandSource = (typeof commandSources)[number];
-/** Sources a record may have: also `system`, for what Opsdeck itself did (migrations, retention). */
-export const historySources = [...commandSources, 'system'] as const;
+/**
+ * Where a person acted from a notification itself (issue 27 §4): its signed link or button. Only
+ * the server records these; a browser cannot claim them.
+ */
+export const pageSources = ['email', 'ntfy', 'slack', 'telegram'] as const;
+export type PageSource = (typeof pageSources)[number];
+/** How History names those sources. */
+export const pageSourceWords: Record<PageSource, string> = { email: 'from an email link', ntfy: 'from ntfy', slack: 'from Slack', telegram: 'from Telegram' };
+/** Sources a record may have: also `system`, for what Opsdeck itself did (migrations, retention), and the page sources. */
+export const historySources = [...commandSources, 'system', ...pageSources] as const;
 export type HistorySource = (typeof historySources)[number];
+/** A record's source as History shows it: the page sources in words, the others as they are. */
+export const sourceText = (source: HistorySource): string => (pageSourceWords as Record<string, string>)[source] ?? source;
 export const commandOutcomes = ['ok', 'error', 'cancelled', 'refused'] as const;
 export type CommandOutcome = (typeof commandOutcomes)[number];
 

@@ -7,9 +7,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /**
  * Credentials other than a user's, each checked by its route itself: the agent installer's key,
  * Alertmanager's receiver token, Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN), an
- * on-call calendar feed's secret (`?token=`, a calendar app has no session).
+ * on-call calendar feed's secret (`?token=`, a calendar app has no session), a notification's
+ * signed page action (issue 27 §4, the token in the path).
  */
-export const ownCredentials = ['agent-key', 'alertmanager-token', 'prometheus-sd-token', 'calendar-feed-token'] as const;
+export const ownCredentials = ['agent-key', 'alertmanager-token', 'prometheus-sd-token', 'calendar-feed-token', 'page-action-token', 'slack-signature'] as const;
 export type OwnCredential = (typeof ownCredentials)[number];
 
 /** Who may call: a permission of the signed-in user (or token), any signed-in user, anyone, or the holder of one of the credentials above. */

@@ -39,6 +39,8 @@ const ACCESS_TEXT: Record<string, string> = {
   'alertmanager-token': "The Alertmanager receiver's token (Authorization: Bearer <token>): ALERTMANAGER_RECEIVER_TOKEN or one an admin created.",
   'prometheus-sd-token': "Prometheus's service-discovery token (Authorization: Bearer <token>, or the bare token): PROMETHEUS_SD_TOKEN; while it is unset the call is refused (403).",
   'calendar-feed-token': 'The secret of a calendar feed (`?token=`), made for a schedule or a person; a revoked or unknown one finds nothing (404).',
+  'slack-signature': "Slack's request signature (X-Slack-Signature, v0 HMAC-SHA256 with SLACK_SIGNING_SECRET, and X-Slack-Request-Timestamp within 5 minutes); off (404) while SLACK_SIGNING_SECRET is unset.",
+  'page-action-token': "A notification's signed page action (`{token}` in the path): made for one person, one alert and one action, it works once and expires.",
 };
 
 /**
@@ -52,7 +54,7 @@ function agentKeyIn(route: ApiRoute): string {
 }
 
 /** The security scheme (components.securitySchemes) of each credential a route checks itself. */
-const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken' };
+const SECURITY: Record<OwnCredential, string> = { 'agent-key': 'agentKey', 'alertmanager-token': 'alertmanagerToken', 'prometheus-sd-token': 'prometheusSdToken', 'calendar-feed-token': 'calendarFeedToken', 'page-action-token': 'pageActionToken', 'slack-signature': 'slackSignature' };
 
 function operation(route: ApiRoute, params: string[]): Json {
   const access =
@@ -123,6 +125,8 @@ export function buildOpenApi(version: string, routes: readonly ApiRoute[] = apiR
         alertmanagerToken: { type: 'http', scheme: 'bearer', description: "The Alertmanager receiver's token." },
         prometheusSdToken: { type: 'http', scheme: 'bearer', description: "Prometheus's service-discovery token (PROMETHEUS_SD_TOKEN)." },
         calendarFeedToken: { type: 'apiKey', in: 'query', name: 'token', description: "An on-call calendar feed's secret." },
+        slackSignature: { type: 'apiKey', in: 'header', name: 'X-Slack-Signature', description: "Slack's request signature with SLACK_SIGNING_SECRET (and X-Slack-Request-Timestamp)." },
+        pageActionToken: { type: 'http', scheme: 'bearer', description: "A notification's signed page action, sent in the path as {token}; no header is read." },
       },
       schemas: { ApiError: jsonSchema(apiErrorBodySchema, 'output') },
     },

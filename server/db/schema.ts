@@ -1105,3 +1105,22 @@ export const contactMethods = pgTable(
   // Labels are unique per person so commands can name a method ("contact.verify phone 123456").
   (t) => [uniqueIndex('contact_methods_user_label_idx').on(t.userId, t.labelLc)],
 );
+
+/**
+ * Issue 27 §4: the page actions (signed acknowledge and resolve links in a notification) that were
+ * used, by the token's id: a link works once. A row outlives its token's expiry by a day at most
+ * (pruned when a later action is used); an expired token is refused by its expiry alone.
+ */
+export const pageActionUses = pgTable(
+  'page_action_uses',
+  {
+    tokenId: text('token_id').primaryKey(),
+    alertId: uuid('alert_id').notNull(),
+    userId: uuid('user_id').notNull(),
+    action: text('action').notNull(),
+    via: text('via').notNull(),
+    usedAt: at('used_at').notNull().defaultNow(),
+    expiresAt: at('expires_at').notNull(),
+  },
+  (t) => [index('page_action_uses_expires_at_idx').on(t.expiresAt)],
+);

@@ -1,8 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pruneHistory } from '../../server/audit/retention';
 import { alerts, commandHistory } from '../../server/db/schema';
 import type { CommandHistoryEntry } from '../../server/contract/command-history';
+import { keyFromText, SecretBox } from '../../server/channels/secret-box';
+import { testConfig } from '../../server/config';
+import { PageActionSigner } from '../../server/page-actions/token';
 import { backends, startTestApp, type TestApp } from './harness';
 
 /**
@@ -46,7 +50,7 @@ describe.each(await backends())('audit trail on $name', (backend) => {
   const run = (command: string, line: string, source = 'palette') => ({ 'x-opsdeck-command': command, 'x-opsdeck-command-line': encodeURIComponent(line), 'x-opsdeck-source': source, 'x-opsdeck-run': '6f1c2d3e-4b5a-4c6d-8e7f-0a1b2c3d4e5f' });
 
   beforeAll(async () => {
-    t = await startTestApp(backend);
+    t = await startTestApp(backend, { delivery: { ...testConfig().delivery, slackSigningSecret: 'audit-slack-signing-secret' } });
     admin = await person('admin', 'audit-admin');
     sysadmin = await person('sysadmin', 'audit-sys');
     user = await person('user', 'audit-user');
@@ -273,6 +277,19 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     expect((await recorded('/api/users/:id/contact-methods/:method/test', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/test`, { cookie: user.cookie })).rec).toMatchObject({ outcome: 'error', targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method/verify', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/verify`, { cookie: user.cookie, body: { code: '123456' } })).rec).toMatchObject({ outcome: 'error', status: 400, targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method', 'DELETE', `/api/users/${user._id}/contact-methods/audit%20phone`, { cookie: admin.cookie })).rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'contact-method', name: 'audit phone' }]);
+
+    // A notification's signed link (issue 27 §4): the console's command, as the person it was for, from where it came.
+    const [paged] = await t.database.db.insert(alerts).values({ hostname: 'page-audit', instance: '10.91.1.2:9100', alertname: 'high_cpu_usage', type: 'resouce_alert', severity: 'critical' }).returning();
+    const link = new PageActionSigner(new SecretBox(keyFromText(testConfig().secretKey!)).derive('page-actions')).sign({ alertId: paged!.id, userId: user._id, action: 'ack', via: 'email', expiresAt: new Date(Date.now() + 60_000) });
+    const pageAck = await recorded('/api/page-actions/:token', 'POST', `/api/page-actions/${link}`, { headers: { 'content-type': 'application/x-www-form-urlencoded' }, raw: 'confirm=1' });
+    expect(pageAck.rec).toMatchObject({ actorKind: 'user', username: 'audit-user', command: 'alert.ack', commandLine: `alert.ack ${paged!.id}`, source: 'email', outcome: 'ok', targets: [{ kind: 'alert', id: paged!.id, name: 'high_cpu_usage @ page-audit' }] });
+
+    // A Slack button press (issue 27 §4) by a member no user has linked: Slack gets its 200, History the refusal under the member.
+    const pressBody = `payload=${encodeURIComponent(JSON.stringify({ type: 'block_actions', user: { id: 'U0AUDIT01' }, actions: [{ action_id: 'opsdeck_alert_ack', value: paged!.id, type: 'button' }] }))}`;
+    const ts = String(Math.floor(Date.now() / 1000));
+    const slackSig = `v0=${createHmac('sha256', 'audit-slack-signing-secret').update(`v0:${ts}:${pressBody}`).digest('hex')}`;
+    const slackPress = await recorded('/api/integrations/slack/interactions', 'POST', '/api/integrations/slack/interactions', { headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-slack-request-timestamp': ts, 'x-slack-signature': slackSig }, raw: pressBody });
+    expect(slackPress.rec).toMatchObject({ actorKind: 'anonymous', username: 'Slack member U0AUDIT01', command: 'alert.ack', source: 'slack', outcome: 'error' });
 
     // Sessions and one's own account.
     const u = await t.addUser({ role: 'user', username: 'bob-audit' });

@@ -110,6 +110,26 @@ export function ntfyProblems(b: any): string[] {
   if (b?.priority !== undefined && !(Number.isInteger(b.priority) && b.priority >= 1 && b.priority <= 5)) p.push('invalid priority');
   if (b?.tags !== undefined && !(Array.isArray(b.tags) && b.tags.every((t: unknown) => typeof t === 'string'))) p.push('tags must be a list of strings');
   if (b?.click !== undefined && !/^https?:\/\//.test(b.click)) p.push('invalid click URL');
+  // docs.ntfy.sh "Action buttons": at most three; view {label, url, clear?}; http {label, url, method?, headers?, body?, clear?}; broadcast {label, intent?, extras?, clear?}.
+  if (b?.actions !== undefined) {
+    if (!Array.isArray(b.actions)) p.push('actions must be a list');
+    else {
+      if (b.actions.length > 3) p.push('too many actions, at most 3');
+      for (const a of b.actions) {
+        if (!isObj(a) || !['view', 'http', 'broadcast'].includes(a.action as string)) p.push('action must be view, http or broadcast');
+        else {
+          if (typeof a.label !== 'string' || !a.label) p.push('action label required');
+          if (a.action !== 'broadcast' && (typeof a.url !== 'string' || !/^https?:\/\//.test(a.url))) p.push('action url must be an http(s) URL');
+          if (a.action === 'http' && a.method !== undefined && !['GET', 'POST', 'PUT', 'DELETE'].includes(a.method as string)) p.push('invalid action method');
+          if (a.action === 'http' && a.headers !== undefined && !isStrMap(a.headers)) p.push('action headers must map strings to strings');
+          if (a.action === 'http' && a.body !== undefined && typeof a.body !== 'string') p.push('action body must be a string');
+          if (a.clear !== undefined && typeof a.clear !== 'boolean') p.push('action clear must be a boolean');
+          const known = new Set(['action', 'label', 'url', 'clear', ...(a.action === 'http' ? ['method', 'headers', 'body'] : []), ...(a.action === 'broadcast' ? ['intent', 'extras'] : [])]);
+          for (const k of Object.keys(a)) if (!known.has(k)) p.push(`unknown action field ${k}`);
+        }
+      }
+    }
+  }
   return p;
 }
 

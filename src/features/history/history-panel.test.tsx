@@ -64,6 +64,8 @@ const serverEntry = {
   targets: [{ kind: 'server', id: '5f0c', name: 'web-01' }],
   createdAt: '2026-11-23T04:01:00.000Z',
 };
+/** A run from a notification's link (issue 27 §4): the console's command, its source in words. */
+const pageEntry = { ...serverEntry, _id: 'h4', username: 'erin', role: 'user', command: 'alert.ack', commandLine: 'alert.ack a2', displayLine: 'alert.ack disk_full@db-02', source: 'email', durationMs: 9, targets: [{ kind: 'alert', id: 'a2', name: 'disk_full @ db-02' }] };
 /** A call made with curl: no command, so no re-run. */
 const apiEntry = { ...serverEntry, _id: 'h3', command: 'DELETE /api/alerts/:id', commandLine: null, displayLine: null, source: 'api', targets: [{ kind: 'alert', id: 'a1', name: 'high_cpu_usage @ web-01' }] };
 
@@ -85,7 +87,7 @@ describe('HistoryPanel', () => {
       'fetch',
       vi.fn(async (_url: string, init: RequestInit) => {
         bodies.push(JSON.parse(String(init.body)));
-        return new Response(JSON.stringify({ result: { data: [serverEntry, entry, apiEntry], count: 3 } }), { status: 200 });
+        return new Response(JSON.stringify({ result: { data: [serverEntry, entry, apiEntry, pageEntry], count: 4 } }), { status: 200 });
       }),
     );
     const run = vi.fn(async () => ({}));
@@ -107,6 +109,7 @@ describe('HistoryPanel', () => {
     expect(screen.queryByText(/5f0c/)).toBeNull();
     expect(screen.getAllByText(/dave/)[0]!.textContent).toMatch(/dave \(sysadmin\) · .* · palette · 30 ms/);
     expect(screen.getByText('alert high_cpu_usage @ web-01')).toBeTruthy();
+    expect(screen.getByText(/erin/).textContent).toMatch(/erin \(user\) · .* · from an email link · 9 ms/);
     expect(screen.queryByRole('button', { name: 'Re-run DELETE /api/alerts/:id' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Re-run server.toggle-maintenance web-01 --mode on' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Re-run user.set-role ann --role admin' }));

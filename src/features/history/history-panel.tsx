@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { HistoryFilters } from '../../lib/shell-events';
-import { commandOutcomes, type CommandHistoryEntry } from '../../../server/contract/command-history';
+import { commandOutcomes, sourceText, type CommandHistoryEntry } from '../../../server/contract/command-history';
 import type { ListQuery } from '../../../server/contract/common';
 import { commandHistoryQueryOptions } from '../../api/command-history';
 import { Button } from '../../components/ui/button';
@@ -82,7 +82,7 @@ function HistoryRow({ entry, mark, undone, onRerun }: { entry: CommandHistoryEnt
         </div>
         <p className="truncate whitespace-nowrap text-xs text-slate-500 dark:text-slate-400" title={entry.requestId ? `Request ${entry.requestId}` : undefined} data-meta>
           {whoLabel(entry)} · <time dateTime={entry.createdAt}>{when(entry.createdAt)}</time>
-          {entry.actorKind === 'system' ? '' : ` · ${entry.source} · ${entry.durationMs} ms`}
+          {entry.actorKind === 'system' ? '' : ` · ${sourceText(entry.source)} · ${entry.durationMs} ms`}
           {entry.status ? ` · ${entry.status}` : ''}
         </p>
         {/* A call made without a command (curl) has no line to name things: its targets say what it touched. */}
