@@ -1105,3 +1105,24 @@ export const contactMethods = pgTable(
   // Labels are unique per person so commands can name a method ("contact.verify phone 123456").
   (t) => [uniqueIndex('contact_methods_user_label_idx').on(t.userId, t.labelLc)],
 );
+
+/**
+ * A person's notification rules (issue 27 §2): "after N minutes unacknowledged, contact method X".
+ * A step goes with its method (removing the method removes its steps) and with the person.
+ */
+export const notificationRules = pgTable(
+  'notification_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactMethodId: uuid('contact_method_id')
+      .notNull()
+      .references(() => contactMethods.id, { onDelete: 'cascade' }),
+    afterMinutes: integer('after_minutes').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  // One step per method and delay: the same method twice at one delay would page twice.
+  (t) => [uniqueIndex('notification_rules_user_method_after_idx').on(t.userId, t.contactMethodId, t.afterMinutes), check('notification_rules_after_minutes_check', sql`${t.afterMinutes} between 0 and 1440`)],
+);
