@@ -23,6 +23,8 @@ export const removeContactCommand = defineCommand({
   async run(_input, ctx, { person, found }) {
     const { result } = await removeContactMethod(ctx.api, person._id, found._id).catch(commandError);
     await ctx.invalidate(queryKeys.contactMethods.of(person._id));
+    // Its steps go with a removed method; a newly verified one joins the default steps.
+    await ctx.invalidate(queryKeys.notificationRules.of(person._id));
     return { message: `Removed contact method **${escapeMarkdown(result.label)}**.`, data: result };
   },
 });

@@ -19,6 +19,8 @@ export const verifyContactCommand = defineCommand({
     const found = await resolveContact(ctx.api, person, method);
     const { result } = await verifyContactMethod(ctx.api, person._id, found._id, code).catch(commandError);
     await ctx.invalidate(queryKeys.contactMethods.of(person._id));
+    // Its steps go with a removed method; a newly verified one joins the default steps.
+    await ctx.invalidate(queryKeys.notificationRules.of(person._id));
     return { message: `**${escapeMarkdown(result.label)}** is verified.`, data: result };
   },
 });

@@ -8,6 +8,7 @@ import { defineCommand } from '../define-command';
 import { CommandError } from '../registry';
 import { resolveUser } from '../user/resolve-user';
 import { resolveGroup } from './resolve-group';
+import { resolveSchedule } from '../oncall/schedule-fields';
 
 /** "1h", "off" (or "none") → seconds or null; undefined when not given. */
 const periodSchema = (what: string) =>
@@ -27,7 +28,9 @@ const periodSchema = (what: string) =>
 
 /**
  * "15m: DBA; 30m: @ann, @bob" — steps separated by `;`, each a delay and whom to notify: group
- * names, or users as @username (or @email). "none" clears the steps.
+ * names, or users as @username (or @email), emailed; and whom to page through their own
+ * notification rules (issue 27 §3): `oncall:<schedule>` (whoever is on call then) and `page:@ann`.
+ * "none" clears the steps.
  */
 export async function parseSteps(api: Api, text: string): Promise<EscalationStep[]> {
   if (/^\s*(none|off)\s*$/i.test(text)) return [];
@@ -38,9 +41,11 @@ export async function parseSteps(api: Api, text: string): Promise<EscalationStep
     if (!m || after === undefined) throw new CommandError(`"${part}" is not a step: write "15m: DBA" or "30m: @ann, @bob"`);
     const targets = m[2]!.split(',').map((t) => t.trim()).filter(Boolean);
     if (!targets.length) throw new CommandError(`The step "${part}" notifies nobody: name a group or @users`);
-    const step: EscalationStep = { afterSeconds: after, groupId: null, userIds: [] };
+    const step: EscalationStep = { afterSeconds: after, groupId: null, userIds: [], scheduleIds: [], pageUserIds: [] };
     for (const t of targets) {
-      if (t.startsWith('@')) step.userIds.push((await resolveUser(api, t.slice(1)))._id);
+      if (/^oncall:/i.test(t)) step.scheduleIds.push((await resolveSchedule(api, t.slice(7).trim()))._id);
+      else if (/^page:@?/i.test(t)) step.pageUserIds.push((await resolveUser(api, t.replace(/^page:@?/i, '').trim()))._id);
+      else if (t.startsWith('@')) step.userIds.push((await resolveUser(api, t.slice(1)))._id);
       else if (step.groupId) throw new CommandError(`The step "${part}" names two groups: make a step for each`);
       else step.groupId = (await resolveGroup(api, t))._id;
     }
@@ -54,10 +59,10 @@ export const setEscalation = defineCommand({
   title: 'Set escalation policy',
   category: 'Notification Groups',
   description:
-    'A group’s escalation and repeat (issue 14): --steps "15m: DBA; 30m: @ann, @bob" (after that long unacknowledged, notify that group or those users), --repeat 1h (send again while firing and unacknowledged), --ackReminder 4h (remind the owner of an older acknowledgement); "off" or "none" clears one.',
+    'A group’s escalation and repeat (issue 14): --steps "15m: DBA; 30m: @ann, @bob; 45m: oncall:Platform, page:@chloe" (after that long unacknowledged, notify that group or those users, or page whoever is on call in a schedule and named people through their notification rules), --repeat 1h (send again while firing and unacknowledged), --ackReminder 4h (remind the owner of an older acknowledgement); "off" or "none" clears one.',
   input: z.object({
     group: z.string({ error: 'group is required' }).trim().min(1, 'group is required'),
-    steps: z.union([z.string(), z.array(z.object({ afterSeconds: z.number(), groupId: z.string().nullable(), userIds: z.array(z.string()) }))]).optional(),
+    steps: z.union([z.string(), z.array(z.object({ afterSeconds: z.number(), groupId: z.string().nullable(), userIds: z.array(z.string()), scheduleIds: z.array(z.string()).default([]), pageUserIds: z.array(z.string()).default([]) }))]).optional(),
     repeat: periodSchema('repeat'),
     ackReminder: periodSchema('ackReminder'),
   }),
@@ -80,7 +85,7 @@ export const setEscalation = defineCommand({
 });
 
 /** "2 escalation steps (15m, 30m), repeats every 1h, reminds owners after 4h" */
-export function escalationSummary(g: { escalationSteps?: EscalationStep[]; repeatIntervalSeconds?: number | null; ackReminderSeconds?: number | null }): string {
+export function escalationSummary(g: { escalationSteps?: Pick<EscalationStep, 'afterSeconds'>[]; repeatIntervalSeconds?: number | null; ackReminderSeconds?: number | null }): string {
   const steps = g.escalationSteps ?? [];
   return [
     steps.length ? `${steps.length} escalation step${steps.length === 1 ? '' : 's'} (${steps.map((s) => formatDuration(s.afterSeconds)).join(', ')})` : 'no escalation',

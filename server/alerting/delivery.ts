@@ -6,7 +6,8 @@ import type { OutboxTransition } from '../contract/alerts';
 import type { Database, Db } from '../db/client';
 import { codeSpan } from '../contract/alert-text';
 import { uniqueEmails } from '../contract/alerts';
-import { alertDeliveries, alertEvents, alerts, notificationGroups, users } from '../db/schema';
+import { alertDeliveries, alertEvents, alerts, contactMethods, notificationGroups, users } from '../db/schema';
+import { sendTarget as contactSendTarget } from '../contacts/service';
 import { smtpMailer, type EmailTarget, type Mailer } from '../channels/email';
 import { actionPeople, offeredActions, signLinks } from '../page-actions/links';
 import type { PageActionSigner } from '../page-actions/token';
@@ -47,6 +48,8 @@ interface OutboxRow {
   user_ids: string[] | string | null;
   step: number | null;
   reason: string | null;
+  /** A page (issue 27 §3): the person's contact method it goes to. */
+  contact_method_id: string | null;
   /** When the transition was queued: the start of the notification latency (opsdeck_notification_latency_seconds). */
   created_at: Date | string;
 }
@@ -84,7 +87,7 @@ const RETRY_SLACK_MS = 5;
  * alert sent to several groups, like the monitoring meta alert, is not held up by one group's retries).
  */
 const DUE = `
-  select o.id, o.alert_id, o.transition, o.notification_group_id, o.user_ids, o.step, o.reason, o.created_at
+  select o.id, o.alert_id, o.transition, o.notification_group_id, o.user_ids, o.step, o.reason, o.created_at, o.contact_method_id
   from alert_outbox o
   where o.processed_at is null
     and not (o.id = any($2::uuid[]))
@@ -92,6 +95,7 @@ const DUE = `
     and not exists (
       select 1 from alert_outbox p
       where p.alert_id = o.alert_id and p.notification_group_id is not distinct from o.notification_group_id
+        and p.contact_method_id is not distinct from o.contact_method_id
         and p.processed_at is null and (p.created_at, p.id) < (o.created_at, o.id)
     )
   order by o.created_at, o.id
@@ -306,6 +310,7 @@ export class DeliveryWorker {
     const { db } = this.database;
     const [alert] = await db.select().from(alerts).where(eq(alerts.id, row.alert_id));
     if (!alert) return true;
+    if (row.contact_method_id) return this.page(row, alert, result);
     // No group (the rule has none, or it was deleted since) and no named user: nothing to send,
     // nothing to log.
     const [group] = row.notification_group_id ? await db.select().from(notificationGroups).where(eq(notificationGroups.id, row.notification_group_id)) : [];
@@ -336,10 +341,30 @@ export class DeliveryWorker {
     return !waiting.some(Boolean);
   }
 
-  /** One attempt on one target of an outbox row (`previous`: its earlier attempts), logged; true when it will be retried. */
-  private async sendToTarget(row: OutboxRow, t: GroupTarget, previous: DeliveryRow[], message: ChannelMessage, result: DeliverResult): Promise<boolean> {
+  /**
+   * A page (issue 27 §3): to one person's contact method, unless the alert was acknowledged or
+   * resolved since it was queued (then nothing is sent: paging stops at once). The delivery log
+   * names the person and the method ("ann · Mobile SMS: +155…0123").
+   */
+  private async page(row: OutboxRow, alert: typeof alerts.$inferSelect, result: DeliverResult): Promise<boolean> {
+    if (alert.status === 'resolved' || alert.ackAt) return true;
+    const { db } = this.database;
+    const [method] = await db.select().from(contactMethods).where(eq(contactMethods.id, row.contact_method_id!));
+    if (!method) return true;
+    const [person] = await db.select({ username: users.username }).from(users).where(eq(users.id, method.userId));
+    // Not a group's channel target: the log keeps no channel id (it names the method instead).
+    const target: GroupTarget = { ...contactSendTarget({ box: this.box, channels: this.personalChannels }, method), channelId: null };
+    if (!pluginOf(target)?.sends(row.transition)) return true;
+    const previous = await db.select().from(alertDeliveries).where(eq(alertDeliveries.outboxId, row.id));
+    if (finished(previous)) return true;
+    const message: ChannelMessage = { alert, transition: row.transition, link: alertLink(this.settings.publicUrl, alert.id), publicUrl: this.settings.publicUrl, extra: { reason: row.reason, recovery: null } };
+    return this.sendToTarget(row, target, previous, message, result, `${person?.username ?? 'removed user'} · ${method.label}: `);
+  }
+
+  /** One attempt on one target of an outbox row (`previous`: its earlier attempts), logged; true when it will be retried. `whom` prefixes the log's target (a page's person and method). */
+  private async sendToTarget(row: OutboxRow, t: GroupTarget, previous: DeliveryRow[], message: ChannelMessage, result: DeliverResult, whom = ''): Promise<boolean> {
     const attempt = Math.max(0, ...previous.map((d) => d.attempt)) + 1;
-    const record = (a: Omit<Attempt, 'channel' | 'channelId' | 'attempt'>) => this.record(row, { channel: t.channel, channelId: t.channelId, attempt, ...a }, result);
+    const record = (a: Omit<Attempt, 'channel' | 'channelId' | 'attempt'>) => this.record(row, { channel: t.channel, channelId: t.channelId, attempt, ...a, target: `${whom}${a.target}` }, result);
     const o = await trySend(t, message, this.sendOptions, previous.filter((d) => d.outcome === 'sent').map((d) => d.target));
     switch (o.kind) {
       case 'nobody':

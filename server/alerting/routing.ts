@@ -6,6 +6,7 @@ import type { Matcher, MuteReason } from '../contract/routing';
 import type { Database, Db } from '../db/client';
 import { executeCached } from '../db/cached-plans';
 import { chunked, insertEvents, insertOutbox } from './lifecycle';
+import { insertPageOutbox, insertPages, planPages, type PendingPage } from './paging';
 import { compileAll, type CompiledMatcher, type MatchFacts } from './matchers';
 import { WindowSchedule } from './windows';
 
@@ -240,6 +241,9 @@ export class Router {
    */
   private held: Map<string, string> | null = null;
 
+  /** How long a minute of a person's notification rules is (tests shorten it). */
+  pageMinuteMs = 60_000;
+
   constructor(
     private readonly log: RoutingLogger,
     /**
@@ -409,6 +413,15 @@ export class Router {
     const result: SweepResult = { scanned, full, looked: rows.length, queued: 0, muteChanged: 0 };
     if (!rows.length) return result;
 
+    // Pages waiting for their time (issue 27 §3), by alert.
+    const pending = new Map<string, PendingPage[]>();
+    for (const p of (await this.run<PendingPage>(tx, sql`select id, alert_id, user_id, contact_method_id, due_at, step, reason from alert_pages where alert_id = any(${sql.param(rows.map((r) => r.id))}::uuid[]) order by due_at, id`)).rows) {
+      pending.set(p.alert_id, [...(pending.get(p.alert_id) ?? []), p]);
+    }
+    const dropPages: string[] = [];
+    const newPages: Omit<PendingPage, 'id'>[] = [];
+    const pageOutbox: { alertId: string; userId: string; methodId: string; step: number; reason: string }[] = [];
+
     const updates: { id: string; mute: MuteReason | null; muteRef: string | null; muteLabel: string | null; hostDown: string | null; notifiedAt: number | null; lastSentAt: number | null; step: number; reminded: number | null; next: number | null }[] = [];
     const events: { alertId: string; note: string }[] = [];
     const queued: Queued[] = [];
@@ -446,6 +459,13 @@ export class Router {
       // 2. What to send now. Snoozed and acknowledged alerts are not sent (snooze and "I'm on it").
       const firing = c.status === 'firing';
       const acked = c.ack_at !== null;
+      let pages = pending.get(c.id) ?? [];
+      // Acknowledged: every page still waiting is dropped at once (resolved alerts are never looked at again).
+      if (acked && pages.length) {
+        dropPages.push(...pages.map((p) => p.id));
+        events.push({ alertId: c.id, note: `Paging stopped: acknowledged; ${pages.length} page${pages.length === 1 ? '' : 's'} not sent.` });
+        pages = [];
+      }
       if (firing && !acked && !mute && c.suppress_alarm === 'no') {
         if (notifiedAt === null) {
           if (wasMuted === 'host_down' && c.ref_notified) {
@@ -463,6 +483,9 @@ export class Router {
               queued.push({ alertId: c.id, transition: 'firing', groupId: c.group_id });
               notifiedAt = lastSentAt = t;
               step = 0;
+              // A new round of notifications: pages planned for an earlier firing are void.
+              dropPages.push(...pages.map((p) => p.id));
+              pages = [];
             }
           }
         }
@@ -471,8 +494,25 @@ export class Router {
           const steps = (parseJson(c.escalation_steps) ?? []).slice().sort((x, y) => x.afterSeconds - y.afterSeconds);
           while (step < steps.length && notifiedAt + steps[step]!.afterSeconds * 1000 <= t) {
             const s = steps[step]!;
-            queued.push({ alertId: c.id, transition: 'escalation', groupId: s.groupId, userIds: s.userIds, step: step + 1, reason: `Unacknowledged for ${shortDuration(s.afterSeconds)}: escalation step ${step + 1} of ${steps.length}.` });
+            const reason = `Unacknowledged for ${shortDuration(s.afterSeconds)}: escalation step ${step + 1} of ${steps.length}.`;
+            if (s.groupId || s.userIds.length) queued.push({ alertId: c.id, transition: 'escalation', groupId: s.groupId, userIds: s.userIds, step: step + 1, reason });
+            if (s.scheduleIds?.length || s.pageUserIds?.length) {
+              // Whoever is on call at this moment, and the people named, each by their own rules.
+              const planned = await planPages(tx, { alertId: c.id, step: step + 1, reason, scheduleIds: s.scheduleIds ?? [], userIds: s.pageUserIds ?? [] }, t, this.pageMinuteMs);
+              events.push(...planned.notes.map((note) => ({ alertId: c.id, note })));
+              // Planned pages carry no id yet: those due now go out at once, the others are stored.
+              pages = [...pages, ...planned.pages.map((p) => ({ ...p, id: '' }))];
+              newPages.push(...planned.pages.filter((p) => ms(p.due_at)! > t));
+            }
             step++;
+          }
+          // Pages whose time has come go out; the others are looked at when they are due.
+          for (const p of pages) {
+            const due = ms(p.due_at)!;
+            if (due <= t) {
+              pageOutbox.push({ alertId: c.id, userId: p.user_id, methodId: p.contact_method_id, step: p.step, reason: p.reason });
+              if (p.id) dropPages.push(p.id);
+            } else nexts.push(due);
           }
           if (step < steps.length) nexts.push(notifiedAt + steps[step]!.afterSeconds * 1000);
           if (c.repeat_interval_seconds) {
@@ -522,7 +562,10 @@ export class Router {
     }
     await insertEvents(tx, at, events.map((e) => ({ id: randomUUID(), alertId: e.alertId, type: 'playbook_action' as const, note: e.note })));
     if (queued.length) await queueOutbox(tx, at, queued);
-    result.queued = queued.length;
+    if (dropPages.length) await this.run(tx, sql`delete from alert_pages where id = any(${sql.param(dropPages)}::uuid[])`);
+    if (newPages.length) await insertPages(tx, newPages);
+    if (pageOutbox.length) await insertPageOutbox(tx, at, pageOutbox);
+    result.queued = queued.length + pageOutbox.length;
     return result;
   }
 }

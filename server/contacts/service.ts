@@ -112,12 +112,12 @@ function pluginTarget(config: ContactMethodConfig, id: string, channels: Persona
 const channelOf = (kind: ContactKind): GroupTarget['channel'] => kind as PersonalChannel;
 
 /** The method as the delivery code's targets are: a plugin, its target, the secrets to redact. */
-function sendTarget(deps: ContactDeps, row: Row): GroupTarget {
+export function sendTarget(deps: ContactDeps, row: Row): GroupTarget {
   const opened = openMethod(deps.box, row);
   return { channel: channelOf(row.kind as ContactKind), channelId: row.id, name: row.label, ref: row.id, config: opened.config && pluginTarget(opened.config, row.id, deps.channels), error: opened.error, secretValues: opened.secrets };
 }
 
-function methodToApi(deps: ContactDeps, row: Row, now = Date.now()): ContactMethod {
+export function methodToApi(deps: ContactDeps, row: Row, now = Date.now()): ContactMethod {
   const opened = openMethod(deps.box, row);
   const open = row.codeHash && row.codeExpiresAt && row.codeExpiresAt.getTime() > now && row.codeAttempts < VERIFY_MAX_ATTEMPTS;
   const base = {

@@ -324,15 +324,21 @@ export type UpdateAlertConfig = z.input<typeof updateAlertConfigSchema>;
 // ---------------------------------------------------------------------------------------------
 // Escalation policy (issue 14 §6), per notification group
 
-/** One step: after this long unacknowledged, notify another group and/or named users. */
+/**
+ * One step: after this long unacknowledged, notify another group and/or named users (by email),
+ * and page people (issue 27 §3) — whoever is on call then in each schedule, and named people —
+ * each through their own notification rules.
+ */
 export const escalationStepSchema = z
   .object({
     afterSeconds: policySeconds('afterSeconds'),
     groupId: str().max(64).nullable().default(null),
     userIds: z.array(str().max(64)).max(20, 'At most 20 users per step').default([]),
+    scheduleIds: z.array(str().max(64)).max(5, 'At most 5 schedules per step').default([]),
+    pageUserIds: z.array(str().max(64)).max(20, 'At most 20 people paged per step').default([]),
   })
   .strict()
-  .refine((s) => s.groupId !== null || s.userIds.length > 0, { message: 'A step notifies a group or at least one user', path: ['groupId'] });
+  .refine((s) => s.groupId !== null || s.userIds.length > 0 || s.scheduleIds.length > 0 || s.pageUserIds.length > 0, { message: 'A step notifies a group or at least one user, or pages a schedule or a person', path: ['groupId'] });
 export type EscalationStep = z.output<typeof escalationStepSchema>;
 
 export const MAX_EMAILS = 100;
@@ -352,7 +358,7 @@ export const notificationGroupSchema = z.object({
   updatedAt: str(),
   // Issue 14 §6, §1. Always sent by the API; optional so that objects of SPEC's shape still type-check.
   /** Ordered steps: after N seconds unacknowledged, notify another group and/or named users. */
-  escalationSteps: z.array(z.object({ afterSeconds: z.number().int(), groupId: str().nullable(), userIds: z.array(str()) })).optional(),
+  escalationSteps: z.array(z.object({ afterSeconds: z.number().int(), groupId: str().nullable(), userIds: z.array(str()), scheduleIds: z.array(str()).optional(), pageUserIds: z.array(str()).optional() })).optional(),
   /** Send again every N seconds while firing and unacknowledged; null: never. */
   repeatIntervalSeconds: z.number().int().nullable().optional(),
   /** Remind the owner of an acknowledgement older than N seconds (again every N); null: never. */

@@ -80,7 +80,7 @@ import {
 } from './status-pages';
 import { searchQuerySchema, searchResultSchema } from './search';
 import { createTokenSchema, personalTokenSchema } from './tokens';
-import { contactMethodInputSchema, contactMethodSchema, contactTestResultSchema, verifyContactSchema } from './contact-methods';
+import { contactMethodInputSchema, contactMethodSchema, contactTestResultSchema, notificationRuleInputSchema, notificationRuleSchema, notificationRulesSchema, verifyContactSchema } from './contact-methods';
 import { createUserSchema, updateAccountSchema, updateUserSchema, userSchema } from './users';
 
 export type { Access, ApiRoute, HttpMethod } from './endpoint';
@@ -124,6 +124,10 @@ export const endpoints = {
   'contactMethods.remove': endpoint({ method: 'DELETE', path: '/api/users/:id/contact-methods/:method', summary: 'Remove a contact method (by id or label)', tag: 'Users', access: 'read', response: one(contactMethodSchema) }),
   'contactMethods.test': endpoint({ method: 'POST', path: '/api/users/:id/contact-methods/:method/test', summary: 'Send a test message with a verification code to a contact method', tag: 'Users', access: 'read', response: one(contactTestResultSchema) }),
   'contactMethods.verify': endpoint({ method: 'POST', path: '/api/users/:id/contact-methods/:method/verify', summary: "Enter the test message's code: the contact method is verified", tag: 'Users', access: 'read', body: verifyContactSchema, response: one(contactMethodSchema) }),
+  // Their notification rules: the order their methods are paged in while an alert stays unacknowledged
+  'notificationRules.list': endpoint({ method: 'GET', path: '/api/users/:id/notification-rules', summary: "A person's notification rules in the order they fire (the default when none are set)", tag: 'Users', access: 'read', response: one(notificationRulesSchema) }),
+  'notificationRules.create': endpoint({ method: 'POST', path: '/api/users/:id/notification-rules', summary: 'Add a step: after N minutes unacknowledged, one of the person\'s verified contact methods', tag: 'Users', access: 'read', body: notificationRuleInputSchema, response: one(notificationRuleSchema), status: 201 }),
+  'notificationRules.remove': endpoint({ method: 'DELETE', path: '/api/users/:id/notification-rules/:rule', summary: 'Remove a step of the notification rules', tag: 'Users', access: 'read', response: one(notificationRuleSchema) }),
 
   ...resource('users', { name: 'users', tag: 'Users', noun: 'user', entity: userSchema, read: 'users.read', create: { body: createUserSchema, access: 'users.write' }, update: { body: updateUserSchema, access: 'users.write' }, remove: { access: 'users.write' } }),
 

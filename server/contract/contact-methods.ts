@@ -111,3 +111,38 @@ export const verifyContactSchema = z
   })
   .strict();
 export type VerifyContact = z.input<typeof verifyContactSchema>;
+
+/**
+ * A person's notification rules (issue 27 §2): an ordered list of steps, each "after N minutes
+ * unacknowledged (0: at once), contact method X". A step names one of the person's own verified
+ * methods, by id or label. Without steps, every verified method is paged at once (the default).
+ */
+export const MAX_NOTIFICATION_RULES = 20;
+export const MAX_RULE_DELAY_MINUTES = 1440;
+
+export const notificationRuleInputSchema = z
+  .object({
+    method: str({ error: 'method is required' }).trim().min(1, 'method is required'),
+    afterMinutes: z
+      .number({ error: 'afterMinutes must be a whole number of minutes' })
+      .int('afterMinutes must be a whole number of minutes')
+      .min(0, 'afterMinutes must be 0 (at once) or more')
+      .max(MAX_RULE_DELAY_MINUTES, `afterMinutes is at most ${MAX_RULE_DELAY_MINUTES} (a day)`)
+      .default(0),
+  })
+  .strict();
+export type NotificationRuleInput = z.input<typeof notificationRuleInputSchema>;
+
+export const notificationRuleSchema = z.object({
+  /** null for a default step (no rules stored: each verified method at once). */
+  _id: str().nullable(),
+  userId: str(),
+  afterMinutes: z.number().int(),
+  method: z.object({ _id: str(), label: str(), kind: z.enum(contactKinds), target: str(), verified: z.boolean() }),
+  createdAt: str().nullable(),
+});
+export type NotificationRule = z.infer<typeof notificationRuleSchema>;
+
+/** A person's steps in the order they fire; `isDefault` when none are stored and the default applies. */
+export const notificationRulesSchema = z.object({ data: z.array(notificationRuleSchema), count: z.number().int(), isDefault: z.boolean() });
+export type NotificationRules = z.infer<typeof notificationRulesSchema>;

@@ -547,6 +547,8 @@ export const alertOutbox = pgTable(
     userIds: uuid('user_ids').array().notNull().default(sql`'{}'::uuid[]`),
     /** Escalation step (1-based). */
     step: integer('step'),
+    /** A page (issue 27 §3): the one contact method of the person in `userIds` it goes to. */
+    contactMethodId: uuid('contact_method_id').references((): AnyPgColumn => contactMethods.id, { onDelete: 'cascade' }),
     /** One line the message carries ("Unacknowledged for 15m."). */
     reason: text('reason'),
     createdAt: at('created_at').notNull().defaultNow(),
@@ -1123,4 +1125,53 @@ export const pageActionUses = pgTable(
     expiresAt: at('expires_at').notNull(),
   },
   (t) => [index('page_action_uses_expires_at_idx').on(t.expiresAt)],
+);
+
+/**
+ * A person's notification rules (issue 27 §2): "after N minutes unacknowledged, contact method X".
+ * A step goes with its method (removing the method removes its steps) and with the person.
+ */
+export const notificationRules = pgTable(
+  'notification_rules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactMethodId: uuid('contact_method_id')
+      .notNull()
+      .references(() => contactMethods.id, { onDelete: 'cascade' }),
+    afterMinutes: integer('after_minutes').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  // One step per method and delay: the same method twice at one delay would page twice.
+  (t) => [uniqueIndex('notification_rules_user_method_after_idx').on(t.userId, t.contactMethodId, t.afterMinutes), check('notification_rules_after_minutes_check', sql`${t.afterMinutes} between 0 and 1440`)],
+);
+
+/**
+ * Pages waiting for their time (issue 27 §3): an escalation step that pages a schedule or named
+ * people plans one row per step of each person's notification rules; the router queues each when
+ * it is due while the alert is firing, unacknowledged and not muted, and drops them all the
+ * moment the alert is acknowledged or resolved.
+ */
+export const alertPages = pgTable(
+  'alert_pages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => alerts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contactMethodId: uuid('contact_method_id')
+      .notNull()
+      .references(() => contactMethods.id, { onDelete: 'cascade' }),
+    dueAt: at('due_at').notNull(),
+    /** The escalation step (1-based) that planned it. */
+    step: integer('step').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [index('alert_pages_alert_due_idx').on(t.alertId, t.dueAt)],
 );

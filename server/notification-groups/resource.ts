@@ -10,7 +10,7 @@ import {
 } from '../contract/alerts';
 import type { Db } from '../db/client';
 import { rowCount } from '../db/row-counts';
-import { notificationGroups, shortGrams, users } from '../db/schema';
+import { notificationGroups, oncallSchedules, shortGrams, users } from '../db/schema';
 import { badRequest, conflict } from '../http/errors';
 import type { ResourceDef } from '../routes/resource';
 import { isUuid } from '../contract/ids';
@@ -42,7 +42,9 @@ export const groupTarget = (row: { id: string; name: string }) => ({ kind: 'grou
 async function checkSteps(db: Db, steps: readonly EscalationStep[] | undefined, selfId?: string): Promise<void> {
   if (!steps?.length) return;
   const groupIds = [...new Set(steps.flatMap((s) => (s.groupId ? [s.groupId] : [])))];
-  const userIds = [...new Set(steps.flatMap((s) => s.userIds))];
+  const userIds = [...new Set(steps.flatMap((s) => [...s.userIds, ...(s.pageUserIds ?? [])]))];
+  const scheduleIds = [...new Set(steps.flatMap((s) => s.scheduleIds ?? []))];
+  const schedules = new Set(scheduleIds.some((g) => !isUuid(g)) ? [] : scheduleIds.length ? (await db.select({ id: oncallSchedules.id }).from(oncallSchedules).where(inArray(oncallSchedules.id, scheduleIds))).map((g) => g.id) : []);
   const groups = new Set(groupIds.some((g) => !isUuid(g)) ? [] : groupIds.length ? (await db.select({ id: notificationGroups.id }).from(notificationGroups).where(inArray(notificationGroups.id, groupIds))).map((g) => g.id) : []);
   const people = new Set(userIds.some((u) => !isUuid(u)) ? [] : userIds.length ? (await db.select({ id: users.id }).from(users).where(inArray(users.id, userIds))).map((u) => u.id) : []);
   steps.forEach((s, i) => {
@@ -50,6 +52,10 @@ async function checkSteps(db: Db, steps: readonly EscalationStep[] | undefined, 
     if (s.groupId && !groups.has(s.groupId)) throw badRequest(`escalationSteps.${i}.groupId: no notification group with id "${s.groupId}"`, `escalationSteps.${i}.groupId`);
     const j = s.userIds.findIndex((u) => !people.has(u));
     if (j >= 0) throw badRequest(`escalationSteps.${i}.userIds.${j}: no user with id "${s.userIds[j]}"`, `escalationSteps.${i}.userIds.${j}`);
+    const k = (s.scheduleIds ?? []).findIndex((id) => !schedules.has(id));
+    if (k >= 0) throw badRequest(`escalationSteps.${i}.scheduleIds.${k}: no on-call schedule with id "${s.scheduleIds[k]}"`, `escalationSteps.${i}.scheduleIds.${k}`);
+    const p = (s.pageUserIds ?? []).findIndex((u) => !people.has(u));
+    if (p >= 0) throw badRequest(`escalationSteps.${i}.pageUserIds.${p}: no user with id "${s.pageUserIds[p]}"`, `escalationSteps.${i}.pageUserIds.${p}`);
   });
 }
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { audited, auditTarget } from '../audit/trail';
 import { addContactMethod, checkContactCode, contactTargets, findContactMethod, listContactMethods, recordContactTest, refuseContactEndpoints, removeContactMethod, sendContactTest, verifyContactMethod, type ContactDeps } from '../contacts/service';
+import { addNotificationRule, listNotificationRules, removeNotificationRule } from '../contacts/rules';
 import { endpoints } from '../contract/api-routes';
 import type { Db } from '../db/client';
 import { serve } from '../http/serve';
@@ -40,4 +41,14 @@ export function registerContactMethods(app: FastifyInstance, db: Db): void {
     await checkContactCode(db, { ...found, code: body.code });
     return { result: await audited(request, db, (tx, audit) => verifyContactMethod(tx, found, audit, deps())) };
   });
+
+  serve(app, endpoints['notificationRules.list'], async ({ params, user }) => ({ result: await listNotificationRules(db, { userId: params.id }, user, deps()) }));
+
+  serve(app, endpoints['notificationRules.create'], async ({ params, body, user, request }) => ({
+    result: await audited(request, db, (tx, audit) => addNotificationRule(tx, { userId: params.id, ...body }, user, audit, deps())),
+  }));
+
+  serve(app, endpoints['notificationRules.remove'], async ({ params, user, request }) => ({
+    result: await audited(request, db, (tx, audit) => removeNotificationRule(tx, { userId: params.id, rule: params.rule }, user, audit, deps())),
+  }));
 }

@@ -7,6 +7,7 @@ export const queryKeys = {
   tokens: { all: ['tokens'] as const },
   /** Issue 27 §2: one person's contact methods. */
   contactMethods: { all: ['contact-methods'] as const, of: (userId: string) => ['contact-methods', userId] as const },
+  notificationRules: { all: ['notification-rules'] as const, of: (userId: string) => ['notification-rules', userId] as const },
   users: {
     all: ['users'] as const,
     list: (q: ListQuery) => ['users', 'list', q] as const,

@@ -29,7 +29,7 @@ const userShowRoute = createRoute({
   path: 'show/$id',
   params: { parse: (p) => ({ id: z.parse(z.string().check(z.minLength(1)), p.id) }), stringify: (p) => p },
   loader: ({ context: { queryClient }, params }) => warm(queryClient.ensureQueryData(userQueryOptions(params.id))),
-  component: lazyRouteComponent(() => import('../features/users/user-drawer'), 'UserDrawerRoute'),
+  component: lazyRouteComponent(() => import('./user-drawer-route'), 'UserDrawerWithPaging'),
 });
 const userCreateRoute = createRoute({
   getParentRoute: () => usersRoute,

@@ -238,4 +238,82 @@ describe.each(await backends())('contact methods on $name', (backend) => {
     expect(byKind.webhook.secrets.url).toBe(`${peers.url}/…`);
     expect(byKind.telegram.secrets).toEqual({ botToken: '••••cdef' });
   });
+
+  it('notification rules: the default is every verified method at once; steps fire in order of their delay', async () => {
+    const rules = (who: { _id: string }) => `/api/users/${who._id}/notification-rules`;
+    const get = async (who: { _id: string }, as: { cookie: string }) => (await t.call('GET', rules(who), { cookie: as.cookie })).body.result;
+    const addRule = (who: { _id: string }, body: unknown, as: { cookie: string }) => t.call('POST', rules(who), { cookie: as.cookie, body });
+    const mine = await list(ann, ann);
+    const id = (label: string) => mine.find((m) => m.label === label)._id as string;
+
+    // No steps set: each verified method at once.
+    const before = await get(ann, ann);
+    expect(asDeclared('notificationRules.list', { result: before })).toEqual({ result: before });
+    expect(before).toMatchObject({ isDefault: true, count: 8 });
+    expect(before.data.map((r: any) => [r._id, r.afterMinutes, r.method.label])).toEqual(mine.map((m) => [null, 0, m.label]));
+
+    // "At once ntfy, after 5 SMS, after 10 a call", added out of order, by label or id.
+    for (const [body, status] of [
+      [{ method: 'Mobile call', afterMinutes: 10 }, 201],
+      [{ method: id('Phone') }, 201],
+      [{ method: 'mobile sms', afterMinutes: 5 }, 201],
+    ] as const) {
+      const res = await addRule(ann, body, ann);
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(asDeclared('notificationRules.create', res.body)).toEqual(res.body);
+    }
+    const set = await get(ann, ann);
+    expect(set.isDefault).toBe(false);
+    expect(set.data.map((r: any) => [r.afterMinutes, r.method.label, r.method.kind, r.method.target])).toEqual([
+      [0, 'Phone', 'ntfy', expect.stringContaining('ntfy: ')],
+      [5, 'Mobile SMS', 'sms', 'SMS: +155…0123'],
+      [10, 'Mobile call', 'voice', 'Voice call: +155…0123'],
+    ]);
+    const added = await addRule(ann, { method: 'Pushover', afterMinutes: 1 }, ann);
+    const record = await t.call('GET', `/api/command-history/${added.headers['x-opsdeck-record']}`, { cookie: admin.cookie });
+    expect(record.body.result.targets).toMatchObject([{ kind: 'user', id: ann._id }, { kind: 'notification-rule', id: added.body.result._id, name: 'Pushover after 1 min' }]);
+
+    // Refusals: a 400 naming the field; nothing is written.
+    const unverified = (await add(bob, { kind: 'sms', label: 'Unverified', settings: { phone: '+15550100777' } })).body.result;
+    const count = async () => Number((await t.database.query<{ n: string }>('select count(*) as n from notification_rules'))[0]!.n);
+    const rows = await count();
+    const refusals: [unknown, string, RegExp][] = [
+      [{ method: 'Unverified' }, 'method', /"Unverified" is not verified yet/],
+      [{ method: unverified._id, afterMinutes: 3 }, 'method', /"Unverified" is not verified yet/],
+      [{ method: id('Phone') }, 'method', /has no contact method/], // Ann's, not Bob's
+      [{ method: 'Nowhere' }, 'method', /has no contact method "Nowhere"/],
+      [{ afterMinutes: 3 }, 'method', /method is required/],
+      [{ method: 'Unverified', afterMinutes: -1 }, 'afterMinutes', /0 \(at once\) or more/],
+      [{ method: 'Unverified', afterMinutes: 2.5 }, 'afterMinutes', /whole number/],
+      [{ method: 'Unverified', afterMinutes: '5' }, 'afterMinutes', /whole number/],
+      [{ method: 'Unverified', afterMinutes: 1441 }, 'afterMinutes', /at most 1440/],
+      [{ method: 'Unverified', extra: 1 }, 'extra', /./],
+    ];
+    for (const [body, field, message] of refusals) {
+      const res = await addRule(bob, body, bob);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.field, JSON.stringify(res.body)).toBe(field);
+      expect(res.body.message).toMatch(message);
+    }
+    expect((await addRule(ann, { method: 'Phone', afterMinutes: 0 }, ann)).body).toMatchObject({ statusCode: 400, field: 'method', message: 'method: "Phone" is already paged at once' });
+    expect(await count()).toBe(rows);
+    // Bob has no verified method: his default pages nobody.
+    expect(await get(bob, bob)).toEqual({ data: [], count: 0, isDefault: true });
+
+    // Another person's rules: an admin's only.
+    expect((await t.call('GET', rules(ann), { cookie: bob.cookie })).status).toBe(403);
+    expect((await addRule(ann, { method: 'Phone', afterMinutes: 30 }, bob)).status).toBe(403);
+    const byAdmin = await addRule(ann, { method: 'Work mail', afterMinutes: 30 }, admin);
+    expect(byAdmin.status).toBe(201);
+    expect((await t.call('DELETE', `${rules(ann)}/${byAdmin.body.result._id}`, { cookie: bob.cookie })).status).toBe(403);
+    expect((await t.call('DELETE', `${rules(ann)}/${byAdmin.body.result._id}`, { cookie: admin.cookie })).body.result).toMatchObject({ afterMinutes: 30, method: { label: 'Work mail' } });
+    expect((await t.call('DELETE', `${rules(ann)}/${byAdmin.body.result._id}`, { cookie: ann.cookie })).status).toBe(404);
+
+    // Removing a method removes its steps; removing every step brings the default back.
+    expect((await t.call('DELETE', `${base(ann)}/Pushover`, { cookie: ann.cookie })).status).toBe(200);
+    expect((await get(ann, ann)).data.map((r: any) => r.method.label)).toEqual(['Phone', 'Mobile SMS', 'Mobile call']);
+    for (const r of (await get(ann, ann)).data) expect((await t.call('DELETE', `${rules(ann)}/${r._id}`, { cookie: ann.cookie })).status).toBe(200);
+    expect(await get(ann, ann)).toMatchObject({ isDefault: true, count: 7 });
+    await t.call('DELETE', `${base(bob)}/Unverified`, { cookie: bob.cookie });
+  });
 });

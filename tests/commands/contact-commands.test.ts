@@ -128,4 +128,34 @@ describe('contact commands', () => {
     expect((await line('contact.remove Phone')).message).toBe('Removed contact method **Phone**.');
     expect((await line('contact.list')).data).toHaveLength(1);
   });
+
+  it('notification rules: added and removed by method and delay, listed in order, named so in History', async () => {
+    expect((await line('contact.rules')).message).toContain('No notification rules set on your account: each verified contact method is paged at once.');
+    expect((await line('contact.rule-add "work mail" --after 5')).message).toBe('Added to your notification rules: **Work mail** after 5 min.');
+    expect((await line('contact.rule-add "Work mail"')).message).toBe('Added to your notification rules: **Work mail** at once.');
+    expect((await line('contact.rules')).message).toBe(['| When | Method | Kind | State |', '| --- | --- | --- | --- |', '| at once | Work mail | Email | verified |', '| after 5 min | Work mail | Email | verified |'].join('\n'));
+
+    await line('contact.add sms Unchecked --to +15550100555');
+    expect(await fails('contact.rule-add Unchecked')).toBe('method: "Unchecked" is not verified yet: send it a test message and enter its code first');
+    expect(await fails('contact.rule-add "Work mail" --after -2')).toBe('Add notification rule: After how many minutes unacknowledged (0 or empty: at once) must be 0 (at once) or more.');
+    expect(await fails('contact.rule-remove "Work mail"')).toBe('"Work mail" is paged at once and after 5 min: say which with --after');
+    expect(await fails('contact.rule-remove "Work mail" --after 9')).toBe('cm-ann has no notification rule for "Work mail" after 9 min (there are: Work mail at once, Work mail after 5 min)');
+    expect((await line('contact.rule-remove "Work mail" --after 5')).message).toBe('Removed from your notification rules: **Work mail** after 5 min.');
+
+    // Tab completes the method by label.
+    const api = injectApi(t, ann.cookie);
+    const valuesFor = (arg: Parameters<typeof completionValues>[2], prefix: string) => completionValues(api, 'user', arg, prefix);
+    expect(await completeCommandLine('contact.rule-add Wo', allCommands, valuesFor)).toMatchObject({ line: 'contact.rule-add "Work mail" ' });
+
+    // An admin sets someone else's.
+    expect((await line('contact.rule-add "Work mail" --after 15 --user cm-ann', admin)).message).toBe('Added to cm\\-ann’s notification rules: **Work mail** after 15 min.');
+    expect((await line('contact.rules --user cm-ann', admin)).message).toContain('| after 15 min | Work mail | Email | verified |');
+    expect(await fails('contact.rule-add "Work mail" --user cm-ann', bob)).toMatch(/^No user matches "cm-ann"|Only/);
+
+    const lines = (await history(ann)).filter((r) => r.command.startsWith('contact.rule-')).map((r) => r.commandLine);
+    expect(lines).toContain('contact.rule-add --method "work mail" --after 5');
+    expect(lines).toContain('contact.rule-remove --method "Work mail" --after 5');
+    const rec = (await history(ann)).find((r) => r.command === 'contact.rule-remove' && r.outcome === 'ok')!;
+    expect(rec.targets).toMatchObject([{ kind: 'user', name: 'cm-ann' }, { kind: 'notification-rule', name: 'Work mail after 5 min' }]);
+  });
 });

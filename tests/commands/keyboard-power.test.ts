@@ -254,6 +254,15 @@ describe('undo through the registry', () => {
     expect(await t.database.query("select 1 from contact_methods where label = 'Undo mail'")).toHaveLength(0);
   });
 
+  it('notification rules: an added step is removed again', async () => {
+    // A verified method to name (its verification is tested in tests/api/contact-methods.test.ts).
+    const { data } = await run('contact.add', { kind: 'email', label: 'Rule mail', to: 'undo-rule@example.com' });
+    await t.database.query('update contact_methods set verified_at = now() where id = $1', [(data as { _id: string })._id]);
+    const { result } = await runAndUndo('contact.rule-add', { method: 'Rule mail', after: 3 });
+    expect((result.data as { _id?: string })._id).toBeDefined();
+    expect(await t.database.query('select 1 from notification_rules where after_minutes = 3')).toHaveLength(0);
+  });
+
   it('every command that declares an inverse had its undo run above', () => {
     expect([...exercised].sort()).toEqual(allCommands.filter((c) => c.inverse).map((c) => c.id).sort());
   });

@@ -86,6 +86,18 @@ describe('routing commands', () => {
     expect(ops[1]).toMatchObject({ groupId: null, userIds: [admin._id] });
     expect((await line('group.set-escalation Ops --steps none --repeat off')).result.message).toBe('**Ops**: no escalation, no repeat, reminds owners after 4h.');
     await expect(line('group.set-escalation Ops --steps "soon: DBA"')).rejects.toThrow('is not a step');
+    // Issue 27 §3: a step may page whoever is on call in a schedule and named people, by their rules.
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const made = await t.call('POST', '/api/oncall-schedules', { cookie: admin.cookie, body: { name: 'Route primary', timeZone: 'UTC', layers: [{ participants: [admin._id], shift: { length: 1, unit: 'weeks' }, start: yesterday, handoff: '00:00' }] } });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const paged = await line('group.set-escalation Ops --steps "5m: oncall:Route primary; 20m: DBA, page:@route-cmd"');
+    expect(paged.result.message).toBe('**Ops**: 2 escalation steps (5m, 20m), no repeat, reminds owners after 4h.');
+    expect((paged.result.data as { escalationSteps: unknown[] }).escalationSteps).toEqual([
+      { afterSeconds: 300, groupId: null, userIds: [], scheduleIds: [made.body.result._id], pageUserIds: [] },
+      { afterSeconds: 1200, groupId: expect.any(String), userIds: [], scheduleIds: [], pageUserIds: [admin._id] },
+    ]);
+    await expect(line('group.set-escalation Ops --steps "5m: oncall:Nowhere"')).rejects.toThrow(/Nowhere/);
+    await line('group.set-escalation Ops --steps none');
     const routing = await line('rules.set-routing "high cpu" --server web-01 --hostDown off --minInterval 30m --flap 4/30m');
     expect(routing.result.message).toBe('**high cpu usage** on web-01: not suppressed while the host is down, at most one notification every 30m, flapping at 4 changes within 30m. Saved.');
     expect((await line('rules.set-routing "high cpu" --server web-01 --flap off')).result.message).toMatch(/no flap detection/);

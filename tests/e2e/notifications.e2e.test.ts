@@ -498,5 +498,59 @@ describe('notifications', () => {
     await page.goto('/notifications/edit/00000000-0000-4000-8000-000000000000');
     await page.waitForURL((u) => u.pathname === '/notifications');
   });
-});
 
+  it('a contact method is verified in Account Settings by the code its test message carried; a step of notification rules is added beside it; an admin sees another person’s on the user drawer', async () => {
+    const { page } = b;
+    await page.goto('/');
+    await page.getByRole('button', { name: 'admin', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Account Settings' });
+    const add = drawer.getByRole('form', { name: 'Add contact method' });
+    await add.getByRole('textbox', { name: 'Label' }).fill('Pager mail');
+    await add.getByRole('textbox', { name: 'Email address' }).fill('pager@example.com');
+    await add.getByRole('button', { name: 'Add contact method' }).click();
+    const methods = drawer.getByRole('list', { name: 'Your contact methods' });
+    await shown(methods.getByText('Not verified'));
+    // No verified method yet: the rules say a page reaches nobody.
+    await shown(drawer.getByText('No rules set, and no verified contact method: a page reaches nobody.'));
+
+    const sentBefore = mails.length;
+    await methods.getByRole('button', { name: 'Send test message to Pager mail' }).click();
+    await expect.poll(() => mails.slice(sentBefore).find((m) => m.to.includes('pager@example.com')), { timeout: 20_000 }).toBeDefined();
+    const mail = mails.slice(sentBefore).find((m) => m.to.includes('pager@example.com'))!;
+    expect(mail.raw).toContain('Subject: Opsdeck verification code');
+    const code = /Pager mail.{0,8}is (\d{6})\./s.exec(mail.raw)?.[1];
+    expect(code, mail.raw).toMatch(/^\d{6}$/);
+
+    const verify = drawer.getByRole('form', { name: 'Verify Pager mail' });
+    await verify.getByRole('textbox', { name: 'Code from the test message' }).fill(code!);
+    await verify.getByRole('button', { name: 'Verify' }).click();
+    await shown(methods.getByText('Verified', { exact: true }));
+    await gone(verify);
+    const me = (await admin.call<{ result: { _id: string } }>('GET', 'auth/whoami')).body.result;
+    const stored = (await admin.call<{ result: { data: { label: string; verified: boolean }[] } }>('GET', `users/${me._id}/contact-methods`)).body.result.data;
+    expect(stored).toEqual([expect.objectContaining({ label: 'Pager mail', verified: true })]);
+
+    // Verified, it is paged at once by default; a step after 5 minutes makes the rules the person's own.
+    await shown(drawer.getByText('No rules set: every verified contact method is paged at once.'));
+    const rule = drawer.getByRole('form', { name: 'Add notification rule' });
+    await rule.getByRole('textbox', { name: 'After minutes unacknowledged' }).fill('5');
+    await rule.getByRole('button', { name: 'Add step' }).click();
+    const steps = drawer.getByRole('list', { name: 'Your notification rules' });
+    await shown(steps.getByText('After 5 min'));
+    const rules = (await admin.call<{ result: { isDefault: boolean; data: { afterMinutes: number; method: { label: string } }[] } }>('GET', `users/${me._id}/notification-rules`)).body.result;
+    expect(rules).toMatchObject({ isDefault: false, data: [{ afterMinutes: 5, method: { label: 'Pager mail' } }] });
+    await page.keyboard.press('Escape');
+
+    // The user drawer shows the viewer's own (none) to the admin, with the same forms.
+    const viewer = (await admin.findUserByEmail('viewer@example.com'))!;
+    await page.goto(`/users/show/${viewer._id}`);
+    const userDrawer = page.getByRole('dialog', { name: 'User viewer' });
+    await shown(userDrawer.getByText('Where viewer is reached when paged.', { exact: false }));
+    await userDrawer.getByRole('form', { name: 'Add contact method' }).getByRole('textbox', { name: 'Label' }).fill('Viewer mail');
+    await userDrawer.getByRole('form', { name: 'Add contact method' }).getByRole('textbox', { name: 'Email address' }).fill('viewer@example.com');
+    await userDrawer.getByRole('button', { name: 'Add contact method' }).click();
+    await shown(userDrawer.getByRole('list', { name: 'Contact methods of viewer' }).getByText('Viewer mail'));
+    const theirs = (await admin.call<{ result: { data: { label: string; userId: string }[] } }>('GET', `users/${viewer._id}/contact-methods`)).body.result.data;
+    expect(theirs).toEqual([expect.objectContaining({ label: 'Viewer mail', userId: viewer._id })]);
+  });
+});

@@ -9,6 +9,7 @@ import { readAlertSignals, subscribeAlertSignals, writeAlertSignals } from '../.
 import { useCommandForm } from '../../app/command-host/use-command-form';
 import { ApiTokens } from './api-tokens';
 import { ContactMethods } from './contact-methods';
+import { NotificationRules } from './notification-rules';
 
 /** SPEC §2: 'Account Settings' — the username can be edited; the email is read-only under Security. */
 export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpenChange: (open: boolean) => void }) {
@@ -59,6 +60,11 @@ export function AccountDrawer({ isOpen, onOpenChange }: { isOpen: boolean; onOpe
       {me && (
         <div className="mt-6">
           <ContactMethods userId={me._id} />
+        </div>
+      )}
+      {me && (
+        <div className="mt-6">
+          <NotificationRules userId={me._id} />
         </div>
       )}
     </Drawer>

@@ -26,14 +26,17 @@ const FIELDS: Record<ContactKind, { to?: string; key?: string; placeholder?: str
 
 /**
  * Issue 27 §2: your contact methods in Account Settings — add one, send it a test message with a
- * code, enter the code to verify it, remove it. Every action runs a `contact.*` command.
+ * code, enter the code to verify it, remove it. Every action runs a `contact.*` command. On the
+ * user drawer an admin sees another person's (`person`): the same commands with `--user`.
  */
-export function ContactMethods({ userId }: { userId: string }) {
+export function ContactMethods({ userId, person }: { userId: string; person?: string }) {
+  // Named as people read it, so History's line says whose methods these were.
+  const whose = person ? { user: person } : {};
   const runner = useCommandRunner();
   const query = useQuery(contactMethodsQueryOptions(userId));
   const form = useCommandForm<'contact.add', Values, 'label'>('contact.add', {
     initial: blank,
-    toInput: (v) => ({ kind: v.kind, label: v.label, ...(v.to.trim() ? { to: v.to } : {}), ...(v.key.trim() ? { key: v.key } : {}) }),
+    toInput: (v) => ({ kind: v.kind, label: v.label, ...(v.to.trim() ? { to: v.to } : {}), ...(v.key.trim() ? { key: v.key } : {}), ...whose }),
     onDone: () => {
       form.reset(blank);
     },
@@ -48,7 +51,7 @@ export function ContactMethods({ userId }: { userId: string }) {
       <h3 id="contact-methods-heading" className="text-sm font-semibold text-slate-500 uppercase dark:text-slate-400">
         Contact methods
       </h3>
-      <p className="text-xs text-slate-500 dark:text-slate-400">Where you are reached when you are paged. Each is verified by the code of a test message before it is used.</p>
+      <p className="text-xs text-slate-500 dark:text-slate-400">{person ? `Where ${person} is reached when paged.` : 'Where you are reached when you are paged.'} Each is verified by the code of a test message before it is used.</p>
       <form
         aria-label="Add contact method"
         className="flex flex-wrap items-end gap-3"
@@ -69,9 +72,9 @@ export function ContactMethods({ userId }: { userId: string }) {
       {query.isError && <LoadError title="Could not load contact methods:" detail={query.error.message} onRetry={() => void query.refetch()} retrying={query.isFetching} compact />}
       {!query.isPending && !query.isError && !methods.length && <p className="text-sm text-slate-500 dark:text-slate-400">No contact methods yet.</p>}
       {methods.length > 0 && (
-        <ul aria-label="Your contact methods" className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
+        <ul aria-label={person ? `Contact methods of ${person}` : 'Your contact methods'} className="divide-y divide-slate-100 rounded-md border border-slate-200 dark:divide-slate-800 dark:border-slate-700">
           {methods.map((m) => (
-            <ContactRow key={m._id} method={m} />
+            <ContactRow key={m._id} method={m} whose={whose} />
           ))}
         </ul>
       )}
@@ -80,10 +83,10 @@ export function ContactMethods({ userId }: { userId: string }) {
 }
 
 /** One method: where it sends, whether it is verified, and its actions; the code field once a code was sent. */
-function ContactRow({ method }: { method: ContactMethod }) {
+function ContactRow({ method, whose }: { method: ContactMethod; whose: { user?: string } }) {
   const verify = useCommandForm<'contact.verify', { code: string }, 'code'>('contact.verify', {
     initial: { code: '' },
-    toInput: (v) => ({ method: method.label, code: v.code }),
+    toInput: (v) => ({ method: method.label, code: v.code, ...whose }),
     onDone: () => {
       verify.reset({ code: '' });
     },
@@ -97,10 +100,10 @@ function ContactRow({ method }: { method: ContactMethod }) {
           <span className="ml-2 text-xs text-slate-500 dark:text-slate-400">{method.target}</span>
           <span className={method.verified ? 'ml-2 text-xs text-emerald-700 dark:text-emerald-400' : 'ml-2 text-xs text-amber-700 dark:text-amber-400'}>{method.verified ? 'Verified' : 'Not verified'}</span>
         </div>
-        <CommandButton command="contact.test" input={{ method: method.label }} size="sm" aria-label={`Send test message to ${method.label}`}>
+        <CommandButton command="contact.test" input={{ method: method.label, ...whose }} size="sm" aria-label={`Send test message to ${method.label}`}>
           Send test message
         </CommandButton>
-        <CommandButton command="contact.remove" input={{ method: method.label }} size="sm" variant="danger" aria-label={`Remove ${method.label}`}>
+        <CommandButton command="contact.remove" input={{ method: method.label, ...whose }} size="sm" variant="danger" aria-label={`Remove ${method.label}`}>
           Remove
         </CommandButton>
       </div>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import type { NotificationGroup } from '../../../server/contract/alerts';
 import { formatDuration } from '../../../server/contract/duration';
 import { notificationGroupOptionsQueryOptions } from '../../api/notification-groups';
+import { schedulesListQueryOptions } from '../../api/oncall';
 import { userQueryOptions } from '../../api/users';
 import { Select } from '../../components/ui/select';
 import { TextField } from '../../components/ui/text-field';
@@ -29,12 +30,18 @@ export function EscalationSection({ group }: { group: NotificationGroup }) {
   const canEdit = runner.check('group.set-escalation') === true;
   const steps = group.escalationSteps ?? [];
   const groups = useQuery(notificationGroupOptionsQueryOptions(''));
-  const userIds = [...new Set(steps.flatMap((s) => s.userIds))];
+  const userIds = [...new Set(steps.flatMap((s) => [...s.userIds, ...(s.pageUserIds ?? [])]))];
+  // Steps that page (issue 27 §3) name schedules: read only when some step does.
+  const paging = steps.some((s) => s.scheduleIds?.length);
+  const schedules = useQuery({ ...schedulesListQueryOptions(), enabled: paging });
+  const scheduleName = (id: string) => schedules.data?.result.data.find((x) => x._id === id)?.name ?? id;
   // Names of users need users.read; without it a step names them by id (the command reads ids too).
   const users = useQueries({ queries: userIds.map((id) => ({ ...userQueryOptions(id), enabled: true })) });
   const userName = (id: string) => users[userIds.indexOf(id)]?.data?.result.username ?? id;
   const groupName = (id: string) => groups.data?.result.data.find((g) => g._id === id)?.name ?? 'a deleted group';
-  const stepsText = steps.map((s) => `${word(s.afterSeconds)}: ${[...(s.groupId ? [groupName(s.groupId)] : []), ...s.userIds.map((u) => `@${userName(u)}`)].join(', ')}`).join('; ');
+  const stepsText = steps
+    .map((s) => `${word(s.afterSeconds)}: ${[...(s.groupId ? [groupName(s.groupId)] : []), ...s.userIds.map((u) => `@${userName(u)}`), ...(s.scheduleIds ?? []).map((id) => `oncall:${scheduleName(id)}`), ...(s.pageUserIds ?? []).map((u) => `page:@${userName(u)}`)].join(', ')}`)
+    .join('; ');
 
   const [draft, setDraft] = useState({ steps: stepsText, repeat: group.repeatIntervalSeconds ? word(group.repeatIntervalSeconds) : 'off', ackReminder: group.ackReminderSeconds ? word(group.ackReminderSeconds) : 'off' });
   // Follow the saved policy (and names as they load) until the person starts typing.
@@ -52,7 +59,11 @@ export function EscalationSection({ group }: { group: NotificationGroup }) {
         {steps.length === 0 && <li className="text-slate-500 dark:text-slate-400">No escalation: only this group hears about its alerts.</li>}
         {steps.map((s, i) => (
           <li key={i}>
-            Step {i + 1}: after {formatDuration(s.afterSeconds)} unacknowledged, notify {[...(s.groupId ? [`group ${groupName(s.groupId)}`] : []), ...s.userIds.map((u) => userName(u))].join(', ')}
+            Step {i + 1}: after {formatDuration(s.afterSeconds)} unacknowledged,{' '}
+            {[
+              ...(s.groupId || s.userIds.length ? [`notify ${[...(s.groupId ? [`group ${groupName(s.groupId)}`] : []), ...s.userIds.map((u) => userName(u))].join(', ')}`] : []),
+              ...(s.scheduleIds?.length || s.pageUserIds?.length ? [`page ${[...(s.scheduleIds ?? []).map((id) => `whoever is on call in ${scheduleName(id)}`), ...(s.pageUserIds ?? []).map((u) => userName(u))].join(', ')} by their notification rules`] : []),
+            ].join('; ')}
           </li>
         ))}
       </ul>

@@ -25,8 +25,11 @@ const commandOf = { username: 'user.rename', email: 'user.set-email', phonenumbe
 type FieldCommand = (typeof commandOf)[EditKey];
 const keyOf = Object.fromEntries(Object.entries(commandOf).map(([key, id]) => [id, key])) as Record<FieldCommand, EditKey>;
 
-/** SPEC §2 Users: the 756 px detail drawer; a failed load closes it. */
-export function UserDrawerRoute() {
+/**
+ * SPEC §2 Users: the 756 px detail drawer; a failed load closes it. `paging` is what the route
+ * composes below the rows (issue 27 §2: the person's contact methods and notification rules).
+ */
+export function UserDrawerRoute({ paging }: { paging?: (user: User) => ReactNode } = {}) {
   const { id } = showRoute.useParams();
   const navigate = showRoute.useNavigate();
   const runner = useCommandRunner();
@@ -143,6 +146,7 @@ export function UserDrawerRoute() {
           {row('email', 'Email', user.email)}
           {row('phonenumber', 'Phone', user.phonenumber ? <a href={`tel:${user.phonenumber}`} className="text-blue-600 hover:underline dark:text-blue-400">{user.phonenumber}</a> : null)}
           {row('role', 'Role', roleLabels[user.role])}
+          {paging?.(user)}
         </div>
       )}
     </Drawer>
