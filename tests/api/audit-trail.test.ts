@@ -276,6 +276,15 @@ describe.each(await backends())('audit trail on $name', (backend) => {
     // Twilio is not set up here: the test is recorded as failed, with the reason.
     expect((await recorded('/api/users/:id/contact-methods/:method/test', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/test`, { cookie: user.cookie })).rec).toMatchObject({ outcome: 'error', targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method/verify', 'POST', `/api/users/${user._id}/contact-methods/audit%20phone/verify`, { cookie: user.cookie, body: { code: '123456' } })).rec).toMatchObject({ outcome: 'error', status: 400, targets: [{ kind: 'user' }, { kind: 'contact-method', name: 'audit phone' }] });
+    // Notification rules (issue 27 §2): a step on an unverified method is refused and recorded as such; one on a verified method is named by it.
+    expect((await recorded('/api/users/:id/notification-rules', 'POST', `/api/users/${user._id}/notification-rules`, { cookie: user.cookie, body: { method: 'audit phone', afterMinutes: 5 } })).rec).toMatchObject({ outcome: 'error', status: 400, targets: [{ kind: 'user', id: user._id }] });
+    await t.database.query(`update contact_methods set verified_at = now() where user_id = $1 and label = 'audit phone'`, [user._id]);
+    const rule = await recorded('/api/users/:id/notification-rules', 'POST', `/api/users/${user._id}/notification-rules`, { cookie: user.cookie, body: { method: 'audit phone', afterMinutes: 5 } });
+    expect(rule.res.status, JSON.stringify(rule.res.body)).toBe(201);
+    expect(rule.rec.outcome).toBe('ok');
+    expect(rule.rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'notification-rule', name: 'audit phone after 5 min' }]);
+    const ruleId = (rule.res.body.result as { _id: string })._id;
+    expect((await recorded('/api/users/:id/notification-rules/:rule', 'DELETE', `/api/users/${user._id}/notification-rules/${ruleId}`, { cookie: admin.cookie })).rec).toMatchObject({ outcome: 'ok', targets: [{ kind: 'user', id: user._id }, { kind: 'notification-rule', id: ruleId, name: 'audit phone after 5 min' }] });
     expect((await recorded('/api/users/:id/contact-methods/:method', 'DELETE', `/api/users/${user._id}/contact-methods/audit%20phone`, { cookie: admin.cookie })).rec.targets).toMatchObject([{ kind: 'user', id: user._id }, { kind: 'contact-method', name: 'audit phone' }]);
 
     // A notification's signed link (issue 27 §4): the console's command, as the person it was for, from where it came.
