@@ -38,7 +38,8 @@ describe('users', () => {
     const drawer = page.getByRole('dialog');
     await shown(drawer.getByText('Created on'));
     await drawer.getByRole('button', { name: 'Edit Email' }).click();
-    await drawer.getByRole('textbox', { name: 'Email' }).fill('mouse2@example.com');
+    // Exactly: an admin's drawer also holds the person's contact methods, with an Email address field.
+    await drawer.getByRole('textbox', { name: 'Email', exact: true }).fill('mouse2@example.com');
     await drawer.getByRole('button', { name: 'Save' }).click();
     await expect.poll(async () => (await admin.findUserByEmail('mouse2@example.com'))?.username).toBe('mouse');
     await drawer.getByRole('button', { name: 'Delete User' }).click();
