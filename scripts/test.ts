@@ -66,8 +66,6 @@ const FIRST_HALF_E2E = [
   'tests/e2e/dashboard.e2e.test.ts',
   'tests/e2e/live.e2e.test.ts',
   'tests/e2e/start.e2e.test.ts',
-  'tests/e2e/csp.e2e.test.ts',
-  'tests/e2e/servers.e2e.test.ts',
   'tests/e2e/notification-groups.e2e.test.ts',
   'tests/e2e/screens-fit.e2e.test.ts',
   'tests/e2e/keyboard-power.e2e.test.ts',
