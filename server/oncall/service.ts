@@ -138,15 +138,18 @@ function sourceToApi(s: StoredSchedule, c: OnCallSchedule, source: Source, at: n
   return { ...source, layerName: layerNameOf(s, source.layer), shiftStart: new Date(shift.start).toISOString(), shiftEnd: new Date(shift.end).toISOString() };
 }
 
+/** The schedule named (id or name; 404 when none is), or every schedule when none is named. */
+async function schedulesAsked(db: Db, schedule: string | undefined): Promise<CompiledSchedule[]> {
+  if (!schedule) return compiledSchedules(db);
+  const one = await compiledSchedule(db, schedule);
+  if (!one) throw notFound(`No on-call schedule "${schedule}"`);
+  return [one];
+}
+
 /** Who is on call at an instant (default now), in one schedule (by id or name) or in each. */
 export async function whoIsOnCall(db: Db, input: { schedule?: string; at?: string }, now = Date.now()): Promise<WhoIsOnCall[]> {
   const at = instantOf(input.at, 'at', now);
-  let list: CompiledSchedule[];
-  if (input.schedule) {
-    const one = await compiledSchedule(db, input.schedule);
-    if (!one) throw notFound(`No on-call schedule "${input.schedule}"`);
-    list = [one];
-  } else list = await compiledSchedules(db);
+  const list = await schedulesAsked(db, input.schedule);
   const answers = list.map((s) => ({ s, on: s.who(at) }));
   const people = await peopleOf(
     db,
@@ -199,12 +202,7 @@ export const GAP_DAYS = 7;
  * named (id or name, 404 otherwise), with its gaps or none; or for every schedule that has a gap.
  */
 export async function scheduleGaps(db: Db, input: { schedule?: string }, now = Date.now()): Promise<ScheduleGaps[]> {
-  let list: CompiledSchedule[];
-  if (input.schedule) {
-    const one = await compiledSchedule(db, input.schedule);
-    if (!one) throw notFound(`No on-call schedule "${input.schedule}"`);
-    list = [one];
-  } else list = await compiledSchedules(db);
+  const list = await schedulesAsked(db, input.schedule);
   const iso = (ms: number) => new Date(ms).toISOString();
   const to = now + GAP_DAYS * DAY;
   return list.flatMap(({ stored, compiled }) => {
